@@ -17,6 +17,12 @@ REQUIRED_KEYS = ["id", "name", "family", "hf_repo", "source", "published_params"
 ALLOWED_EXTRA = {"config_note"}
 
 
+GEMMA3_TEXT_DEFAULTS = {
+    "vocab_size": 262208, "hidden_size": 2304, "intermediate_size": 9216, "num_hidden_layers": 26,
+    "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256, "tie_word_embeddings": True,
+}
+
+
 def g(c, *names, default=None):
     for n in names:
         if n in c and c[n] is not None:
@@ -55,6 +61,11 @@ def count(cfg):
     if "text_config" in cfg and mt in ("gemma3", "mistral3", "llama4"):
         tc = dict(cfg["text_config"])
         tc.setdefault("model_type", "gemma3_text")
+        if mt == "gemma3":
+            # Gemma 3 configs list only the text fields that differ from transformers'
+            # Gemma3TextConfig defaults (transformers 4.50), so fill those in.
+            for k, v in GEMMA3_TEXT_DEFAULTS.items():
+                tc.setdefault(k, v)
         total, active, _, mtp = count(tc)
         vision = 0
         if mt == "gemma3":
