@@ -22,18 +22,18 @@ TEST_CASE("Full training of a 7B model needs 112 GB before activations", "[train
   ModelSpec m;
   m.params_override = 7'000'000'000;
   TrainingSettings s;
-  const MemoryEstimate e = estimate_training_memory(m, s);
-  CHECK(e.parts.weights + e.parts.gradients + e.parts.optimizer + e.parts.master_weights == 112'000'000'000);
+  const TrainingEstimate e = estimate_training(m, s);
+  CHECK(e.model_states_bytes == 112'000'000'000);
 }
 
 TEST_CASE("Training activations fall with gradient checkpointing and grow with sequence length", "[training][property]") {
   const ModelSpec m = test_support::preset("qwen2.5-0.5b-instruct");
   TrainingSettings s;
   s.seq_len = 2048;
-  const auto plain = training_activation_bytes(m, s);
-  s.gradient_checkpointing = true;
-  const auto checkpointed = training_activation_bytes(m, s);
+  const auto plain = training_activations(m, s).peak_bytes();
+  s.checkpointing = Checkpointing::full;
+  const auto checkpointed = training_activations(m, s).peak_bytes();
   CHECK(checkpointed < plain);
   s.seq_len = 4096;
-  CHECK(training_activation_bytes(m, s) > checkpointed);
+  CHECK(training_activations(m, s).peak_bytes() > checkpointed);
 }
