@@ -17,10 +17,13 @@ using training_detail::activation_bytes;
 /// 2048 values (Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization", §2.1, B = 2048).
 constexpr double kBnb8BitBlock = 2048.0;
 
-/// DeepSpeed ZeRO-1/2 gradient buckets: reduce_bucket_size 2e8 elements, double-buffered with
-/// overlap_comm (stage_1_and_2.py allocates two ipg buffers), 16-bit — the values of the ZeRO-2
-/// example config of the Hugging Face DeepSpeed guide and of Qwen's finetune/ds_config_zero2.json.
-constexpr std::int64_t kZeroReduceBucketElements = 200'000'000;
+/// DeepSpeed communication buckets. The Hugging Face DeepSpeed guide (transformers docs, "ZeRO-2
+/// config"): "overlap_comm uses 4.5x the allgather_bucket_size and reduce_bucket_size values. So if
+/// they are set to 5e8, this requires a 9GB footprint (5e8 x 2Bytes x 2 x 4.5) ... about 2e8, which
+/// would require 3.6GB". ZeRO-1/2: 2e8, the guide's example config (also Qwen's
+/// finetune/ds_config_zero2.json); ZeRO-3: the guide's "auto" values, reduce_bucket_size = h².
+constexpr std::int64_t kZeroBucketElements = 200'000'000;
+constexpr double kOverlapCommFactor = 2.0 * 2.0 * 4.5;  // bytes per bucket element: 2 B × 2 buckets × 4.5
 /// DeepSpeed ZeRO-3 converts gradients to fp32 one sub-group at a time: sub_group_size 1e9.
 constexpr std::int64_t kZero3SubGroupElements = 1'000'000'000;
 
@@ -255,12 +258,14 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
       const std::int64_t largest_layer = m.has_architecture()
                                              ? std::max(c.embedding, (c.per_layer_attention + c.per_layer_mlp) / m.num_layers)
                                              : 0;
-      buffers += static_cast<double>(largest_layer) * 4;
-      zero_text = "ZeRO-3: weights, gradients, optimizer and master ÷ " + std::to_string(n) + " GPUs; gathered layer 4 × " + fmt::count(largest_layer);
+      const double bucket = static_cast<double>(m.hidden_size) * static_cast<double>(m.hidden_size) * kOverlapCommFactor;
+      buffers += static_cast<double>(largest_layer) * 4 + bucket;
+      zero_text = "ZeRO-3: weights, gradients, optimizer and master ÷ " + std::to_string(n) + " GPUs; gathered layer 4 × " + fmt::count(largest_layer) +
+                  "; buckets h² × 2 B × 2 × 4.5 = " + fmt::gb(static_cast<std::int64_t>(bucket));
     } else {
-      buffers += static_cast<double>(std::min<std::int64_t>(kZeroReduceBucketElements, std::max<std::int64_t>(tp.trainable, 1))) * 2 * 2;
+      buffers += static_cast<double>(kZeroBucketElements) * kOverlapCommFactor;
       zero_text = "ZeRO-" + std::to_string(stage) + ": optimizer, master and fp32 gradients ÷ " + std::to_string(n) +
-                  " GPUs; 16-bit weights and gradients on every GPU; 2 gradient buckets of 2e8 × 2 B";
+                  " GPUs; 16-bit weights and gradients on every GPU; buckets 2e8 × 2 B × 2 × 4.5 = 3.60 GB (HF DeepSpeed guide)";
     }
     // The fp32 gradient partition exists while the optimizer steps.
     step_temp = fp32_grads;

@@ -125,6 +125,7 @@ TrainingActivations training_activations(const ModelSpec& m, const TrainingSetti
   // with a copy, upcast to fp32, log-softmax kept for backward): forward peak 2 + 2 + 4 + 4 B per
   // token and vocabulary entry; backward peak 4 (the kept log-softmax) + 4 + 4 (the fp32
   // gradients of the NLL and of the log-softmax) = 12 B either way (with fp32 compute: 4 + 4 + 4).
+  // Without the upcast everything stays 16-bit: 2 + 2 + 2 = 6 B.
   const std::int64_t vocab = m.vocab_size;
   if (s.chunked_loss) {
     const std::int64_t chunk = liger_chunk_tokens(tokens, vocab, h);
@@ -132,7 +133,7 @@ TrainingActivations training_activations(const ModelSpec& m, const TrainingSetti
     // the hidden states for all tokens.
     act.loss_bytes = std::min(chunk, tokens) * vocab * 8 + tokens * h * 4;
   } else {
-    act.loss_bytes = tokens * vocab * 12;
+    act.loss_bytes = tokens * vocab * (s.loss_fp32 || a == 4 ? 12 : 6);
   }
 
   // Transients: QLoRA dequantizes one weight matrix to 16-bit for each matmul (bitsandbytes

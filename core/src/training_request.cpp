@@ -16,7 +16,7 @@ const std::set<std::string> kTrainingKeys = {
     "method", "optimizer", "precision", "seq_len", "micro_batch", "gradient_accumulation", "gradient_checkpointing",
     "flash_attention", "lora_rank", "lora_alpha", "lora_dropout", "lora_targets", "dora", "adapter_dtype",
     "train_embeddings", "quantization", "trainable_layers", "zero_stage", "offload_optimizer", "offload_params",
-    "packing", "chunked_loss", "dataset_tokens", "epochs", "peak_tflops", "usd_per_hour", "mfu"};
+    "packing", "chunked_loss", "loss_dtype", "dataset_tokens", "epochs", "peak_tflops", "usd_per_hour", "mfu"};
 
 const char* method_id(TrainingMethod m) {
   switch (m) {
@@ -98,6 +98,7 @@ TrainingSettings parse_training(const json& training, const ModelSpec& model, in
   t.flash_attention = boolean(training, "flash_attention", "training.flash_attention", flash_default);
   t.packing = boolean(training, "packing", "training.packing", false);
   t.chunked_loss = boolean(training, "chunked_loss", "training.chunked_loss", false);
+  t.loss_fp32 = text(training, "loss_dtype", "training.loss_dtype", {"fp32", "16-bit"}, "fp32") == "fp32";
 
   t.lora_rank = whole_number(training, "lora_rank", "training.lora_rank", 1, 65536, 16);
   number(training, "lora_alpha", "training.lora_alpha", 0.0, 1e6, 32.0);  // scaling only: no memory effect
@@ -139,6 +140,7 @@ nlohmann::ordered_json training_settings_json(const TrainingSettings& t) {
   j["flash_attention"] = t.flash_attention;
   j["packing"] = t.packing;
   j["chunked_loss"] = t.chunked_loss;
+  j["loss_dtype"] = t.loss_fp32 ? "fp32" : "16-bit";
   if (t.method == TrainingMethod::lora || t.method == TrainingMethod::qlora) {
     j["lora_rank"] = t.lora_rank;
     j["lora_targets"] = t.lora_targets;

@@ -42,6 +42,10 @@ struct TrainingSettings {
   bool flash_attention = true;
   bool packing = false;
   bool chunked_loss = false;            ///< fused linear + cross-entropy in chunks (Liger-Kernel)
+  /// The loss in fp32: transformers ≥ 4.46 ForCausalLMLoss upcasts (logits.float()) and torch
+  /// autocast runs cross_entropy in fp32; false: on the 16-bit logits (e.g. older remote-code
+  /// models under DeepSpeed, which trains without autocast).
+  bool loss_fp32 = true;
   // LoRA / QLoRA
   std::int64_t lora_rank = 16;
   std::vector<std::string> lora_targets = {"all-linear"};  ///< module names or presets
