@@ -303,6 +303,8 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   out.backward_peak_bytes = backward_peak;
   out.step_peak_bytes = step_peak;
   out.model_states_bytes = static_cast<std::int64_t>(std::llround(weights + gradients + optimizer + master + adapters));
+  out.step_temporary_bytes = static_cast<std::int64_t>(std::llround(step_temp));
+  out.buffer_bytes = static_cast<std::int64_t>(std::llround(buffers));
   const bool step_is_peak = step_peak > backward_peak;
 
   e.parts.weights = static_cast<std::int64_t>(std::llround(weights));

@@ -132,6 +132,8 @@ struct TrainingEstimate {
   std::int64_t backward_peak_bytes = 0;  ///< tensors at the start of backward (per device)
   std::int64_t step_peak_bytes = 0;      ///< tensors during the optimizer step (per device)
   std::int64_t model_states_bytes = 0;   ///< weights + gradients + optimizer + master + adapters (persistent)
+  std::int64_t step_temporary_bytes = 0; ///< alive only during the optimizer step (ZeRO fp32 gradients, foreach temporaries)
+  std::int64_t buffer_bytes = 0;         ///< ZeRO communication buckets and gathered layers
 };
 TrainingEstimate estimate_training(const ModelSpec& model, const TrainingSettings& settings);
 
