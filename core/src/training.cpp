@@ -342,14 +342,15 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   e.explain.push_back({"optimizer", opt_formula, states_values + " = " + fmt::gb(e.parts.optimizer) + gpus_text, e.parts.optimizer});
   e.explain.push_back({"master_weights", "trainable 16-bit params × 4 B fp32 copy (mixed precision only)", fmt::gb(e.parts.master_weights) + gpus_text, e.parts.master_weights});
   {
+    const std::string loss = s.chunked_loss ? "chunked loss (one chunk of fp32 logits)"
+                             : std::string("loss buffers (") + (s.loss_fp32 || s.precision == TrainingPrecision::fp32 ? "12" : "6") + " B × vocab per token)";
     std::string formula;
     if (s.checkpointing == Checkpointing::full) {
-      formula = "tokens × (layers × h × a kept layer inputs) + one layer recomputed (" + fmt::count(act.per_layer_token_bytes) + " B/token) or loss buffers (12 B × vocab per token), the larger";
+      formula = "tokens × (layers × h × a kept layer inputs) + one layer recomputed (" + fmt::count(act.per_layer_token_bytes) + " B/token) or " + loss + ", the larger";
     } else {
       formula = "tokens × layers × " + fmt::count(act.per_layer_token_bytes) + " B per token and layer (Korthikanti et al. 2022, adapted: GQA, gated MLP" +
-                (s.flash_attention ? ", flash attention" : ", 5·heads·s score bytes") + ") + loss buffers (12 B × vocab per token)";
+                (s.flash_attention ? ", flash attention" : ", 5·heads·s score bytes") + ") + " + loss;
     }
-    if (s.chunked_loss) formula += "; chunked loss: one chunk of fp32 logits";
     std::string values = "s " + fmt::count(s.seq_len) + " × b " + fmt::count(s.micro_batch) + ": kept " + fmt::gb(act.kept_bytes) + ", recompute " +
                          fmt::gb(act.recompute_bytes) + ", loss " + fmt::gb(act.loss_bytes) + ", transient " + fmt::gb(act.transient_bytes);
     if (step_is_peak) values += "; the optimizer step is the peak (" + fmt::gb(step_peak) + " vs backward " + fmt::gb(backward_peak) + "), activations are freed by then";
