@@ -107,6 +107,16 @@ TEST_CASE("LoRA targets on GQA and MoE models use their real shapes", "[training
   CHECK(trainable_params(mx, lora(8, {"down_proj"})).adapters == 37'748'736);
 }
 
+TEST_CASE("LoRA attention targets on DeepSeek-V3 cover its latent-attention projections", "[training][lora]") {
+  // DeepSeek-V3 config.json: h 7168, 128 heads, q_lora_rank 1536, kv_lora_rank 512, nope 128,
+  // rope 64, v 128, 61 layers. At r 8 per layer: q_a 8 × (7168 + 1536) = 69,632; q_b 8 × (1536 +
+  // 128 × 192) = 208,896; kv_a 8 × (7168 + 576) = 61,952; kv_b 8 × (512 + 128 × 256) = 266,240;
+  // o 8 × (128 × 128 + 7168) = 188,416; sum 795,136 × 61 = 48,503,296.
+  const ModelSpec m = test_support::preset("deepseek-v3");
+  CHECK(trainable_params(m, lora(8, {"attention"})).adapters == 48'503'296);
+  CHECK(trainable_params(m, lora(8, {"q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj"})).adapters == 48'503'296);
+}
+
 TEST_CASE("Unknown LoRA targets are rejected with the field name", "[training][lora]") {
   const ModelSpec m = test_support::preset("llama-2-7b-hf");
   try {

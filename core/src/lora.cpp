@@ -15,7 +15,8 @@ const std::vector<std::string> kAllLinearPreset = {"q_proj", "k_proj", "v_proj",
 /// BLOOM/Falcon query_key_value, and the output layer / embedding.
 const std::vector<std::string> kKnownModules = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
                                                 "router", "c_attn", "c_proj", "w1", "w2", "qkv_proj", "query_key_value",
-                                                "gate_up_proj", "lm_head", "embed_tokens"};
+                                                "gate_up_proj", "lm_head", "embed_tokens", "q_a_proj", "q_b_proj",
+                                                "kv_a_proj_with_mqa", "kv_b_proj"};
 
 struct LayerCounts {
   std::int64_t attention = 0;   ///< softmax-attention layers
@@ -81,10 +82,25 @@ std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& m, const s
   auto add = [&out](const std::string& name, std::int64_t d_in, std::int64_t d_out, std::int64_t count, bool routed = false) {
     if (count > 0 && d_in > 0 && d_out > 0) out.push_back({name, d_in, d_out, count, routed});
   };
-  auto need_attention = [&](const std::string& name) {
-    if (mla && name != "o_proj") {
-      throw InputError(field, "LoRA target \"" + name + "\": this model uses multi-head latent attention, whose projections are not modelled; target o_proj and the MLP instead");
+  // DeepSeek MLA (modeling_deepseek.py DeepseekV3Attention): q_a_proj (h → q_lora_rank) and
+  // q_b_proj (q_lora_rank → heads × (nope + rope)), or one q_proj; kv_a_proj_with_mqa
+  // (h → kv_lora_rank + rope); kv_b_proj (kv_lora_rank → heads × (nope + v)); o_proj.
+  const std::int64_t heads = m.num_attention_heads;
+  const std::int64_t q_head = static_cast<std::int64_t>(m.mla.qk_nope_head_dim) + m.mla.qk_rope_head_dim;
+  auto add_mla_q = [&](const std::string& name, bool a, bool b) {
+    if (m.mla.q_lora_rank > 0) {
+      if (a) add(name, h, m.mla.q_lora_rank, layers.attention);
+      if (b) add(name, m.mla.q_lora_rank, heads * q_head, layers.attention);
+    } else {
+      add(name, h, heads * q_head, layers.attention);
     }
+  };
+  auto add_mla_kv_a = [&](const std::string& name) { add(name, h, static_cast<std::int64_t>(m.mla.kv_lora_rank) + m.mla.qk_rope_head_dim, layers.attention); };
+  auto add_mla_kv_b = [&](const std::string& name) {
+    add(name, m.mla.kv_lora_rank, heads * (static_cast<std::int64_t>(m.mla.qk_nope_head_dim) + m.mla.v_head_dim), layers.attention);
+  };
+  auto need_mla = [&](const std::string& name) {
+    if (!mla) throw InputError(field, "LoRA target \"" + name + "\" exists only in multi-head latent attention models (DeepSeek-V2/V3)");
   };
   auto need_gated = [&](const std::string& name) {
     if (!m.gated_mlp) throw InputError(field, "LoRA target \"" + name + "\": this model's MLP is not gated (no gate projection); use up_proj and down_proj");
@@ -102,19 +118,30 @@ std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& m, const s
   };
   const bool non_gated_all_linear = !m.gated_mlp;
   for (const auto& t : targets) {
-    if (t == "q_proj") {
-      need_attention(t);
+    if (mla && (t == "q_proj" || t == "k_proj" || t == "v_proj")) {
+      // On MLA models the presets' q/k/v stand for MLA's query, joint-KV and KV up-projections.
+      if (t == "q_proj") add_mla_q(t, true, true);
+      if (t == "k_proj") add_mla_kv_a(t);
+      if (t == "v_proj") add_mla_kv_b(t);
+    } else if (t == "q_a_proj" || t == "q_b_proj") {
+      need_mla(t);
+      add_mla_q(t, t == "q_a_proj", t == "q_b_proj");
+    } else if (t == "kv_a_proj_with_mqa") {
+      need_mla(t);
+      add_mla_kv_a(t);
+    } else if (t == "kv_b_proj") {
+      need_mla(t);
+      add_mla_kv_b(t);
+    } else if (t == "q_proj") {
       add(t, h, q, layers.attention);
     } else if (t == "k_proj" || t == "v_proj") {
-      need_attention(t);
       add(t, h, kv, layers.attention);
     } else if (t == "o_proj") {
       add(t, mla ? static_cast<std::int64_t>(m.num_attention_heads) * m.mla.v_head_dim : q, h, layers.attention);
     } else if (t == "c_attn" || t == "qkv_proj" || t == "query_key_value") {
-      need_attention(t);
       add(t, h, q + 2 * kv, layers.attention);
     } else if (t == "c_proj") {
-      add(t, q, h, layers.attention);
+      add(t, mla ? heads * m.mla.v_head_dim : q, h, layers.attention);
       add_mlp_out(t);
     } else if (t == "gate_proj") {
       // "all-linear" on a non-gated MLP simply has no gate projection.

@@ -29,7 +29,8 @@ std::vector<std::string> resolve_lora_targets(const std::vector<std::string>& ta
 
 /** The matrices each target name matches in `model` (PEFT matches a name by suffix, so Qwen-1's
  *  "c_proj" matches both attn.c_proj and mlp.c_proj). MoE expert projections count once per
- *  expert. Throws InputError(field) when the model has no such matrix (e.g. gate_proj on a
+ *  expert. On DeepSeek MLA models q_proj/k_proj/v_proj stand for the query (q_a + q_b),
+ *  kv_a_proj_with_mqa and kv_b_proj projections (also nameable directly). Throws InputError(field) when the model has no such matrix (e.g. gate_proj on a
  *  non-gated MLP) or when only a bare parameter count is known. */
 std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& model, const std::vector<std::string>& targets,
                                                      const std::string& field);
