@@ -29,11 +29,15 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "output_tokens", "batch", "gpus", "hardware", "training",
                                             "flash_attention"};
 
+/// Serialises a response. User text (field names, echoed values, parser messages quoting the input)
+/// may hold invalid UTF-8: it is replaced by U+FFFD instead of throwing, so the output is always JSON.
+std::string to_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 std::string error_json(const std::string& field, const std::string& message) {
   json e;
   e["error"]["field"] = field;
   e["error"]["message"] = message;
-  return e.dump();
+  return to_text(e);
 }
 
 nlohmann::json parse_body(const std::string& text) {
@@ -204,7 +208,7 @@ std::string estimate_or_throw(const std::string& text) {
   for (const auto& line : estimate.explain) {
     out["explain"].push_back({{"part", line.part}, {"formula", line.formula}, {"values", line.values}, {"bytes", line.bytes}});
   }
-  return out.dump();
+  return to_text(out);
 }
 
 template <typename F>
