@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // llmsizer: the native command line. It only parses arguments, calls the JSON edge (api.hpp) and
 // prints; every number comes from the core.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/api.hpp"
+#include "llmsizer/validate.hpp"
 
 namespace {
 
@@ -28,11 +30,13 @@ usage:
   llmsizer models    [--json]
   llmsizer hardware  [--json]
   llmsizer options
+  llmsizer validate  [--json | --markdown] [--kind inference|training|file_size|speed]
 
 FILE holds a JSON request (../shared/contract.md); '-' reads standard input. Flags build or
 override the request instead:
   --model ID  --task inference|training  --weights FMT  --kv-cache FMT  --engine NAME
   --input N  --output N  --batch N  --gpus N  --hardware ID
+  --engine-version X.Y (transformers version whose generate is modelled)
   --method full|freeze|lora|qlora  --seq-len N  --micro-batch N  --checkpointing
 Sizes print in GB (10^9 bytes); --gib prints GiB (2^30 bytes).
 Exit status: 0 success, 2 bad request (one line on standard error; with --json the error JSON on
@@ -52,7 +56,7 @@ struct Options {
   std::vector<std::string> switches;                       // flags without a value
 };
 
-bool is_switch(const std::string& name) { return name == "--checkpointing" || name == "--json" || name == "--gib"; }
+bool is_switch(const std::string& name) { return name == "--checkpointing" || name == "--json" || name == "--gib" || name == "--markdown"; }
 
 std::string print_size(long long bytes, bool gib) {
   char buffer[64];
@@ -113,6 +117,7 @@ bool build_request(const Options& o, std::string& request, std::string& error_fi
     else if (name == "--weights") body["weights"] = value;
     else if (name == "--kv-cache") body["kv_cache"] = value;
     else if (name == "--engine") body["engine"] = value;
+    else if (name == "--engine-version") body["engine_version"] = value;
     else if (name == "--input") body["input_tokens"] = number_or_text(value);
     else if (name == "--output") body["output_tokens"] = number_or_text(value);
     else if (name == "--batch") body["batch"] = number_or_text(value);
@@ -177,6 +182,50 @@ void print_models(const ordered_json& r) {
   }
 }
 
+std::string percent(double fraction) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%+.1f%%", 100.0 * fraction);
+  return buffer;
+}
+
+/// `llmsizer validate`: every measured row against its estimate, then the errors per kind.
+void print_validation(const llmsizer::ValidationReport& report) {
+  std::printf("%-62s %12s %12s %-4s %8s\n", "row", "measured", "estimated", "unit", "error");
+  for (const auto& r : report.rows) {
+    if (!r.used) continue;
+    std::printf("%-62s %12.2f %12.2f %-4s %8s%s\n", r.id.c_str(), r.measured, r.estimated, r.unit.c_str(), percent(r.error).c_str(),
+                r.approximate ? "  ~ stand-in format" : "");
+  }
+  std::printf("\nexcluded rows:\n");
+  for (const auto& r : report.rows) {
+    if (!r.used) std::printf("  %s: %s\n", r.id.c_str(), r.excluded_reason.c_str());
+  }
+  std::printf("\n%-10s %5s %5s %5s %9s %9s %12s %12s %8s %6s\n", "kind", "rows", "used", "exact", "median", "p90",
+              "median exact", "p90 exact", "bias", "gate");
+  for (const auto& s : report.summaries) {
+    std::printf("%-10s %5d %5d %5d %8.1f%% %8.1f%% %11.1f%% %11.1f%% %8s %5.0f%%\n", s.kind.c_str(), s.rows, s.used, s.exact,
+                100.0 * s.median_abs_error, 100.0 * s.p90_abs_error, 100.0 * s.median_abs_error_exact, 100.0 * s.p90_abs_error_exact,
+                percent(s.median_signed_error).c_str(), 100.0 * s.gate);
+  }
+  std::printf("(error = (estimated - measured) / measured; median and p90 of |error| over used rows; exact: rows mapped\n"
+              " without a stand-in weight format; bias: median signed error)\n");
+}
+
+/// The same report as the Markdown of data/validation/ACCURACY.md.
+void print_validation_markdown(const llmsizer::ValidationReport& report) {
+  std::printf("| kind | rows | used | excluded | median \\|error\\| | p90 \\|error\\| | median (exact formats) | p90 (exact formats) | bias | gate |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const auto& s : report.summaries) {
+    if (s.used == 0) {
+      std::printf("| %s | %d | 0 | %d | - | - | - | - | - | %.0f%% |\n", s.kind.c_str(), s.rows, s.excluded, 100.0 * s.gate);
+      continue;
+    }
+    std::printf("| %s | %d | %d | %d | %.1f%% | %.1f%% | %.1f%% (%d rows) | %.1f%% | %s | %.0f%% |\n", s.kind.c_str(), s.rows, s.used, s.excluded,
+                100.0 * s.median_abs_error, 100.0 * s.p90_abs_error, 100.0 * s.median_abs_error_exact, s.exact,
+                100.0 * s.p90_abs_error_exact, percent(s.median_signed_error).c_str(), 100.0 * s.gate);
+  }
+}
+
 int report_error(const std::string& response, bool json_output) {
   const auto e = ordered_json::parse(response);
   std::cerr << "llmsizer: " << e["error"].value("field", "") << ": " << e["error"].value("message", "") << "\n";
@@ -220,6 +269,26 @@ int main(int argc, char** argv) {
     if (llmsizer::is_error_response(out)) return report_error(out, o.json);
     if (o.json || o.command != "models") std::cout << out << "\n";
     else print_models(ordered_json::parse(out));
+    return kExitOk;
+  }
+  if (o.command == "validate") {
+    std::string kind;
+    for (const auto& [name, value] : o.flags) {
+      if (name != "--kind") {
+        std::cerr << "llmsizer: unknown option " << name << " for validate (see llmsizer --help)\n";
+        return kExitBadRequest;
+      }
+      kind = value;
+    }
+    if (!kind.empty() && kind != "inference" && kind != "training" && kind != "file_size" && kind != "speed") {
+      std::cerr << "llmsizer: --kind: must be one of inference, training, file_size, speed; got " << kind << "\n";
+      return kExitBadRequest;
+    }
+    const llmsizer::ValidationReport report = llmsizer::run_validation(kind);
+    const bool markdown = std::find(o.switches.begin(), o.switches.end(), "--markdown") != o.switches.end();
+    if (o.json) std::cout << llmsizer::validation_report_json(report) << "\n";
+    else if (markdown) print_validation_markdown(report);
+    else print_validation(report);
     return kExitOk;
   }
   if (o.command != "estimate" && o.command != "recommend") {
