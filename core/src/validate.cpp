@@ -230,7 +230,8 @@ ValidationRow inference_row(const json& r) {
     // accelerate copies the whole-prompt fp32 logits back to the first GPU (io_same_device), so
     // the sum exceeds one device's peak by up to prompt × vocab × 6 B plus a layer's MLP
     // intermediates per extra GPU. The core's `gpus` is tensor parallelism, a different split.
-    return excluded(row, "sum of per-GPU peaks of a " + std::to_string(gpu_count) + "-GPU device_map=auto layer split (not tensor parallelism, which the core's gpus models)");
+    row.notes.push_back(std::to_string(gpu_count) + " GPUs");
+    return excluded(row, "sum of per-GPU peaks of a multi-GPU device_map=auto layer split (not tensor parallelism, which the core's gpus models)");
   }
   request["gpus"] = 1;
   row.request = request.dump();
