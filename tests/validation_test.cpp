@@ -34,8 +34,8 @@ TEST_CASE("Inference validation compares enough rows and says why each excluded 
   const ValidationReport report = run_validation("inference");
   REQUIRE(report.summaries.size() == 1);
   const ValidationSummary& s = report.summaries.front();
-  // 313 rows copied from the shared validation set (kind = inference).
-  CHECK(s.rows == 313);
+  // 313 rows copied from the shared validation set (kind = inference); more may be added.
+  CHECK(s.rows >= 313);
   CHECK(s.used + s.excluded == s.rows);
   CHECK(s.exact >= 60);  // the bf16 rows: Qwen1.5, Qwen2, Qwen3 on one GPU, litgpt Llama-2, vLLM weights
   for (const auto& row : report.rows) {
