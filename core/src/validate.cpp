@@ -264,11 +264,7 @@ ValidationRow inference_row(const json& r) {
 // estimator lands, then maps the row like inference_row does.
 
 ValidationRow pending_row(const json& r, const char* kind, const char* what) {
-  ValidationRow row;
-  row.id = string_at(r, "id");
-  row.kind = kind;
-  row.source = string_at(r, "source");
-  return excluded(row, std::string("no ") + what + " comparison in the core yet");
+  return excluded(row_for(r, kind), std::string("no ") + what + " comparison in the core yet");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -284,11 +280,16 @@ ValidationRow pending_row(const json& r, const char* kind, const char* what) {
  *  - Full (finetune_ds.sh): bf16 with DeepSpeed ZeRO-2 (ds_config_zero2.json).
  *  modeling_qwen.py computes CrossEntropyLoss on the 16-bit logits; the HF Trainer runs the forward
  *  under torch autocast (cross_entropy then in fp32) except under DeepSpeed. */
-ValidationRow training_row(const json& r) {
+ValidationRow row_for(const json& r, const char* kind) {
   ValidationRow row;
   row.id = string_at(r, "id");
-  row.kind = "training";
+  row.kind = kind;
   row.source = string_at(r, "source");
+  return row;
+}
+
+ValidationRow training_row(const json& r) {
+  ValidationRow row = row_for(r, "training");
   const json& st = r.at("setting");
   const json& measured = r.at("measured");
   const std::string ref = string_at(r, "model_ref");
