@@ -263,6 +263,14 @@ ValidationRow inference_row(const json& r) {
 // Kinds whose estimators are built on other branches: each returns the row excluded until its
 // estimator lands, then maps the row like inference_row does.
 
+ValidationRow row_for(const json& r, const char* kind) {
+  ValidationRow row;
+  row.id = string_at(r, "id");
+  row.kind = kind;
+  row.source = string_at(r, "source");
+  return row;
+}
+
 ValidationRow pending_row(const json& r, const char* kind, const char* what) {
   return excluded(row_for(r, kind), std::string("no ") + what + " comparison in the core yet");
 }
@@ -280,14 +288,6 @@ ValidationRow pending_row(const json& r, const char* kind, const char* what) {
  *  - Full (finetune_ds.sh): bf16 with DeepSpeed ZeRO-2 (ds_config_zero2.json).
  *  modeling_qwen.py computes CrossEntropyLoss on the 16-bit logits; the HF Trainer runs the forward
  *  under torch autocast (cross_entropy then in fp32) except under DeepSpeed. */
-ValidationRow row_for(const json& r, const char* kind) {
-  ValidationRow row;
-  row.id = string_at(r, "id");
-  row.kind = kind;
-  row.source = string_at(r, "source");
-  return row;
-}
-
 ValidationRow training_row(const json& r) {
   ValidationRow row = row_for(r, "training");
   const json& st = r.at("setting");
