@@ -299,7 +299,7 @@ TEST_CASE("GGUF counts and lengths beyond what a file can hold are rejected", "[
   }
 }
 
-TEST_CASE("GGUF metadata values of every type are read; big arrays keep only their count", "[gguf]") {
+TEST_CASE("GGUF metadata values of every type are read, big arrays keep only their count", "[gguf]") {
   GgufBuilder b;
   b.header(0, 9);
   b.str("u8").u32(0).u8(200);
