@@ -261,3 +261,27 @@ TEST_CASE("A safetensors index gives total size and the shard of every tensor", 
   CHECK_THROWS_WITH(parse_safetensors_index("{\"weight_map\": {\"\xFF\": \"x\"}}"), Contains("UTF-8"));
   CHECK_THROWS_WITH(parse_safetensors_index("{"), Contains("not valid JSON"));
 }
+
+TEST_CASE("inspect_model_header tells the formats apart and never throws", "[safetensors][gguf]") {
+  using nlohmann::json;
+  // A safetensors header of exactly 123 bytes starts with the byte '{' (123): still safetensors.
+  std::string json123 = one(R"("U8")", "[4]", "[0,4]");
+  json123.resize(123, ' ');
+  const json st = json::parse(inspect_model_header(header_bytes(json123)));
+  CHECK(st["format"] == "safetensors");
+  CHECK(st["weight_bytes"] == 4);
+
+  const json index = json::parse(inspect_model_header(R"({"weight_map": {"a": "s1.safetensors"}})"));
+  CHECK(index["format"] == "safetensors-index");
+  CHECK(index["shards"] == json::array({"s1.safetensors"}));
+
+  const std::string gguf_bytes = std::string("GGUF\x03\0\0\0", 8) + std::string(16, '\0');
+  CHECK(json::parse(inspect_model_header(gguf_bytes))["format"] == "gguf");
+
+  // Errors come back as JSON; a short prefix says how much to read.
+  const json short_read = json::parse(inspect_model_header(header_bytes(json123).substr(0, 20)));
+  CHECK(short_read["error"]["needed_bytes"] == 131);  // 8 + 123
+  CHECK(json::parse(inspect_model_header("{", 5))["error"]["needed_bytes"] == 5);
+  CHECK(json::parse(inspect_model_header("GGUF\xFF\xFF\xFF\xFF"))["error"]["field"] == "file");
+  CHECK(json::parse(inspect_model_header(""))["error"]["needed_bytes"] == 8);
+}

@@ -3,6 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmsizer/gguf.hpp"
+#include "llmsizer/safetensors.hpp"
+
 namespace llmsizer {
 
 nlohmann::json partial_architecture_to_json(const PartialArchitecture& a) {
@@ -35,6 +38,27 @@ nlohmann::json header_error_to_json(const InputError& error) {
     e["parsed_bytes"] = t->parsed_bytes();
   }
   return {{"error", std::move(e)}};
+}
+
+std::string inspect_model_header(std::string_view bytes, std::int64_t file_size_bytes) {
+  try {
+    if (bytes.substr(0, 4) == "GGUF") return gguf_header_to_json(parse_gguf_header(bytes, file_size_bytes)).dump();
+    const std::size_t first = bytes.find_first_not_of(" \t\r\n");
+    // A safetensors length is below 2^27, so its bytes 4-7 are NUL; JSON text has no NUL.
+    const bool json_text = bytes.substr(0, 8).find('\0') == std::string_view::npos;
+    if (json_text && first != std::string_view::npos && bytes[first] == '{') {
+      if (file_size_bytes > static_cast<std::int64_t>(bytes.size())) {
+        throw TruncatedInputError("file", "a safetensors index is read whole; read all " + std::to_string(file_size_bytes) +
+                                              " bytes", file_size_bytes, 0);
+      }
+      return safetensors_index_to_json(parse_safetensors_index(bytes)).dump();
+    }
+    return safetensors_header_to_json(parse_safetensors_header(bytes, file_size_bytes)).dump();
+  } catch (const InputError& e) {
+    return header_error_to_json(e).dump();
+  } catch (const std::exception& e) {
+    return header_error_to_json(InputError("file", std::string("could not read the file header: ") + e.what())).dump();
+  }
 }
 
 }  // namespace llmsizer

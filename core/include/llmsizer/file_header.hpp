@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -61,5 +62,15 @@ nlohmann::json partial_architecture_to_json(const PartialArchitecture& arch);
 /** `{"error": {"field", "message"}}`, plus `needed_bytes` and `parsed_bytes` for a
  *  TruncatedInputError, so a page knows how much more of the file to read. */
 nlohmann::json header_error_to_json(const InputError& error);
+
+/** One entry point for the CLI and the page: detects the format of `bytes` (the first bytes of a
+ *  file, or all of it) and returns its summary as a JSON string, never throwing:
+ *  - "GGUF" magic → gguf_header_to_json;
+ *  - a JSON object (first non-blank byte `{`, no NUL in the first 8) → safetensors_index_to_json (the whole index is
+ *    needed: when `file_size_bytes` says there is more, the answer is a truncation error);
+ *  - otherwise → safetensors_header_to_json.
+ *  On failure: header_error_to_json, whose `needed_bytes` (for a truncation) says how many leading
+ *  bytes to read before calling again. `file_size_bytes`: the whole file's size, or -1. */
+std::string inspect_model_header(std::string_view bytes, std::int64_t file_size_bytes = -1);
 
 }  // namespace llmsizer
