@@ -78,7 +78,18 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   if (!outer.is_object()) throw InputError(prefix_in, "must be a config.json object");
   // Multimodal configs (Gemma 3, Llama 4, Qwen2.5-VL...) keep the language model in text_config.
   const bool multimodal = outer.contains("text_config") && outer["text_config"].is_object();
-  const json& cfg = multimodal ? outer["text_config"] : outer;
+  // Gemma 3 multimodal configs (google/gemma-3-4b-it and up) list only the text_config fields that
+  // differ from transformers' Gemma3TextConfig defaults (configuration_gemma3.py, transformers 4.50),
+  // so those defaults fill the rest.
+  json gemma3_text;
+  if (multimodal && read_string(outer, "model_type") == "gemma3") {
+    gemma3_text = json{{"vocab_size", 262208}, {"hidden_size", 2304}, {"intermediate_size", 9216},
+                       {"num_hidden_layers", 26}, {"num_attention_heads", 8}, {"num_key_value_heads", 4},
+                       {"head_dim", 256}, {"max_position_embeddings", 131072}, {"sliding_window", 4096},
+                       {"sliding_window_pattern", 6}, {"tie_word_embeddings", true}};
+    for (auto it = outer["text_config"].begin(); it != outer["text_config"].end(); ++it) gemma3_text[it.key()] = it.value();
+  }
+  const json& cfg = !gemma3_text.is_null() ? gemma3_text : multimodal ? outer["text_config"] : outer;
   const std::string prefix = multimodal ? prefix_in + ".text_config" : prefix_in;
 
   ModelSpec m;
@@ -103,7 +114,8 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     throw InputError(prefix + ".num_key_value_heads", "must divide num_attention_heads (" + std::to_string(m.num_attention_heads) + "); got " + std::to_string(m.num_kv_heads));
   }
   m.max_position_embeddings = read_int(cfg, "max_position_embeddings", prefix, false, 1, 1'000'000'000, 0);
-  m.tie_word_embeddings = read_bool(cfg, "tie_word_embeddings", read_bool(outer, "tie_word_embeddings", false));
+  // Gemma configs omit tie_word_embeddings: GemmaConfig/Gemma2Config/Gemma3TextConfig default it to true.
+  m.tie_word_embeddings = read_bool(cfg, "tie_word_embeddings", read_bool(outer, "tie_word_embeddings", starts_with(type, "gemma")));
 
   // Biases by model family: Qwen1.5/2/2.5 (model_type qwen2, qwen2_moe) put biases on q, k, v
   // (modeling_qwen2.py: q_proj bias=True, o_proj bias=False); Llama-style configs say
