@@ -23,15 +23,6 @@ constexpr double kAssumedCpuClockGhz = 3.0;
  *  InputError naming `field + ".<key>"` for a missing or out-of-range field. */
 HardwareSpec hardware_from_json(const nlohmann::json& doc, const std::string& field, const std::vector<HardwareSpec>& gpus);
 
-/** Every catalog entry (data/hardware) and every measured probe file (data/measured, as
- *  "measured: <name>"), parsed on first use into a function-local `static const` vector: the
- *  data are compiled in and immutable, so parsing once is deterministic and thread-safe (C++11
- *  magic statics) and keeps a whole-catalog recommendation well under a millisecond. */
-const std::vector<HardwareSpec>& hardware_catalog();
-
-/// The catalog entry `id` (case-insensitive), or nullptr.
-const HardwareSpec* find_hardware(std::string_view id);
-
 /// Hardware entries built from one data/measured probe document (CPU and CUDA summaries).
 std::vector<HardwareSpec> hardware_from_probe(const nlohmann::json& doc);
 

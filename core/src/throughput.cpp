@@ -25,6 +25,14 @@ double bytes_per_param(const InferenceSettings& s) {
   return static_cast<double>(s.weights->block_bytes) / static_cast<double>(s.weights->block_elements);
 }
 
+/// Weight bytes per step as the memory system sees them: a dequantizing kernel streams its bytes
+/// at kDequantBandwidthFactor of the plain kernels' rate, i.e. they cost 1/0.7 as much time.
+double weight_time_bytes(const InferenceSettings& s, double weight_bytes) {
+  const std::string_view id = s.weights->id;
+  const bool dequantizes = s.weights->bits_per_weight() < 16.0 && id.rfind("fp8", 0) != 0;
+  return dequantizes ? weight_bytes / kDequantBandwidthFactor : weight_bytes;
+}
+
 /// Parameters whose FLOPs every token pays: active parameters less the embedding lookup (a tied
 /// table is used again as the output layer, which is a GEMM).
 double compute_params(const ModelSpec& m) {
@@ -129,7 +137,7 @@ StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const Hardw
   const bool cpu = where.gpus == 0 || hw.is_cpu();
   const int tp = cpu ? 1 : std::max(1, where.gpus);
   const double batch = static_cast<double>(s.batch);
-  const double weights = params_read_per_step(m, s.batch) * bytes_per_param(s);
+  const double weights = weight_time_bytes(s, params_read_per_step(m, s.batch) * bytes_per_param(s));
   const double flops = (2.0 * compute_params(m) + attention_flops_per_token(m, context)) * batch;
   const double bw = effective_bandwidth_gb_per_s(hw, cpu) * 1e9;
   const double tf = effective_tflops(hw, cpu) * 1e12;
@@ -152,9 +160,12 @@ StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const Hardw
     const double cpu_memory = (1.0 - gpu_share) * layer_part / host_bw;
     const double cpu_compute = host_tf > 0 ? flops * (1.0 - gpu_share) / host_tf : 0;
     t.offload_s = std::max(cpu_memory, cpu_compute);
-  } else if (s.engine == Engine::transformers && tp > 1) {
-    // accelerate's device_map="auto": layers split over the GPUs and run one GPU after another.
-    t.memory_s = (weights + kv_bytes_per_device(m, s, context, 1)) / bw;
+  } else if (s.engine == Engine::transformers) {
+    // transformers' DynamicCache appends with torch.cat: each step reads the layer's cache and
+    // writes a one-token-longer copy, besides attention's read: 3 × the cache's bytes.
+    // With several GPUs, accelerate's device_map="auto" puts layers on each and runs them one
+    // GPU after another, so the devices do not add bandwidth.
+    t.memory_s = (weights + 3.0 * kv_bytes_per_device(m, s, context, 1)) / bw;
     t.compute_s = tf > 0 ? flops / tf : 0;
   } else {
     t.memory_s = (weights / tp + kv_bytes_per_device(m, s, context, tp)) / bw;

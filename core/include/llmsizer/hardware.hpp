@@ -7,6 +7,7 @@
 /// is parsed at the edge (hardware_json.cpp) from data/hardware/*.json.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "llmsizer/memory.hpp"
@@ -65,6 +66,16 @@ struct HardwareSpec {
   bool is_cpu() const { return device_count == 0; }
   bool is_rented() const { return price_usd_per_hour > 0; }
 };
+
+/** Every catalog entry (data/hardware) and every measured probe file (data/measured, named
+ *  "measured: <name>"), parsed from the compiled-in JSON on first use into a function-local
+ *  `static const` vector (hardware_json.cpp): the data are immutable, so parsing once is
+ *  deterministic and thread-safe (C++11 magic statics), and a whole-catalog recommendation stays
+ *  well under a millisecond. */
+const std::vector<HardwareSpec>& hardware_catalog();
+
+/// The catalog entry `id` (case-insensitive), or nullptr.
+const HardwareSpec* find_hardware(std::string_view id);
 
 /// Reserve for the desktop a GPU also draws (compositor, browser, desktop apps): an RTX 5090 on a
 /// Windows desktop with no model loaded showed a median of 1,585.5 MiB used (nvidia-smi, four

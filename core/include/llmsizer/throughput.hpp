@@ -22,6 +22,12 @@ constexpr double kCpuBandwidthEfficiency = 0.7;
 /// Achievable fraction of dense tensor peak for prefill GEMMs: large BF16 GEMMs reach 60-70% of
 /// peak in cuBLAS and model FLOPs utilisation of whole prefill passes is lower; 0.6.
 constexpr double kGpuMatmulEfficiency = 0.6;
+/// Weight-only quantized formats (int8/int4, GPTQ, AWQ, NF4, GGUF k-quants) dequantize inside the
+/// GEMV: batch-1 kernels other than Marlin reach well below the ideal 2×/4× speed-up over FP16
+/// (Frantar et al. 2024, "MARLIN: Mixed-Precision Auto-Regressive Parallel Inference on Large
+/// Language Models", Fig. 1 and §2: exllamav2/AWQ kernels fall short of the memory-bound ideal).
+/// Their effective bandwidth is taken as 0.7 of the FP16 kernels' (assumption within that gap).
+constexpr double kDequantBandwidthFactor = 0.7;
 /// CPU GEMM efficiency in llama.cpp/oneDNN prefill: 0.5 of the SIMD/AMX peak (assumption).
 constexpr double kCpuMatmulEfficiency = 0.5;
 /// Host time of one kernel launch without CUDA graphs: ~5 µs (cudaLaunchKernel; NVIDIA developer
