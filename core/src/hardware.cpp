@@ -36,7 +36,8 @@ double apple_gpu_working_set_fraction(std::int64_t ram_bytes) {
 
 std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_bytes) {
   if (hw.unified_memory) {
-    return static_cast<std::int64_t>(static_cast<double>(physical_bytes) * apple_gpu_working_set_fraction(physical_bytes));
+    // Whole bytes: 2/3 or 3/4 of the RAM (apple_gpu_working_set_fraction), in integer arithmetic.
+    return apple_gpu_working_set_fraction(physical_bytes) < 0.7 ? physical_bytes / 3 * 2 : physical_bytes / 4 * 3;
   }
   std::int64_t bytes = physical_bytes;
   if (hw.ecc_carveout) bytes -= physical_bytes / 16;
@@ -203,7 +204,8 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
     if (!fits_on(1)) {
       r.offload = offload_split(model, settings, memory.at(1), r.usable_bytes);
       const std::int64_t ram = hw.host_memory_bytes > 0 ? hw.host_memory_bytes : kAssumedHostRamBytes;
-      r.offload_possible = r.offload.cpu_layers > 0 && r.offload.host_bytes <= usable_host_bytes(ram);
+      // cpu_layers may be 0: all layers on the GPU once the token embeddings stay in RAM.
+      r.offload_possible = model.num_layers > 0 && r.offload.host_bytes <= usable_host_bytes(ram);
       if (!r.fits && r.offload_possible) r.placement = Placement::offload;
     }
   }
