@@ -6,6 +6,7 @@
 
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/precision.hpp"
+#include "llmsizer/throughput.hpp"
 #include "test_support.hpp"
 
 using namespace llmsizer;
@@ -184,4 +185,22 @@ TEST_CASE("Estimate with hardware returns fit throughput and cost sections", "[h
   CHECK(inline_hw["fit"]["fits"] == true);
   const auto bad_inline = test_support::estimate({{"model", "qwen2.5-7b-instruct"}, {"hardware", {{"kind", "gpu"}, {"memory_bytes", 0}}}});
   CHECK(bad_inline["error"]["field"] == "hardware.memory_bytes");
+}
+
+TEST_CASE("A probe file becomes a measured hardware entry", "[hardware][measured]") {
+  // The shape llmsizer-probe writes to data/measured/<id>.json (summary.cpu and summary.cuda).
+  const std::string doc = (R"({"id": "probe-x", "summary": {
+      "cpu": {"name": "Test CPU", "memory_bandwidth_gb_per_s": 14.5, "memory_total_bytes": 25275990016, "threads": 2,
+              "matmul_tflops": {"fp32": 0.17}},
+      "cuda": {"name": "Test GPU", "memory_total_bytes": 25769803776, "memory_bandwidth_gb_per_s": 900.0,
+               "matmul_tflops": {"bf16": 150.0}, "host_to_device_gb_per_s": {"pinned": 25.0}}}})");
+  const std::vector<HardwareSpec> entries = hardware_from_probe_text(doc);
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0].name == "measured: Test CPU");
+  CHECK(entries[0].is_cpu());
+  // Measured values are used as they are (no efficiency factor on top).
+  CHECK(effective_bandwidth_gb_per_s(entries[0], true) == 14.5);
+  CHECK(entries[1].name == "measured: Test GPU");
+  CHECK(effective_bandwidth_gb_per_s(entries[1], false) == 900.0);
+  CHECK(effective_tflops(entries[1], false) == 150.0);
 }

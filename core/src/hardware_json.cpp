@@ -208,6 +208,10 @@ std::vector<HardwareSpec> hardware_from_probe(const json& doc) {
   return out;
 }
 
+std::vector<HardwareSpec> hardware_from_probe_text(std::string_view probe_json) {
+  return hardware_from_probe(json::parse(probe_json.begin(), probe_json.end()));
+}
+
 const std::vector<HardwareSpec>& hardware_catalog() {
   static const std::vector<HardwareSpec> catalog = [] {
     std::vector<HardwareSpec> gpus, rest;

@@ -142,7 +142,7 @@ FitOptions auto_fit(const HardwareSpec& hw, const ModelSpec& model) {
     }
   }
   // A person stacks up to 4 consumer cards in one PC; workstation and datacenter boards take 8.
-  f.max_gpus = hw.segment == "consumer" ? 4 : 8;
+  f.max_gpus = hw.kind == HardwareKind::laptop ? 1 : (hw.segment == "consumer" ? 4 : 8);
   f.search_limits = false;
   return f;
 }

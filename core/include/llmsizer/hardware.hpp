@@ -77,6 +77,11 @@ const std::vector<HardwareSpec>& hardware_catalog();
 /// The catalog entry `id` (case-insensitive), or nullptr.
 const HardwareSpec* find_hardware(std::string_view id);
 
+/** Entries made from one llmsizer-probe document (data/measured/<id>.json, its `summary.cpu` and
+ *  `summary.cuda`): named "measured: <name>", with the measured bandwidth and matrix throughput
+ *  used as they are (no efficiency factor on top). */
+std::vector<HardwareSpec> hardware_from_probe_text(std::string_view probe_json);
+
 /// Reserve for the desktop a GPU also draws (compositor, browser, desktop apps): an RTX 5090 on a
 /// Windows desktop with no model loaded showed a median of 1,585.5 MiB used (nvidia-smi, four
 /// readings, github.com/nibor1896/Crow issue #105, 2026). 1.5 GiB is taken for consumer cards and
