@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/api.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -29,13 +30,17 @@ constexpr std::int64_t kMaxGpus = 4096;
 
 const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cache", "engine", "input_tokens",
                                             "output_tokens", "batch", "gpus", "hardware", "training",
-                                            "flash_attention", "goal", "cost", "cpu"};
+                                            "flash_attention", "engine_version", "goal", "cost", "cpu", "enforce_eager"};
+
+/// Serialises a response. User text (field names, echoed values, parser messages quoting the input)
+/// may hold invalid UTF-8: it is replaced by U+FFFD instead of throwing, so the output is always JSON.
+std::string to_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::string error_json(const std::string& field, const std::string& message) {
   json e;
   e["error"]["field"] = field;
   e["error"]["message"] = message;
-  return e.dump();
+  return to_text(e);
 }
 
 nlohmann::json parse_body(const std::string& text) {
@@ -67,6 +72,25 @@ Engine parse_engine(const std::string& id) {
   if (id == "vllm") return Engine::vllm;
   if (id == "llama.cpp") return Engine::llama_cpp;
   return Engine::generic;
+}
+
+/// "4.38" or "4.38.2" → 438 (major × 100 + minor); absent → 0 (the engine's current behaviour).
+int parse_engine_version(const nlohmann::json& body) {
+  const std::string text = request::text(body, "engine_version", "engine_version", {}, "");
+  if (text.empty()) return 0;
+  const std::string message = "must be a version such as \"4.38\" or \"4.46.0\" (major.minor, from 1.0 to 99.99); got \"" + text + "\"";
+  const std::size_t dot = text.find('.');
+  if (dot == std::string::npos || dot == 0 || dot > 2) throw InputError("engine_version", message);
+  std::size_t end = text.find('.', dot + 1);
+  if (end == std::string::npos) end = text.size();
+  if (end == dot + 1 || end - dot - 1 > 2) throw InputError("engine_version", message);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i != dot && i != end && !std::isdigit(static_cast<unsigned char>(text[i]))) throw InputError("engine_version", message);
+  }
+  const int major = std::stoi(text.substr(0, dot));
+  const int minor = std::stoi(text.substr(dot + 1, end - dot - 1));
+  if (major < 1) throw InputError("engine_version", message);
+  return major * 100 + minor;
 }
 
 /// Rejects requests whose sizes would not fit a 64-bit byte count (over ~1e18 bytes).
@@ -131,6 +155,7 @@ struct CommonRequest {
   std::int64_t batch = 1;
   int gpus = 1;
   bool flash = true;
+  int engine_version = 0;
 };
 
 CommonRequest parse_common(const nlohmann::json& body) {
@@ -153,6 +178,7 @@ CommonRequest parse_common(const nlohmann::json& body) {
   r.batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
   r.gpus = static_cast<int>(whole_number(body, "gpus", "gpus", 0, kMaxGpus, 1));
   r.flash = request::boolean(body, "flash_attention", "flash_attention", true);
+  r.engine_version = parse_engine_version(body);
   if (r.input_tokens + r.output_tokens > kMaxTokens) {
     throw InputError("output_tokens", "input_tokens + output_tokens must be at most " + std::to_string(kMaxTokens) + "; got " + std::to_string(r.input_tokens + r.output_tokens));
   }
@@ -170,6 +196,7 @@ InferenceSettings inference_settings(const CommonRequest& r) {
   s.batch = r.batch;
   s.gpus = r.gpus;
   s.flash_attention = r.flash;
+  s.engine_version = r.engine_version;
   return s;
 }
 
@@ -186,6 +213,7 @@ std::string estimate_or_throw(const std::string& text) {
   const std::int64_t batch = common.batch;
   const int gpus = common.gpus;
   const bool flash = common.flash;
+  const int engine_version = common.engine_version;
 
   MemoryEstimate estimate;
   json settings;
@@ -204,6 +232,7 @@ std::string estimate_or_throw(const std::string& text) {
     settings["batch"] = batch;
     settings["gpus"] = gpus;
     settings["flash_attention"] = flash;
+    if (engine_version > 0) settings["engine_version"] = body.at("engine_version");
   } else {
     const nlohmann::json training = body.value("training", nlohmann::json::object());
     if (!training.is_object()) throw InputError("training", "must be an object such as {\"method\": \"full\", \"seq_len\": 2048}");
@@ -249,7 +278,7 @@ std::string estimate_or_throw(const std::string& text) {
     if (inference) add_inference_hardware(out, body, model, *inference);
     else add_training_hardware(out, body, model, *training_settings, estimate);
   }
-  return out.dump();
+  return to_text(out);
 }
 
 template <typename F>
@@ -276,7 +305,7 @@ std::string recommend(const std::string& request_json) {
     const nlohmann::json body = parse_body(request_json);
     CommonRequest common = parse_common(body);
     if (common.task != "inference") throw InputError("task", "recommend sizes inference; use estimate with a hardware id for training");
-    return recommend_json(body, common.model, inference_settings(common), common.warnings).dump();
+    return to_text(recommend_json(body, common.model, inference_settings(common), common.warnings));
   });
 }
 

@@ -147,7 +147,9 @@ void add_inference_hardware(ojson& out, const json& body, const ModelSpec& model
   options.gpus = hw.is_cpu() ? 0 : std::max(1, settings.gpus);
   const FitResult fit = fit_request(memory, hw, options);
   const SpeedPlacement where = speed_placement(fit, options.gpus);
-  const Throughput speed = estimate_throughput(model, settings, hw, where);
+  SpeedOptions speed_options;
+  speed_options.enforce_eager = request::boolean(body, "enforce_eager", "enforce_eager", false);  // vLLM --enforce-eager
+  const Throughput speed = estimate_throughput(model, settings, hw, where, speed_options);
   out["hardware"] = hardware_ref(hw);
   out["fit"] = fit_json(fit, hw);
   out["throughput"] = throughput_json(speed);
