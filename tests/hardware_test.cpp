@@ -14,15 +14,6 @@ using namespace llmsizer;
 namespace {
 constexpr std::int64_t kGiB = 1LL << 30;
 
-InferenceSettings settings(const char* weights, std::int64_t input, std::int64_t output, std::int64_t batch = 1) {
-  InferenceSettings s;
-  s.weights = find_weight_format(weights);
-  s.kv_cache = find_kv_cache_format("bf16");
-  s.input_tokens = input;
-  s.output_tokens = output;
-  s.batch = batch;
-  return s;
-}
 
 const HardwareSpec& hw(const char* id) {
   const HardwareSpec* h = find_hardware(id);
@@ -52,14 +43,14 @@ TEST_CASE("Qwen2.5-7B bf16 does not fit a 16 GB card at 32k context but int4 doe
   one.search_limits = false;
   // bf16: weights 7,615,616,512 × 2 = 15,231,233,024 B plus the KV cache at 32,768 tokens,
   // 2 × 28 × 4 × 128 × 32,768 × 2 = 1,879,048,192 B, already make 17,110,281,216 B > 15,569,256,448 B.
-  const MemoryByDevices bf16(m, settings("bf16", 30'720, 2'048));
+  const MemoryByDevices bf16(m, test_support::inference("bf16", 30'720, 2'048));
   const FitResult no = fit_request(bf16, card, one);
   CHECK_FALSE(no.fits);
   CHECK(no.required_bytes >= 17'110'281'216);
   CHECK(no.usable_bytes == 15'569'256'448);
   // int4: 3,807,808,256 B weights + 1,879,048,192 KV + 3,932,160,000 activations (30,720 prompt
   // tokens × (2 × 3584 + 3 × 18944) × 2 B) + 446,693,376 CUDA context = 10,065,709,824 B.
-  const MemoryByDevices int4(m, settings("int4", 30'720, 2'048));
+  const MemoryByDevices int4(m, test_support::inference("int4", 30'720, 2'048));
   const FitResult yes = fit_request(int4, card, one);
   CHECK(yes.fits);
   CHECK(yes.placement == Placement::gpu);
@@ -69,7 +60,7 @@ TEST_CASE("Qwen2.5-7B bf16 does not fit a 16 GB card at 32k context but int4 doe
 
 TEST_CASE("A 70B model in int4 needs two 24 GB cards", "[hardware][fit][tensor-parallel]") {
   const ModelSpec m = test_support::preset("llama-3.1-70b-instruct");
-  const MemoryByDevices memory(m, settings("int4", 4'096, 1'024));
+  const MemoryByDevices memory(m, test_support::inference("int4", 4'096, 1'024));
   FitOptions automatic;
   automatic.gpus = 0;
   automatic.search_limits = false;
@@ -105,7 +96,7 @@ TEST_CASE("Partial offload puts whole layers on an 8 GB card and the rest in RAM
   // 393,216,000 + output layer 152,064 × 3,584 × 2 = 1,089,994,752 → 1,929,904,128 B.
   // Layers: floor((6,979,321,856 − 1,929,904,128) / 474,504,448) = floor(10.64) = 10; 18 in RAM.
   const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
-  const MemoryByDevices memory(m, settings("bf16", 3'072, 1'024));
+  const MemoryByDevices memory(m, test_support::inference("bf16", 3'072, 1'024));
   FitOptions one;
   one.search_limits = false;
   const FitResult fit = fit_request(memory, hw("nvidia-rtx-4060"), one);
@@ -121,7 +112,7 @@ TEST_CASE("Partial offload puts whole layers on an 8 GB card and the rest in RAM
 
 TEST_CASE("CPU inference fits in RAM minus the OS reserve", "[hardware][cpu]") {
   const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
-  const MemoryByDevices memory(m, settings("int4", 1'024, 1'024));
+  const MemoryByDevices memory(m, test_support::inference("int4", 1'024, 1'024));
   FitOptions cpu;
   cpu.search_limits = false;
   const FitResult fit = fit_request(memory, hw("amd-ryzen-9-7950x"), cpu);
@@ -135,7 +126,7 @@ TEST_CASE("CPU inference fits in RAM minus the OS reserve", "[hardware][cpu]") {
 TEST_CASE("Apple picks the smallest unified-memory configuration that fits", "[hardware][apple]") {
   // Qwen2.5-32B int4 needs ~20 GB: the 36 GB M3 Max lets the GPU use 24 GiB, enough.
   const ModelSpec m = test_support::preset("qwen2.5-32b-instruct");
-  const MemoryByDevices memory(m, settings("int4", 1'024, 1'024));
+  const MemoryByDevices memory(m, test_support::inference("int4", 1'024, 1'024));
   FitOptions one;
   one.search_limits = false;
   const FitResult fit = fit_request(memory, hw("macbook-pro-m3-max"), one);
@@ -147,7 +138,7 @@ TEST_CASE("Apple picks the smallest unified-memory configuration that fits", "[h
 
 TEST_CASE("Longest context and largest batch sit exactly at the memory limit", "[hardware][limits][property]") {
   const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
-  const InferenceSettings s = settings("int4", 1'024, 512, 4);
+  const InferenceSettings s = test_support::inference("int4", 1'024, 512, 4);
   const std::int64_t usable = 12 * kGiB;
   const std::int64_t context = max_context_that_fits(m, s, 1, usable, 1'000'000);
   REQUIRE(context > 1'024 + 512);

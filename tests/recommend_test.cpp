@@ -12,19 +12,11 @@
 using namespace llmsizer;
 
 namespace {
-InferenceSettings settings(const char* weights, std::int64_t input, std::int64_t output) {
-  InferenceSettings s;
-  s.weights = find_weight_format(weights);
-  s.kv_cache = find_kv_cache_format("bf16");
-  s.input_tokens = input;
-  s.output_tokens = output;
-  return s;
-}
 }  // namespace
 
 TEST_CASE("Every recommended option fits and the goal orders them", "[recommend]") {
   const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
-  const MemoryByDevices memory(m, settings("int4", 7'168, 1'024));
+  const MemoryByDevices memory(m, test_support::inference("int4", 7'168, 1'024));
   const Recommendation fastest = recommend_hardware(memory, hardware_catalog(), Goal::fastest, OwnershipCosts{});
   REQUIRE(fastest.options.size() > 10);
   for (std::size_t i = 0; i < fastest.options.size(); ++i) {
@@ -46,7 +38,7 @@ TEST_CASE("Every recommended option fits and the goal orders them", "[recommend]
 
 TEST_CASE("Local and laptop goals keep only their kinds", "[recommend]") {
   const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
-  const MemoryByDevices memory(m, settings("int4", 3'072, 1'024));
+  const MemoryByDevices memory(m, test_support::inference("int4", 3'072, 1'024));
   for (const auto& o : recommend_hardware(memory, hardware_catalog(), Goal::local, OwnershipCosts{}).options) {
     CHECK(o.hardware->kind != HardwareKind::instance);
   }
@@ -60,7 +52,7 @@ TEST_CASE("Local and laptop goals keep only their kinds", "[recommend]") {
 
 TEST_CASE("The reason states spare memory context speed and price", "[recommend][reason]") {
   const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
-  const MemoryByDevices memory(m, settings("int4", 7'168, 1'024));
+  const MemoryByDevices memory(m, test_support::inference("int4", 7'168, 1'024));
   const Recommendation r = recommend_hardware(memory, hardware_catalog(), Goal::cheapest, OwnershipCosts{});
   const auto g5 = std::find_if(r.options.begin(), r.options.end(), [](const HardwareOption& o) { return o.hardware->id == "aws-g5.xlarge"; });
   REQUIRE(g5 != r.options.end());
@@ -72,7 +64,7 @@ TEST_CASE("The reason states spare memory context speed and price", "[recommend]
 TEST_CASE("Near misses say what would make them fit", "[recommend][near-miss]") {
   // Llama-3.1-70B bf16 (141 GB of weights): 128 GiB Macs miss it; int8 fits them.
   const ModelSpec m = test_support::preset("llama-3.1-70b-instruct");
-  const MemoryByDevices memory(m, settings("bf16", 3'072, 1'024));
+  const MemoryByDevices memory(m, test_support::inference("bf16", 3'072, 1'024));
   const Recommendation r = recommend_hardware(memory, hardware_catalog(), Goal::local, OwnershipCosts{});
   REQUIRE(!r.near_misses.empty());
   bool lower_precision = false;
