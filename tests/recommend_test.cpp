@@ -11,9 +11,6 @@
 
 using namespace llmsizer;
 
-namespace {
-}  // namespace
-
 TEST_CASE("Every recommended option fits and the goal orders them", "[recommend]") {
   const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
   const MemoryByDevices memory(m, test_support::inference("int4", 7'168, 1'024));

@@ -86,7 +86,6 @@ std::string config_label(std::int64_t bytes) {
 }  // namespace
 
 std::string option_reason(const HardwareOption& o, const InferenceSettings& s) {
-  const HardwareSpec& hw = *o.hardware;
   std::string text;
   char buffer[160];
   if (o.fit.placement == Placement::cpu) {
@@ -116,7 +115,6 @@ std::string option_reason(const HardwareOption& o, const InferenceSettings& s) {
     std::snprintf(buffer, sizeof buffer, " ($%.2f per million tokens)", o.cost.usd_per_million_tokens);
     text += buffer;
   }
-  (void)hw;
   return text;
 }
 
