@@ -281,11 +281,15 @@ function renderModelInfo(response) {
 function scheduleExtras(delay = 120) {
   clearTimeout(extrasTimer);
   const generation = ++extrasGeneration;
+  document.body.dataset.busy = 'true';  // tests wait for the extras to be drawn
   extrasTimer = setTimeout(() => {
-    if (generation !== extrasGeneration || !lastResponse) return;
-    renderChart(generation);
-    renderPrecisions();
-    renderOptions();
+    if (generation !== extrasGeneration) return;
+    if (lastResponse) {
+      renderChart();
+      renderPrecisions();
+      renderOptions();
+    }
+    delete document.body.dataset.busy;
   }, delay);
 }
 
@@ -316,6 +320,7 @@ function renderChart() {
   const currentPoint = points.find((p) => p.x === current);
   const xLabel = training ? t('chart.seqLen') : t('chart.context');
   $('chart').replaceChildren(contextChart(points, {
+    width: $('chart').clientWidth || 640,
     capacity: verdict.capacity,
     current: currentPoint,
     label: t('chart.label'),
@@ -362,8 +367,11 @@ function renderPrecisions() {
       continue;
     }
     const v = verdictOf(r, state, hardwareName(state.hardware));
-    row.insertCell().textContent = f.bytes((r.memory.parts || {}).weights);
-    row.insertCell().textContent = f.bytes(v.total);
+    for (const bytes of [(r.memory.parts || {}).weights, v.total]) {
+      const c = row.insertCell();
+      c.textContent = f.bytes(bytes);
+      c.className = 'num';
+    }
     const fit = row.insertCell();
     fit.textContent = v.known ? (v.fits ? `✓ ${t('value.fits')}` : `✗ ${t('value.noFit')}`) : t('value.unknown');
     fit.dataset.fits = v.known ? String(v.fits) : '';
@@ -406,6 +414,7 @@ function renderOptions() {
     row.className = o.fits ? 'yes' : 'no';
     if (o.id === state.hardware) row.classList.add('current');
     for (const [, fn] of cols) row.insertCell().textContent = fn(o, i);
+    for (const i of [4, 5, 6, 7]) row.cells[i].className = 'num';
     const cell = row.insertCell();
     if (menus.hardware && menus.hardware.has(o.id)) {
       const use = el('button', { text: t('options.use'), attrs: { type: 'button', 'aria-label': t('options.useLabel', { device: o.name || hardwareName(o.id) }) } });
@@ -605,6 +614,10 @@ function wire() {
   $('options-more').addEventListener('click', () => { showAllOptions = !showAllOptions; renderOptions(); });
   $('probe-run').addEventListener('click', runProbe);
   window.addEventListener('hashchange', () => location.reload());
+  let lastWidth = $('chart').clientWidth;
+  window.addEventListener('resize', () => {
+    if ($('chart').clientWidth !== lastWidth) { lastWidth = $('chart').clientWidth; scheduleExtras(200); }
+  });
 }
 
 // ---------------------------------------------------------------- start
@@ -620,6 +633,7 @@ if (S.firstResponse.error) {
   render(S.firstResponse);
   performance.mark('llmsizer:first-result');
 }
+document.body.dataset.busy = 'true';
 setTimeout(loadCatalogs, 0);
 wire();
 document.body.dataset.ready = 'true';

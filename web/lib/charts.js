@@ -69,9 +69,10 @@ function niceStep(max, ticks) {
  * Memory against context length: points [{x, y}] (x tokens on a log2 axis, y bytes), the device
  * capacity as a dashed horizontal line, the current setting as a ring. Axis numbers use `format`.
  */
-export function contextChart(points, { capacity, current, label, xLabel, yLabel, capacityLabel, formatX, formatY, unitDivisor, pointLabel }) {
-  const W = 640;
-  const H = 300;
+export function contextChart(points, { width = 640, capacity, current, label, xLabel, yLabel, capacityLabel, formatX, formatY, unitDivisor, pointLabel }) {
+  // The viewBox is the drawn width in CSS pixels, so 12px text stays 12px on a phone.
+  const W = Math.max(300, Math.min(900, Math.round(width)));
+  const H = W < 500 ? 240 : 300;
   const m = { l: 56, r: 16, t: 16, b: 44 };
   const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'context-chart', role: 'img', 'aria-label': label });
   if (!points.length) return root;
@@ -90,9 +91,11 @@ export function contextChart(points, { capacity, current, label, xLabel, yLabel,
     tick.textContent = formatY(y);
     grid.append(tick);
   }
-  const every = Math.ceil(points.length / 7);
-  points.forEach((p, i) => {
-    if (i % every !== 0 && i !== points.length - 1) return;
+  // x ticks at powers of two only (the current setting has its own ring), thinned to fit the width.
+  const ticks = points.filter((p) => (p.x & (p.x - 1)) === 0);
+  const every = Math.ceil(ticks.length / Math.max(3, Math.floor((W - m.l - m.r) / 56)));
+  ticks.forEach((p, i) => {
+    if (i % every !== 0) return;
     const tick = svg('text', { x: px(p.x), y: H - m.b + 16, 'text-anchor': 'middle' });
     tick.textContent = formatX(p.x);
     grid.append(tick);
