@@ -168,9 +168,9 @@ function clearErrors() {
 }
 
 /** Puts the core's (English) message next to the field it names, after a translated lead-in. */
-function showFieldError(error) {
+function showFieldError(error, forceId = '') {
   const key = stateKeyForField(error.field);
-  const id = key === 'model' || key === 'config' ? (state.config ? 'config-text' : 'model') : key;
+  const id = forceId || (key === 'model' || key === 'config' ? (state.config ? 'config-text' : 'model') : key);
   const target = id && $(id);
   const labelKey = `field.${id === 'config-text' ? 'config' : id}`;
   const label = id && t(labelKey) !== labelKey ? t(labelKey) : error.field || t('error.request');
@@ -479,7 +479,7 @@ function applyConfig(text, name) {
     parsed = parseConfigText(text);
   } catch {
     clearErrors();
-    showFieldError({ field: 'model.config', message: t('import.badJson') });
+    showFieldError({ field: 'model.config', message: t('import.badJson') }, 'config-text');
     return;
   }
   state = readForm();

@@ -16,6 +16,7 @@ export async function startSession() {
   const lang = urlLang(location.href) || preferredLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
   const stringsPromise = loadStrings(lang);
   const core = await createCore();
+  performance.mark('llmsizer:core-ready');
   /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. */
   const call = (fn, arg) => {
     try {
@@ -26,11 +27,14 @@ export async function startSession() {
     }
   };
   const options = call('listOptions');
+  performance.mark('llmsizer:options-read');
   const menus = menusFrom(options.error ? {} : options, null, null);
   const base = defaults(menus);
   const { state: fromLink, notices, fromUrl } = readUrl(location.href, menus, base);
   const vetted = vet(call, fromLink, base, fromUrl, notices);
+  performance.mark('llmsizer:estimated');
   const strings = await stringsPromise;
+  performance.mark('llmsizer:strings-ready');
   const t = translator(strings);
   const session = {
     core, call, options, menus, base, notices, fromUrl: vetted.fromUrl,
