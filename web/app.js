@@ -22,7 +22,8 @@ let showAllOptions = false;
 const modelById = new Map();
 const hardwareById = new Map();
 const NUMBER_KEYS = ['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'budget_gb'];
-const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'hardware'];
+const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens'];  // empty means "not set" (0)
+const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal'];
 
 // ---------------------------------------------------------------- text and menus
 
@@ -70,17 +71,30 @@ const nameOf = (prefix) => (x) => {
 
 function fillMenus() {
   fillModels();
-  fillGrouped($('weights'), options.weights || [], {
+  // Formats grouped by ecosystem, in the core's order (weight_groups) when it gives one.
+  const weights = options.weights || [];
+  const groups = Array.isArray(options.weight_groups) ? options.weight_groups : [];
+  const ordered = groups.length ? groups.flatMap((g) => (g.formats || []).map((id) => weights.find((w) => w.id === id)).filter(Boolean)) : weights;
+  const groupLabel = (w) => {
+    const g = groups.find((x) => (x.formats || []).includes(w.id));
+    const eco = g ? g.ecosystem : w.ecosystem;
+    const key = `ecosystem.${eco}`;
+    return !eco ? '' : t(key) !== key ? t(key) : (g && g.label) || eco;
+  };
+  fillGrouped($('weights'), ordered, {
     value: idOf,
     text: (w) => (typeof w.bits_per_weight === 'number' ? `${w.name || w.id} · ${t('unit.bitsPerWeight', { value: f.sig(w.bits_per_weight) })}` : w.name || w.id),
-    groupOf: (w) => (w.ecosystem ? nameOf('ecosystem')(w.ecosystem) : ''),
+    groupOf: groupLabel,
   });
+  if (state.file_bytes) $('weights').prepend(option('file', t('import.asStored')));
   fillGrouped($('kv_cache'), options.kv_cache || [], { value: idOf, text: (k) => k.name || k.id });
   fillGrouped($('engine'), options.engines || [], { value: idOf, text: nameOf('engine') });
   const training = options.training || {};
   fillGrouped($('method'), training.methods || [...menus.method], { value: idOf, text: nameOf('method') });
   fillGrouped($('optimizer'), training.optimizers || [...menus.optimizer], { value: idOf, text: nameOf('optimizer') });
   fillGrouped($('precision'), training.precisions || [...menus.precision], { value: idOf, text: nameOf('precision') });
+  fillGrouped($('quantization'), training.quantizations || [...menus.quantization], { value: idOf, text: nameOf('quantization') });
+  fillGrouped($('goal'), options.goals || [...menus.goal], { value: idOf, text: nameOf('goal') });
   const hw = $('hardware');
   fillGrouped(hw, hardware, {
     value: (h) => h.id,
@@ -119,6 +133,7 @@ function fillModels() {
 function writeForm() {
   for (const k of SELECT_KEYS) if ($(k)) $(k).value = String(state[k]);
   for (const k of NUMBER_KEYS) $(k).value = String(state[k]);
+  for (const k of OPTIONAL_NUMBER_KEYS) $(k).value = state[k] ? String(state[k]) : '';
   $('zero_stage').value = String(state.zero_stage);
   $('checkpointing').checked = state.checkpointing;
   $('offload').checked = state.offload;
@@ -142,6 +157,7 @@ function readForm() {
   const s = { ...state };
   for (const k of SELECT_KEYS) if ($(k).value) s[k] = $(k).value;
   for (const k of NUMBER_KEYS) s[k] = numberOf($(k));
+  for (const k of OPTIONAL_NUMBER_KEYS) s[k] = $(k).value.trim() === '' && !$(k).validity.badInput ? 0 : numberOf($(k));
   s.zero_stage = Number($('zero_stage').value);
   s.checkpointing = $('checkpointing').checked;
   s.offload = $('offload').checked;
@@ -156,6 +172,9 @@ function showSections() {
   $('fs-inference').hidden = training;
   $('fs-training').hidden = !training;
   $('lora-options').hidden = !(state.method === 'lora' || state.method === 'qlora');
+  $('quant-row').hidden = state.method !== 'qlora';
+  const format = (options.weights || []).find((w) => w.id === state.weights);
+  $('group-row').hidden = !((format && format.group_size) || state.group_size);
   $('budget-row').hidden = state.hardware !== 'budget';
   $('config-clear').disabled = !state.config;
 }
@@ -251,15 +270,18 @@ function renderSummary(response) {
   const box = $('summary');
   box.replaceChildren();
   const ctx = { t, f };
-  if (response.fit && typeof response.fit === 'object') {
-    box.append(el('h3', { text: t('section.fit') }), renderFields(response.fit, ctx, ['fits']));
-  }
-  if (response.throughput && typeof response.throughput === 'object') {
-    box.append(el('h3', { text: t('section.throughput') }), renderFields(response.throughput, ctx));
-  }
-  if (response.cost && typeof response.cost === 'object') box.append(el('h3', { text: t('section.cost') }), renderFields(response.cost, ctx));
-  if (response.weights_detail && typeof response.weights_detail === 'object') {
-    box.append(el('h3', { text: t('section.weightsDetail') }), renderFields(response.weights_detail, ctx));
+  // Whatever the core adds to the response is shown, each block folded but the first.
+  const blocks = [['fit', 'section.fit', ['fits']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
+    ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types']]];
+  let first = true;
+  for (const [key, title, skip] of blocks) {
+    const value = response[key];
+    if (!value || typeof value !== 'object') continue;
+    const details = el('details', { attrs: { id: `summary-${key}` } }, el('summary', { text: t(title) }), renderFields(value, ctx, skip));
+    if (key === 'weights_detail' && Array.isArray(value.types)) details.append(renderFields({ types: value.types }, ctx));
+    details.open = first;
+    first = false;
+    box.append(details);
   }
 }
 
@@ -384,11 +406,21 @@ function renderOptions() {
   const note = $('options-note');
   const more = $('options-more');
   table.replaceChildren();
-  const r = call('recommend', JSON.stringify(toRequest(state, { withHardware: false })));
+  $('near-misses').replaceChildren();
+  const r = call('recommend', JSON.stringify({ ...toRequest(state, { withHardware: false }), goal: state.goal }));
   if (r.error || !Array.isArray(r.options)) {
     note.textContent = `${t('options.unavailable')} ${r.error ? r.error.message : ''}`;
     more.hidden = true;
     return;
+  }
+  if (Array.isArray(r.near_misses) && r.near_misses.length) {
+    const ul = el('ul');
+    for (const m of r.near_misses.slice(0, 8)) {
+      const short = typeof m.short_by_bytes === 'number' ? t('options.shortBy', { value: f.bytes(m.short_by_bytes) }) : '';
+      const fixes = Array.isArray(m.fixes) ? m.fixes.join('; ') : '';
+      ul.append(el('li', { text: `${m.name || hardwareName(m.id)}: ${short}${m.reason ? ` — ${m.reason}` : ''}${fixes ? ` (${fixes})` : ''}` }));
+    }
+    $('near-misses').append(el('h4', { text: t('options.nearMisses') }), ul);
   }
   note.textContent = r.options.length ? t('options.count', { count: f.whole(r.options.length) }) : t('options.none');
   const speedKey = state.task === 'training' ? 'tokens_per_s' : 'decode_tokens_per_s';
@@ -396,6 +428,7 @@ function renderOptions() {
   const cols = [
     ['table.rank', (o, i) => f.whole(i + 1)],
     ['table.device', (o) => o.name || hardwareName(o.id)],
+    ['table.why', (o) => o.reason || ''],
     ['table.fits', (o) => (o.fits ? `✓ ${t('value.fits')}` : `✗ ${t('value.noFit')}`)],
     ['key.gpus_needed', (o) => (typeof o.gpus_needed === 'number' ? f.whole(o.gpus_needed) : t('value.unknown'))],
     ['table.memory', (o) => f.bytes(o.device_bytes)],
@@ -414,7 +447,7 @@ function renderOptions() {
     row.className = o.fits ? 'yes' : 'no';
     if (o.id === state.hardware) row.classList.add('current');
     for (const [, fn] of cols) row.insertCell().textContent = fn(o, i);
-    for (const i of [4, 5, 6, 7]) row.cells[i].className = 'num';
+    for (const i of [5, 6, 7, 8]) row.cells[i].className = 'num';
     const cell = row.insertCell();
     if (menus.hardware && menus.hardware.has(o.id)) {
       const use = el('button', { text: t('options.use'), attrs: { type: 'button', 'aria-label': t('options.useLabel', { device: o.name || hardwareName(o.id) }) } });
@@ -473,7 +506,7 @@ async function copyLink() {
 
 // ---------------------------------------------------------------- import
 
-function applyConfig(text, name) {
+function applyConfig(text, name, file = { file_params: 0, file_bytes: 0, file_format: '' }) {
   let parsed;
   try {
     parsed = parseConfigText(text);
@@ -482,9 +515,12 @@ function applyConfig(text, name) {
     showFieldError({ field: 'model.config', message: t('import.badJson') }, 'config-text');
     return;
   }
-  state = readForm();
+  state = { ...readForm(), ...file };
+  if (file.file_bytes) state.weights = 'file';
+  else if (state.weights === 'file') state.weights = base.weights;
   state.config = JSON.stringify(parsed.value);
   const v = parsed.value;
+  fillMenus();
   state.name = String(name || v._name_or_path || (Array.isArray(v.architectures) ? v.architectures[0] : '') || v.model_type || t('import.custom')).slice(0, 120);
   writeForm();
   update({ fromForm: false });
@@ -515,9 +551,13 @@ async function importFile(file) {
     if (!config || typeof config !== 'object') { status.textContent = t('import.noArchitecture'); return; }
     status.textContent = t('import.read', { bytes: f.bytes(length), name: file.name });
     $('config-text').value = JSON.stringify(config, null, 2);
-    const type = String(r.file_type || '').toLowerCase();
-    if (type && menus.weights.has(type)) $('weights').value = type;
-    applyConfig(JSON.stringify(config), file.name);
+    // The header's exact counts go with the config (model {config, params, weight_bytes}).
+    const fileType = r.file_type && typeof r.file_type === 'object' ? r.file_type.name : r.file_type;
+    applyConfig(JSON.stringify(config), r.name || file.name, {
+      file_params: Number.isSafeInteger(r.parameter_count) ? r.parameter_count : 0,
+      file_bytes: Number.isSafeInteger(r.weight_bytes) ? r.weight_bytes : 0,
+      file_format: String(fileType || r.format || '').slice(0, 40),
+    });
     return;
   }
   status.textContent = t('import.tooBig');
@@ -571,6 +611,16 @@ async function runProbe() {
 
 // ---------------------------------------------------------------- wiring
 
+/** Back to a preset: forgets the imported config and a file's exact counts. */
+function clearImport() {
+  const hadFile = Boolean(state.file_bytes);
+  Object.assign(state, { config: '', name: '', file_params: 0, file_bytes: 0, file_format: '' });
+  if (state.weights === 'file') state.weights = base.weights;
+  $('config-text').value = '';
+  $('import-status').textContent = '';
+  if (hadFile) { fillMenus(); writeForm(); }
+}
+
 function wire() {
   const form = $('form');
   form.addEventListener('input', (e) => {
@@ -578,20 +628,21 @@ function wire() {
     if (id === 'model-filter' || id === 'config-text' || id === 'model-file') return;
     if (id === 'model') {
       if (!$('model').value) return;
-      state.config = '';
-      state.name = '';
-      $('config-text').value = '';
+      clearImport();
     }
     update();
+  });
+  $('goal').addEventListener('input', () => {
+    state.goal = $('goal').value;
+    writeUrl();
+    scheduleExtras(0);
   });
   form.addEventListener('submit', (e) => e.preventDefault());
   $('model-filter').addEventListener('input', fillModels);
   $('config-apply').addEventListener('click', () => applyConfig($('config-text').value));
   $('config-clear').addEventListener('click', () => {
     state = readForm();
-    state.config = '';
-    state.name = '';
-    $('config-text').value = '';
+    clearImport();
     writeForm();
     update({ fromForm: false });
   });

@@ -40,6 +40,7 @@ export function formatter(lang, unit, t) {
   const fixed2 = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const sig3 = new Intl.NumberFormat(locale, { maximumSignificantDigits: 3 });
   const whole = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const sci = new Intl.NumberFormat(locale, { notation: 'scientific', maximumSignificantDigits: 3 });
   const usd = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const divisor = unit === 'gib' ? 2 ** 30 : 1e9;
   const unitText = t(unit === 'gib' ? 'unit.gib' : 'unit.gb');
@@ -59,7 +60,7 @@ export function formatter(lang, unit, t) {
     bytesNumber(b) { return sig3.format(b / divisor); },
     whole(n) { return whole.format(n); },
     sig(n) { return sig3.format(n); },
-    count(n) { return n >= 1e9 ? t('value.billions', { value: sig3.format(n / 1e9) }) : n >= 1e6 ? t('value.millions', { value: sig3.format(n / 1e6) }) : whole.format(n); },
+    count(n) { return n >= 1e13 ? sci.format(n) : n >= 1e9 ? t('value.billions', { value: sig3.format(n / 1e9) }) : n >= 1e6 ? t('value.millions', { value: sig3.format(n / 1e6) }) : whole.format(n); },
     usd(n) { return usd.format(n); },
     /** A named value from a core response: the unit is read from the field name (contract: names carry units). */
     field(name, value) {
@@ -68,16 +69,20 @@ export function formatter(lang, unit, t) {
       if (name.endsWith('_bytes')) return f.bytes(value);
       if (name.startsWith('usd_per_hour') || name === 'usd_per_hour') return t('unit.usdPerHour', { value: usd.format(value) });
       if (name.startsWith('usd_per_million')) return t('unit.usdPerMillionTokens', { value: usd.format(value) });
-      if (name.startsWith('usd')) return usd.format(value);
+      if (name.startsWith('usd') || name.endsWith('_usd')) return usd.format(value);
       if (name.endsWith('tokens_per_s')) return t('unit.tokensPerSecond', { value: sig3.format(value) });
       if (name.endsWith('_gb_per_s')) return t('unit.gbPerSecond', { value: sig3.format(value) });
       if (name.endsWith('_tflops')) return t('unit.tflops', { value: sig3.format(value) });
       if (name === 'hours' || name.endsWith('_hours')) return t('unit.hours', { value: sig3.format(value) });
+      if (name.endsWith('_ms')) return t('unit.milliseconds', { value: sig3.format(value) });
       if (name.endsWith('_s')) return t('unit.seconds', { value: sig3.format(value) });
-      if (name.endsWith('tokens') || name.endsWith('context')) return t('unit.tokens', { value: whole.format(value) });
-      if (name.startsWith('max_batch') || name.endsWith('_needed') || name.endsWith('gpus')) return whole.format(value);
+      if (name === 'mfu' || name.endsWith('_fraction')) return `${sig3.format(value * 100)} %`;
+      if (name === 'flops' || name.endsWith('_flops') || name.startsWith('flops_per')) return t('unit.flop', { value: f.count(value) });
+      if (name.includes('tokens') || name.endsWith('context')) return t('unit.tokens', { value: f.count(value) });
       if (name.includes('params')) return f.count(value);
       if (name.startsWith('bits')) return t('unit.bitsPerWeight', { value: sig3.format(value) });
+      if (name.startsWith('max_batch') || name.endsWith('_needed') || name.endsWith('gpus') || name.endsWith('_used') || name.endsWith('layers')
+        || name === 'tensors' || name === 'group_size' || name === 'batch' || name === 'id') return whole.format(value);
       return sig3.format(value);
     },
   };

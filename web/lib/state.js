@@ -5,14 +5,19 @@
 // dropped with a notice. Ranges are not checked here: the core checks them (see app.js).
 
 /** Keys a URL may carry, in the order they are written. */
-export const KEYS = ['model', 'config', 'name', 'task', 'weights', 'kv_cache', 'engine', 'input_tokens', 'output_tokens',
-  'batch', 'gpus', 'hardware', 'budget_gb', 'method', 'optimizer', 'precision', 'seq_len', 'micro_batch',
-  'checkpointing', 'lora_rank', 'lora_targets', 'zero_stage', 'offload', 'unit', 'lang'];
+export const KEYS = ['model', 'config', 'name', 'file_params', 'file_bytes', 'file_format', 'task', 'weights', 'group_size',
+  'kv_cache', 'engine', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'goal', 'method',
+  'optimizer', 'precision', 'quantization', 'seq_len', 'micro_batch', 'checkpointing', 'lora_rank', 'lora_targets',
+  'zero_stage', 'offload', 'dataset_tokens', 'unit', 'lang'];
+/** Keys that are left out of a link while they hold their "not set" value. */
+const OPTIONAL_KEYS = new Set(['config', 'name', 'file_params', 'file_bytes', 'file_format', 'group_size', 'dataset_tokens', 'lang']);
 
 export const ATTENTION_TARGETS = ['q_proj', 'k_proj', 'v_proj', 'o_proj'];
 export const ALL_LINEAR_TARGETS = [...ATTENTION_TARGETS, 'gate_proj', 'up_proj', 'down_proj'];
 
-const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage']);
+const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage',
+  'dataset_tokens', 'file_params', 'file_bytes']);
+const TEXT_KEYS = new Set(['name', 'file_format']);
 const BOOL_KEYS = new Set(['checkpointing', 'offload']);
 const MAX_URL_CHARS = 65536;
 const MAX_CONFIG_CHARS = 60000;
@@ -26,14 +31,18 @@ export function menusFrom(options, models, hardware) {
   const training = (options && options.training) || {};
   return {
     model: models ? ids(models) : null,
-    weights: ids(options.weights),
+    weights: new Set([...ids(options.weights), 'file']),  // 'file': as stored in an imported weights file
     kv_cache: ids(options.kv_cache),
     engine: ids(options.engines),
     task: ids(options.tasks && options.tasks.length ? options.tasks : ['inference', 'training']),
     hardware: hardware ? ids(hardware) : null,
+    // Until listOptions lists the training choices, the contract's and the training request's values;
+    // the core rejects any this build does not know, and the page shows its message by the field.
     method: ids(training.methods || ['full', 'freeze', 'lora', 'qlora']),
-    optimizer: ids(training.optimizers || ['adamw', 'sgd']),
+    optimizer: ids(training.optimizers || ['adamw', 'adamw-8bit', 'paged-adamw-8bit', 'paged-adamw', 'sgd', 'sgd-momentum', 'adafactor', 'lion']),
     precision: ids(training.precisions || ['mixed-bf16', 'mixed-fp16', 'bf16', 'fp32']),
+    quantization: ids(training.quantizations || ['nf4', 'nf4-no-double-quant', 'gptq-int4']),
+    goal: ids(options.goals || ['best-value', 'cheapest', 'fastest', 'local', 'laptop']),
     unit: new Set(['gb', 'gib']),
     lang: new Set(['en', 'ja']),
   };
@@ -47,8 +56,12 @@ export function defaults(menus) {
     model: 'qwen2.5-7b-instruct',
     config: '',
     name: '',
+    file_params: 0,
+    file_bytes: 0,
+    file_format: '',
     task: 'inference',
     weights: pick('weights', 'bf16'),
+    group_size: 0,
     kv_cache: pick('kv_cache', 'bf16'),
     engine: pick('engine', 'generic'),
     input_tokens: 1024,
@@ -57,9 +70,11 @@ export function defaults(menus) {
     gpus: 1,
     hardware: 'budget',
     budget_gb: 24,
+    goal: pick('goal', 'best-value'),
     method: pick('method', 'lora'),
     optimizer: pick('optimizer', 'adamw'),
     precision: pick('precision', 'mixed-bf16'),
+    quantization: pick('quantization', 'nf4'),
     seq_len: 2048,
     micro_batch: 1,
     checkpointing: true,
@@ -67,6 +82,7 @@ export function defaults(menus) {
     lora_targets: ALL_LINEAR_TARGETS.join(','),
     zero_stage: 0,
     offload: false,
+    dataset_tokens: 0,
     unit: 'gb',
     lang: '',
   };
@@ -118,7 +134,11 @@ export function readUrl(href, menus, base) {
     if (!KEYS.includes(key)) { notices.push({ key: shortText(key), value: shortText(value), reason: 'unknown-key' }); continue; }
     const reject = (reason) => notices.push({ key, value: shortText(value), reason });
     if (INT_KEYS.has(key)) {
-      if (!/^\d{1,9}$/.test(value)) { reject('not-number'); continue; }
+      const digits = key === 'dataset_tokens' || key.startsWith('file_') ? 15 : 9;
+      if (!new RegExp(`^\\d{1,${digits}}$`).test(value)) { reject('not-number'); continue; }
+      state[key] = Number(value);
+    } else if (key === 'group_size') {
+      if (!/^(-1|\d{1,5})$/.test(value)) { reject('not-number'); continue; }
       state[key] = Number(value);
     } else if (BOOL_KEYS.has(key)) {
       if (value !== '0' && value !== '1') { reject('bad-value'); continue; }
@@ -136,8 +156,8 @@ export function readUrl(href, menus, base) {
         reject('bad-json');
         continue;
       }
-    } else if (key === 'name') {
-      state.name = value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 120);
+    } else if (TEXT_KEYS.has(key)) {
+      state[key] = value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 120);
     } else if (key === 'lora_targets') {
       const parts = value.split(',');
       if (!parts.every((p) => ALL_LINEAR_TARGETS.includes(p))) { reject('unknown-id'); continue; }
@@ -153,6 +173,7 @@ export function readUrl(href, menus, base) {
     fromUrl.push(key);
   }
   if (state.config) state.model = base.model;
+  if (!state.config) Object.assign(state, { file_params: 0, file_bytes: 0, file_format: '' });
   return { state, notices, fromUrl };
 }
 
@@ -161,9 +182,8 @@ export function toParams(state) {
   const params = new URLSearchParams();
   for (const key of KEYS) {
     const value = state[key];
-    if (key === 'config' || key === 'name') { if (value) params.set(key, value); continue; }
+    if (OPTIONAL_KEYS.has(key) && !value) continue;
     if (key === 'model' && state.config) continue;
-    if (key === 'lang' && !value) continue;
     if (key === 'budget_gb' && state.hardware !== 'budget') continue;
     if (typeof value === 'boolean') params.set(key, value ? '1' : '0');
     else params.set(key, String(value));
@@ -174,10 +194,17 @@ export function toParams(state) {
 /** The request the core answers for this state (contract: Request). */
 export function toRequest(state, { withHardware = true } = {}) {
   let model = state.model;
+  const fromFile = Boolean(state.config && state.file_bytes);
   if (state.config) {
     try { model = { config: JSON.parse(state.config) }; } catch { model = { config: state.config }; }
+    // A weights file's header gives exact counts (contract: model {config, params, weight_bytes}).
+    if (state.file_params) model.params = state.file_params;
+    if (fromFile) Object.assign(model, { weight_bytes: state.file_bytes, weights_format: state.file_format || 'as stored' });
   }
-  const request = { model, task: state.task, weights: state.weights, gpus: state.gpus };
+  const request = { model, task: state.task, gpus: state.gpus };
+  // From a file the stored bytes stand for the weights unless a format is chosen (useFileWeights).
+  if (!(fromFile && state.weights === 'file')) request.weights = state.weights;
+  if (state.group_size) request.group_size = state.group_size;
   if (state.task === 'training') {
     const training = {
       method: state.method,
@@ -193,6 +220,8 @@ export function toRequest(state, { withHardware = true } = {}) {
       training.lora_rank = state.lora_rank;
       training.lora_targets = state.lora_targets ? state.lora_targets.split(',') : [];
     }
+    if (state.method === 'qlora') training.quantization = state.quantization;
+    if (state.dataset_tokens) training.dataset_tokens = state.dataset_tokens;
     request.training = training;
   } else {
     Object.assign(request, { kv_cache: state.kv_cache, engine: state.engine, input_tokens: state.input_tokens,
@@ -210,7 +239,8 @@ export function stateKeyForField(field) {
   const map = { kv_cache: 'kv_cache', 'training.method': 'method', 'training.optimizer': 'optimizer',
     'training.precision': 'precision', 'training.seq_len': 'seq_len', 'training.micro_batch': 'micro_batch',
     'training.gradient_checkpointing': 'checkpointing', 'training.lora_rank': 'lora_rank',
-    'training.lora_targets': 'lora_targets', 'training.zero_stage': 'zero_stage', 'training.offload_optimizer': 'offload' };
+    'training.lora_targets': 'lora_targets', 'training.zero_stage': 'zero_stage', 'training.offload_optimizer': 'offload',
+    'training.quantization': 'quantization', 'training.dataset_tokens': 'dataset_tokens' };
   if (map[f]) return map[f];
   const last = f.split('.').pop();
   return KEYS.includes(last) ? last : '';

@@ -28,9 +28,13 @@ export function verdictOf(response, state, hardwareName) {
   const total = totalBytes(response);
   const fit = response.fit;
   if (fit && typeof fit === 'object') {
+    // The memory the core counts as usable on this device (usable_bytes), else what headroom implies.
     const headroom = typeof fit.headroom_bytes === 'number' ? fit.headroom_bytes : null;
-    const capacity = typeof fit.capacity_bytes === 'number' ? fit.capacity_bytes : headroom !== null ? total + headroom : null;
-    return { known: true, fits: Boolean(fit.fits), capacity, device: hardwareName, fromCore: true, total };
+    const required = typeof fit.required_bytes === 'number' ? fit.required_bytes : total;
+    const capacity = typeof fit.usable_bytes === 'number' ? fit.usable_bytes
+      : typeof fit.capacity_bytes === 'number' ? fit.capacity_bytes : headroom !== null ? required + headroom : null;
+    const device = (response.hardware && response.hardware.name) || hardwareName;
+    return { known: true, fits: Boolean(fit.fits), capacity, device, fromCore: true, total: required };
   }
   if (state.hardware === 'budget' && state.budget_gb > 0) {
     const capacity = Math.round(state.budget_gb * 1e9);
@@ -112,20 +116,46 @@ export function renderBreakdown(barBox, table, response, verdict, { t, f }) {
   addFoot('result.disk', response.disk_bytes, 'disk-bytes');
 }
 
-/** A definition list of a response object's fields (fit, throughput, weights_detail, ...), units from names. */
-export function renderFields(obj, { t, f }, skip = []) {
+/**
+ * A definition list of a response object's fields (fit, throughput, training, weights_detail, ...).
+ * Units come from the names (contract: names carry units); inside an object named `bytes` or
+ * `*_bytes` every value is bytes, inside `*_ms` milliseconds. Arrays of objects become small tables.
+ */
+export function renderFields(obj, ctx, skip = [], hint = '') {
+  const { t, f } = ctx;
   const dl = el('dl', { cls: 'fields' });
+  const nameFor = (k) => (hint === 'bytes' ? `${k}_bytes` : hint === 'ms' ? `${k}_ms` : k);
   for (const [k, v] of Object.entries(obj || {})) {
     if (skip.includes(k) || v === null || v === undefined) continue;
-    if (typeof v === 'object' && !Array.isArray(v)) {
-      dl.append(el('dt', { text: fieldLabel(t, k) }), el('dd', {}, renderFields(v, { t, f })));
+    const dt = el('dt', { text: fieldLabel(t, k) });
+    if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object')) {
+      dl.append(dt, el('dd', {}, tableOf(v, ctx)));
     } else if (Array.isArray(v)) {
-      dl.append(el('dt', { text: fieldLabel(t, k) }), el('dd', { text: v.map((x) => (typeof x === 'object' ? JSON.stringify(x) : f.field(k, x))).join(', ') }));
+      dl.append(dt, el('dd', { text: v.map((x) => f.field(k, x)).join(', ') || t('value.unknown') }));
+    } else if (typeof v === 'object') {
+      const childHint = k === 'bytes' || k.endsWith('_bytes') ? 'bytes' : k.endsWith('_ms') ? 'ms' : '';
+      dl.append(dt, el('dd', {}, renderFields(v, ctx, [], childHint)));
     } else {
-      dl.append(el('dt', { text: fieldLabel(t, k) }), el('dd', { text: f.field(k, v), attrs: { 'data-field': k } }));
+      dl.append(dt, el('dd', { text: f.field(nameFor(k), v), attrs: { 'data-field': k } }));
     }
   }
   return dl;
+}
+
+function tableOf(rows, { t, f }) {
+  const table = el('table', { cls: 'parts' });
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => rows.some((r) => r[k] !== null && typeof r[k] !== 'object'));
+  const head = table.createTHead().insertRow();
+  for (const k of keys) head.append(el('th', { text: fieldLabel(t, k), attrs: { scope: 'col' } }));
+  const body = table.createTBody();
+  for (const r of rows.slice(0, 50)) {
+    const row = body.insertRow();
+    for (const k of keys) {
+      const c = row.insertCell();
+      c.textContent = r[k] === undefined || r[k] === null ? '' : f.field(k, r[k]);
+    }
+  }
+  return table;
 }
 
 /** The explain panel: per part, "part = formula" and the request's numbers put in. */
