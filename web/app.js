@@ -371,6 +371,9 @@ function renderChart() {
 function renderPrecisions() {
   const table = $('precisions');
   table.replaceChildren();
+  // For training the base format is the method's (QLoRA's quantization), so the table is for inference.
+  $('precision-card').hidden = state.task === 'training';
+  if (state.task === 'training') return;
   const head = table.createTHead().insertRow();
   for (const h of ['table.format', 'part.weights', 'result.total', 'table.fits']) head.append(el('th', { text: t(h), attrs: { scope: 'col' } }));
   const body = table.createTBody();
@@ -428,7 +431,6 @@ function renderOptions() {
   const cols = [
     ['table.rank', (o, i) => f.whole(i + 1)],
     ['table.device', (o) => o.name || hardwareName(o.id)],
-    ['table.why', (o) => o.reason || ''],
     ['table.fits', (o) => (o.fits ? `✓ ${t('value.fits')}` : `✗ ${t('value.noFit')}`)],
     ['key.gpus_needed', (o) => (typeof o.gpus_needed === 'number' ? f.whole(o.gpus_needed) : t('value.unknown'))],
     ['table.memory', (o) => f.bytes(o.device_bytes)],
@@ -447,7 +449,8 @@ function renderOptions() {
     row.className = o.fits ? 'yes' : 'no';
     if (o.id === state.hardware) row.classList.add('current');
     for (const [, fn] of cols) row.insertCell().textContent = fn(o, i);
-    for (const i of [5, 6, 7, 8]) row.cells[i].className = 'num';
+    for (const i of [4, 5, 6, 7]) row.cells[i].className = 'num';
+    if (o.reason) row.cells[1].append(el('span', { cls: 'reason', text: String(o.reason) }));
     const cell = row.insertCell();
     if (menus.hardware && menus.hardware.has(o.id)) {
       const use = el('button', { text: t('options.use'), attrs: { type: 'button', 'aria-label': t('options.useLabel', { device: o.name || hardwareName(o.id) }) } });

@@ -127,6 +127,7 @@ export function renderFields(obj, ctx, skip = [], hint = '') {
   const nameFor = (k) => (hint === 'bytes' ? `${k}_bytes` : hint === 'ms' ? `${k}_ms` : k);
   for (const [k, v] of Object.entries(obj || {})) {
     if (skip.includes(k) || v === null || v === undefined) continue;
+    if (v === 0 && (k === 'flops' || k === 'hours' || k === 'usd')) continue;  // not computed without dataset size or price
     const dt = el('dt', { text: fieldLabel(t, k) });
     if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object')) {
       dl.append(dt, el('dd', {}, tableOf(v, ctx)));
