@@ -270,17 +270,15 @@ function renderSummary(response) {
   const box = $('summary');
   box.replaceChildren();
   const ctx = { t, f };
-  // Whatever the core adds to the response is shown, each block folded but the first.
+  // Whatever the core adds to the response is shown; the fit and the training run open, the rest folded.
   const blocks = [['fit', 'section.fit', ['fits']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
     ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types']]];
-  let first = true;
   for (const [key, title, skip] of blocks) {
     const value = response[key];
     if (!value || typeof value !== 'object') continue;
     const details = el('details', { attrs: { id: `summary-${key}` } }, el('summary', { text: t(title) }), renderFields(value, ctx, skip));
     if (key === 'weights_detail' && Array.isArray(value.types)) details.append(renderFields({ types: value.types }, ctx));
-    details.open = first;
-    first = false;
+    details.open = key === 'fit' || key === 'training';
     box.append(details);
   }
 }

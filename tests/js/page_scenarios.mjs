@@ -163,6 +163,22 @@ try {
   t.check((await ja.getAttribute('html', 'lang')) === 'ja', 'a Japanese browser gets the Japanese page without switching');
   // 1,234,567,890 formatted for ja-JP keeps the digits; "15.23 GB" is the same in both locales.
   t.check((await text(ja, '[data-part="weights"]')) === '15.23 GB', 'numbers carry their unit in Japanese too');
+
+  // ---------------------------------------------------------------- 4. a weights file: header only, nothing sent
+  const imp = await open(b, b.url, { viewport: { width: 1280, height: 900 } });
+  await imp.click('#import summary');
+  const requestsBefore = b.requests.length;
+  await imp.setInputFiles('#model-file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  t.check((await text(imp, '#import-status')).includes('.gguf or .safetensors'), 'a file of another kind is refused by name');
+  // A truncated GGUF: magic, version 3, then nothing. The core asks for more bytes or says what is wrong.
+  const gguf = Buffer.alloc(64);
+  gguf.write('GGUF', 0, 'latin1');
+  gguf.writeUInt32LE(3, 4);
+  await imp.setInputFiles('#model-file', { name: 'tiny.gguf', mimeType: 'application/octet-stream', buffer: gguf });
+  await imp.waitForSelector('#import-status:not(:empty)', { state: 'attached' });
+  const importStatus = await text(imp, '#import-status');
+  t.check(importStatus.length > 0, `a .gguf file gets an answer: ${importStatus}`);
+  t.check(b.requests.length === requestsBefore, 'reading a model file makes no request at all');
 } finally {
   finalChecks(t, b);
   await b.close();
