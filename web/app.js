@@ -333,7 +333,8 @@ function renderChart() {
     if (training) s.seq_len = x;
     else if (x > Number(state.output_tokens)) s.input_tokens = x - Number(state.output_tokens);
     else continue;
-    const r = call('estimate', JSON.stringify(toRequest(s)));
+    // Memory only: without `hardware` the core skips its fit search (max context, max batch) per point.
+    const r = call('estimate', JSON.stringify(toRequest(s, { withHardware: false })));
     if (!r.error) points.push({ x, y: totalBytes(r) });
   }
   const verdict = verdictOf(lastResponse, state, hardwareName(state.hardware));
