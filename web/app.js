@@ -666,7 +666,13 @@ function wire() {
   $('copy-link').addEventListener('click', copyLink);
   $('options-more').addEventListener('click', () => { showAllOptions = !showAllOptions; renderOptions(); });
   $('probe-run').addEventListener('click', runProbe);
-  window.addEventListener('hashchange', () => location.reload());
+  // A link pasted into the address bar of an open page: read it afresh (in-page anchors carry no '=').
+  window.addEventListener('hashchange', () => { if (location.hash.includes('=')) location.reload(); });
+  document.querySelector('.skip').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('results').focus();
+    $('results').scrollIntoView();
+  });
   let lastWidth = $('chart').clientWidth;
   window.addEventListener('resize', () => {
     if ($('chart').clientWidth !== lastWidth) { lastWidth = $('chart').clientWidth; scheduleExtras(200); }
