@@ -36,10 +36,14 @@ struct Builder {
   void add(std::string name, std::vector<std::int64_t> shape, TensorClass c, int layer = -1) {
     out.push_back({std::move(name), std::move(shape), c, layer});
   }
-  std::int64_t sum(TensorClass c) const {
+  /// Elements of class `c`; `attention_norms` selects the q/k norms (attn_q_norm, attn_kv_a_norm,
+  /// ...) that count_params counts with the attention, not with the layer norms.
+  std::int64_t sum(TensorClass c, bool attention_norms = false) const {
     std::int64_t n = 0;
     for (const auto& t : out) {
-      if (t.tensor_class == c) n += t.elements();
+      const bool attn_norm = t.name.find("attn_") != std::string::npos && t.name.find("_norm") != std::string::npos &&
+                             t.name.find("attn_norm.") == std::string::npos;
+      if (t.tensor_class == c && attn_norm == attention_norms) n += t.elements();
     }
     return n;
   }
@@ -163,7 +167,8 @@ std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
   }
   // Linear-attention and SSM mixers (and any norm count the names above do not cover) are
   // counted by count_params; they come here as lumps of the right size.
-  b.add_lump("blk.mixers", counts.per_layer_attention - b.sum(TensorClass::attention), TensorClass::attention);
+  b.add_lump("blk.mixers", counts.per_layer_attention - b.sum(TensorClass::attention) - b.sum(TensorClass::norms, true),
+             TensorClass::attention);
   add_norm(b, m, "output_norm", -1);
   b.add_lump("norms.extra", counts.norms - b.sum(TensorClass::norms), TensorClass::norms);
   if (!m.tie_word_embeddings) b.add("output.weight", {h, m.vocab_size}, TensorClass::lm_head);
