@@ -239,3 +239,43 @@ TEST_CASE("llama.cpp warns that a quantized V cache needs flash attention", "[qu
   s.kv_cache = find_kv_cache_format("q4_0");
   CHECK(kv_cache_bytes(m, *s.kv_cache, 4096, 1) == 2LL * 32 * 8 * 128 * 4096 / 32 * 18);
 }
+
+TEST_CASE("The estimate reports weights_detail and group_size for quantized formats", "[quantization][api]") {
+  using nlohmann::json;
+  json r = test_support::estimate({{"model", "meta-llama-3-8b"}, {"weights", "q4_k_m"}, {"engine", "llama.cpp"}});
+  REQUIRE_FALSE(r.contains("error"));
+  const json& d = r["weights_detail"];
+  CHECK(d["format"] == "q4_k_m");
+  CHECK(d["ecosystem"] == "gguf");
+  // Llama-3-8B Q4_K_M: 4.58 GiB file (llama.cpp perplexity scoreboard) → ~4.9 bits per weight.
+  CHECK_THAT(d["bits_per_weight"].get<double>(), WithinRel(4.9, 0.01));
+  std::int64_t sum = 0;
+  for (const auto& [cls, bytes] : d["bytes"].items()) sum += bytes.get<std::int64_t>();
+  CHECK(sum == r["disk_bytes"].get<std::int64_t>() - d["disk_metadata_bytes"].get<std::int64_t>());
+  // llama.cpp keeps token_embd (Q4_K: 525,336,576 × 4.5 / 8 = 295,501,824 B) in host memory.
+  CHECK(r["memory"]["host_bytes"] == 295'501'824);
+  CHECK(r["settings"]["kv_cache"] == "fp16");
+
+  r = test_support::estimate({{"model", "meta-llama-3-8b"}, {"weights", "gptq-int4"}, {"group_size", 32}});
+  CHECK(r["settings"]["group_size"] == 32);
+  CHECK(r["weights_detail"]["group_size"] == 32);
+  const json r128 = test_support::estimate({{"model", "meta-llama-3-8b"}, {"weights", "gptq-int4"}});
+  CHECK(r["disk_bytes"].get<std::int64_t>() > r128["disk_bytes"].get<std::int64_t>());
+
+  r = test_support::estimate({{"model", "meta-llama-3-8b"}, {"weights", "awq-int4"}, {"group_size", 100}});
+  REQUIRE(r.contains("error"));
+  CHECK(r["error"]["field"] == "group_size");
+  r = test_support::estimate({{"model", "meta-llama-3-8b"}, {"weights", "q4_k_m"}, {"group_size", 64}});
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["warnings"].dump().find("group_size: ignored") != std::string::npos);
+}
+
+TEST_CASE("list_options groups the weight formats by ecosystem", "[quantization][api]") {
+  const nlohmann::json o = nlohmann::json::parse(list_options());
+  REQUIRE(o["weight_groups"].size() == 5);
+  std::size_t listed = 0;
+  for (const auto& g : o["weight_groups"]) listed += g["formats"].size();
+  CHECK(listed == o["weights"].size());
+  CHECK(o["weight_groups"][2]["label"] == "GGUF/llama.cpp");
+  for (const auto& kv : o["kv_cache"]) CHECK(kv["bits_per_element"].get<double>() > 0.0);
+}

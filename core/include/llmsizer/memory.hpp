@@ -30,6 +30,7 @@ struct InferenceSettings {
   std::int64_t batch = 1;                  ///< sequences served at once
   int gpus = 1;                            ///< 0: CPU only (everything in host RAM); >1: tensor parallel
   bool flash_attention = true;             ///< attention without materialised scores (SDPA/FA2, llama.cpp -fa)
+  int group_size = 0;                      ///< GPTQ/AWQ/MLX group (0: the format's default; -1: GPTQ per column)
 };
 
 /// Memory by part, bytes. A part that does not apply is 0.
