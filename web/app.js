@@ -16,7 +16,24 @@ function fill(select, items, value) {
   select.value = value;
 }
 fill(qs('model'), models.models || [], 'qwen2.5-7b-instruct');
-fill(qs('weights'), options.weights, 'bf16');
+// Weight formats grouped by ecosystem (list_options weight_groups), each with its bits per weight.
+function fillWeights(select) {
+  const byId = new Map(options.weights.map((w) => [w.id, w]));
+  for (const group of options.weight_groups || []) {
+    const optgroup = document.createElement('optgroup');
+    optgroup.label = group.label;
+    for (const id of group.formats) {
+      const w = byId.get(id);
+      const option = document.createElement('option');
+      option.value = id;
+      option.textContent = `${w.name} (${w.bits_per_weight.toFixed(2)} bits)`;
+      optgroup.append(option);
+    }
+    select.append(optgroup);
+  }
+  select.value = 'bf16';
+}
+fillWeights(qs('weights'));
 fill(qs('engine'), options.engines, 'generic');
 
 function render() {
@@ -50,7 +67,12 @@ function render() {
   const total = document.createElement('p');
   total.id = 'total';
   total.textContent = `Device memory: ${(response.memory.device_bytes / 1e9).toFixed(2)} GB (GB = 10^9 bytes)`;
-  result.append(total, table);
+  const disk = document.createElement('p');
+  disk.id = 'disk';
+  const detail = response.weights_detail;
+  disk.textContent = `Disk (download): ${(response.disk_bytes / 1e9).toFixed(2)} GB` +
+      (detail ? `, ${detail.bits_per_weight.toFixed(2)} bits per weight over the whole model` : '');
+  result.append(total, disk, table);
 }
 qs('form').addEventListener('input', render);
 render();
