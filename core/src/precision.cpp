@@ -61,8 +61,9 @@ constexpr WeightFormat kWeightFormats[] = {
     {"mxfp4", "MXFP4 (gpt-oss: MoE experts)", "vllm", 32, 17, "OCP MX spec v1.0 MXFP4; openai/gpt-oss model card", S::mxfp4, 4, 32, false, ""},
 
     // --- MLX (mlx.nn.quantize, mlx-lm convert -q): affine quantization, group 64, a scale and a
-    // bias per group in the model's dtype (2 + 2 bytes): 4-bit = 4 + 32/64 = 4.5 bits. Embedding
-    // and Linear layers (lm_head too) are quantized; norms stay 16-bit (mlx docs: mx.quantize).
+    // bias per group in the model's dtype (2 + 2 bytes): 4-bit = 4 + 32/64 = 4.5 bits. "Both Linear
+    // and Embedding layers will be quantized" (ml-explore.github.io/mlx mlx.nn.quantize docs), so the
+    // embedding and lm_head are quantized too; norms stay 16-bit.
     {"mlx-3bit", "MLX 3-bit (group 64)", "mlx", 64, 28, "mlx.core.quantize: packed uint32, fp16 scale + bias per group", S::mlx, 3, 64, false, ""},
     {"mlx-4bit", "MLX 4-bit (group 64)", "mlx", 64, 36, "mlx.core.quantize: packed uint32, fp16 scale + bias per group", S::mlx, 4, 64, false, ""},
     {"mlx-6bit", "MLX 6-bit (group 64)", "mlx", 64, 52, "mlx.core.quantize: packed uint32, fp16 scale + bias per group", S::mlx, 6, 64, false, ""},
