@@ -54,6 +54,9 @@ constexpr WeightFormat kWeightFormats[] = {
     // OCP 8-bit Floating Point Specification (OFP8) rev 1.0, 2023: E4M3 and E5M2, 1 byte each.
     {"fp8", "FP8 E4M3 (per-tensor scale)", "vllm", 1, 1, "OCP OFP8 rev 1.0; compressed-tensors float-quantized, weight_scale fp32 per tensor", S::fp8, 8, 0, false, ""},
     {"fp8-channel", "FP8 E4M3 (per-channel scale)", "vllm", 1, 1, "OCP OFP8 rev 1.0; compressed-tensors strategy channel: fp32 scale per output row", S::fp8, 8, 0, true, ""},
+    // Block-wise FP8 (DeepSeek-V3, Qwen3-*-FP8; transformers FineGrainedFP8): E4M3 weights + one fp32
+    // weight_scale_inv per 128 × 128 block (quantization_config weight_block_size [128, 128]).
+    {"fp8-block", "FP8 E4M3 (128x128 block scales)", "vllm", 16384, 16388, "DeepSeek-V3 / Qwen3-FP8 config: fmt e4m3, weight_block_size [128, 128], fp32 scale per block", S::fp8, 8, 128, false, ""},
     {"fp8-e5m2", "FP8 E5M2 (per-tensor scale)", "vllm", 1, 1, "OCP OFP8 rev 1.0 E5M2", S::fp8, 8, 0, false, ""},
     // OCP Microscaling Formats (MX) v1.0 spec, 2023: MXFP4 = 32 FP4 (E2M1) elements + one 8-bit
     // E8M0 shared scale = 17 bytes per 32 = 4.25 bits. gpt-oss checkpoints store only the MoE

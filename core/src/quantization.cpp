@@ -73,8 +73,13 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
       return stored(t, std::string(f.id), bytes_for_elements(n, f.block_elements, f.block_bytes));
     case QuantScheme::fp8: {
       if (!is_decoder_linear(t)) return keep_16bit(t);
-      // weight (1 B each) + weight_scale fp32: one per tensor (per expert) or one per output row.
+      // weight (1 B each) + fp32 scales: one per tensor (per expert), one per output row, or one
+      // per group × group block (block-wise FP8).
       const std::int64_t matrices = t.dims() > 2 ? t.shape[2] : 1;
+      if (f.group_size > 0) {
+        const std::int64_t blocks = ceil_div(in, f.group_size) * ceil_div(out / matrices, f.group_size) * matrices;
+        return stored(t, std::string(f.id), n + 4 * blocks, 2);
+      }
       return stored(t, std::string(f.id), n + 4 * (f.variant ? out : matrices), 2);
     }
     case QuantScheme::llm_int8:

@@ -145,7 +145,9 @@ void add_moe(Builder& b, const ModelSpec& m, const std::string& p, int layer) {
 std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
   Builder b;
   const ParamCounts counts = count_params(m);
-  if (!m.has_architecture()) {
+  if (!m.has_architecture() || m.params_override > 0) {
+    // A bare parameter count (its layers and hidden_size, if given, size only the KV cache and
+    // activations): one lump of that many weights, as count_params takes the count as given.
     b.add_lump("weights", counts.total, TensorClass::other);
     return b.out;
   }

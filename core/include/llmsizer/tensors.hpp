@@ -39,7 +39,8 @@ struct TensorInfo {
 /** The tensors of `model`, in GGUF file order (token_embd, the layers in order, output_norm,
  *  output). Their elements add up to count_params(model).total: parts the list does not spell
  *  out tensor by tensor (linear-attention and SSM mixers, vision towers, a bare parameter count)
- *  come as one 2-D "other" tensor per part with the right element count.
+ *  come as one 2-D "other" tensor per part with the right element count; a model given as a
+ *  parameter count (`params_override`) is one such lump.
  *  Names and shapes: llama.cpp convert_hf_to_gguf.py / gguf-py/gguf/constants.py (MODEL_TENSOR
  *  names: token_embd, attn_q/k/v/output, attn_q_norm/attn_k_norm, ffn_gate/up/down,
  *  ffn_gate_inp (router), ffn_*_exps (stacked experts), ffn_*_shexp (shared experts),
