@@ -3,12 +3,21 @@
 
 #include <iterator>
 
+#include "llmsizer/gguf.hpp"
 #include "llmsizer/quantization.hpp"
 
 namespace llmsizer {
 namespace {
 
 using S = QuantScheme;
+
+/// A ggml block type from gguf.hpp's kGgmlTypes, the one table of block sizes (ggml-common.h).
+constexpr GgmlTypeInfo G(std::string_view name) {
+  for (const auto& t : kGgmlTypes) {
+    if (t.name == name) return t;
+  }
+  return {-1, "", 1, 0};  // not reached for the names below (a 0-byte block would fail the tests)
+}
 
 // The catalog, grouped by ecosystem. block_elements/block_bytes: the layout of one quantized
 // tensor's weights with their in-line scales (what `bits_per_weight` shows on the page); the
@@ -61,7 +70,7 @@ constexpr WeightFormat kWeightFormats[] = {
     // OCP Microscaling Formats (MX) v1.0 spec, 2023: MXFP4 = 32 FP4 (E2M1) elements + one 8-bit
     // E8M0 shared scale = 17 bytes per 32 = 4.25 bits. gpt-oss checkpoints store only the MoE
     // experts in MXFP4 (*_blocks, *_scales); attention, router, embeddings, lm_head in bf16.
-    {"mxfp4", "MXFP4 (gpt-oss: MoE experts)", "vllm", 32, 17, "OCP MX spec v1.0 MXFP4; openai/gpt-oss model card", S::mxfp4, 4, 32, false, ""},
+    {"mxfp4", "MXFP4 (gpt-oss: MoE experts)", "vllm", G("MXFP4").block_elements, G("MXFP4").block_bytes, "OCP MX spec v1.0 MXFP4; openai/gpt-oss model card", S::mxfp4, 4, 32, false, ""},
 
     // --- MLX (mlx.nn.quantize, mlx-lm convert -q): affine quantization, group 64, a scale and a
     // bias per group in the model's dtype (2 + 2 bytes): 4-bit = 4 + 32/64 = 4.5 bits. "Both Linear
@@ -74,57 +83,57 @@ constexpr WeightFormat kWeightFormats[] = {
 
     // --- GGUF / llama.cpp file types (llama_ftype): a per-tensor mix chosen by
     // llama_tensor_get_type (src/llama-quant.cpp); block = the file type's main ggml type
-    // (ggml/src/ggml-common.h block structs; see kGgmlBlockTypes in quantization.cpp).
-    {"gguf-f32", "GGUF F32", "gguf", 1, 4, "llama.cpp LLAMA_FTYPE_ALL_F32", S::gguf, 0, 0, false, "F32"},
-    {"gguf-f16", "GGUF F16", "gguf", 1, 2, "llama.cpp LLAMA_FTYPE_MOSTLY_F16 (1-D tensors F32)", S::gguf, 0, 0, false, "F16"},
-    {"gguf-bf16", "GGUF BF16", "gguf", 1, 2, "llama.cpp LLAMA_FTYPE_MOSTLY_BF16 (1-D tensors F32)", S::gguf, 0, 0, false, "BF16"},
-    {"q8_0", "GGUF Q8_0", "gguf", 32, 34, "block_q8_0: fp16 d + 32 int8", S::gguf, 0, 0, false, "Q8_0"},
-    {"q6_k", "GGUF Q6_K", "gguf", 256, 210, "block_q6_K: ql[128] qh[64] scales[16] fp16 d", S::gguf, 0, 0, false, "Q6_K"},
-    {"q5_k_m", "GGUF Q5_K_M", "gguf", 256, 176, "block_q5_K; attn_v/ffn_down of use_more_bits layers Q6_K", S::gguf, 0, 0, false, "Q5_K_M"},
-    {"q5_k_s", "GGUF Q5_K_S", "gguf", 256, 176, "block_q5_K: fp16 d, dmin, scales[12], qh[32], qs[128]", S::gguf, 0, 0, false, "Q5_K_S"},
-    {"q5_1", "GGUF Q5_1", "gguf", 32, 24, "block_q5_1: fp16 d, m, qh[4], qs[16]", S::gguf, 0, 0, false, "Q5_1"},
-    {"q5_0", "GGUF Q5_0", "gguf", 32, 22, "block_q5_0: fp16 d, qh[4], qs[16]", S::gguf, 0, 0, false, "Q5_0"},
-    {"q4_k_m", "GGUF Q4_K_M", "gguf", 256, 144, "block_q4_K; attn_v/ffn_down of use_more_bits layers Q6_K", S::gguf, 0, 0, false, "Q4_K_M"},
-    {"q4_k_s", "GGUF Q4_K_S", "gguf", 256, 144, "block_q4_K: fp16 d, dmin, scales[12], qs[128]", S::gguf, 0, 0, false, "Q4_K_S"},
-    {"q4_1", "GGUF Q4_1", "gguf", 32, 20, "block_q4_1: fp16 d, m, qs[16]", S::gguf, 0, 0, false, "Q4_1"},
-    {"q4_0", "GGUF Q4_0", "gguf", 32, 18, "block_q4_0: fp16 d, qs[16]", S::gguf, 0, 0, false, "Q4_0"},
-    {"iq4_nl", "GGUF IQ4_NL", "gguf", 32, 18, "block_iq4_nl: fp16 d, qs[16] (non-linear 4-bit grid)", S::gguf, 0, 0, false, "IQ4_NL"},
-    {"iq4_xs", "GGUF IQ4_XS", "gguf", 256, 136, "block_iq4_xs: fp16 d, scales_h, scales_l[4], qs[128]", S::gguf, 0, 0, false, "IQ4_XS"},
-    {"q3_k_l", "GGUF Q3_K_L", "gguf", 256, 110, "block_q3_K; attn_v, attn_output, ffn_down Q5_K", S::gguf, 0, 0, false, "Q3_K_L"},
-    {"q3_k_m", "GGUF Q3_K_M", "gguf", 256, 110, "block_q3_K; attn_v, attn_output, ffn_down Q4_K/Q5_K", S::gguf, 0, 0, false, "Q3_K_M"},
-    {"q3_k_s", "GGUF Q3_K_S", "gguf", 256, 110, "block_q3_K: hmask[32], qs[64], scales[12], fp16 d", S::gguf, 0, 0, false, "Q3_K_S"},
-    {"iq3_m", "GGUF IQ3_M", "gguf", 256, 110, "block_iq3_s mix (attn_v, attn_output Q4_K)", S::gguf, 0, 0, false, "IQ3_M"},
-    {"iq3_s", "GGUF IQ3_S", "gguf", 256, 110, "block_iq3_s: fp16 d, qs[64], qh[8], signs[32], scales[4]", S::gguf, 0, 0, false, "IQ3_S"},
-    {"iq3_xs", "GGUF IQ3_XS", "gguf", 256, 110, "block_iq3_s / iq3_xxs mix", S::gguf, 0, 0, false, "IQ3_XS"},
-    {"iq3_xxs", "GGUF IQ3_XXS", "gguf", 256, 98, "block_iq3_xxs: fp16 d, qs[96]", S::gguf, 0, 0, false, "IQ3_XXS"},
-    {"q2_k", "GGUF Q2_K", "gguf", 256, 84, "block_q2_K: scales[16], qs[64], fp16 d, dmin", S::gguf, 0, 0, false, "Q2_K"},
-    {"q2_k_s", "GGUF Q2_K_S", "gguf", 256, 84, "block_q2_K (needs an importance matrix)", S::gguf, 0, 0, false, "Q2_K_S"},
-    {"iq2_m", "GGUF IQ2_M", "gguf", 256, 82, "block_iq2_s mix", S::gguf, 0, 0, false, "IQ2_M"},
-    {"iq2_s", "GGUF IQ2_S", "gguf", 256, 74, "block_iq2_xs mix (ftype IQ2_S's main type is IQ2_XS)", S::gguf, 0, 0, false, "IQ2_S"},
-    {"iq2_xs", "GGUF IQ2_XS", "gguf", 256, 74, "block_iq2_xs: fp16 d, qs[32] uint16, scales[8]", S::gguf, 0, 0, false, "IQ2_XS"},
-    {"iq2_xxs", "GGUF IQ2_XXS", "gguf", 256, 66, "block_iq2_xxs: fp16 d, qs[32] uint16", S::gguf, 0, 0, false, "IQ2_XXS"},
-    {"iq1_m", "GGUF IQ1_M", "gguf", 256, 56, "block_iq1_m: qs[32], qh[16], scales[8]", S::gguf, 0, 0, false, "IQ1_M"},
-    {"iq1_s", "GGUF IQ1_S", "gguf", 256, 50, "block_iq1_s: fp16 d, qs[32], qh[8] uint16", S::gguf, 0, 0, false, "IQ1_S"},
-    {"tq2_0", "GGUF TQ2_0 (ternary)", "gguf", 256, 66, "block_tq2_0: qs[64], fp16 d", S::gguf, 0, 0, false, "TQ2_0"},
-    {"tq1_0", "GGUF TQ1_0 (ternary)", "gguf", 256, 54, "block_tq1_0: qs[48], qh[4], fp16 d", S::gguf, 0, 0, false, "TQ1_0"},
-    {"mxfp4_moe", "GGUF MXFP4_MOE", "gguf", 32, 17, "block_mxfp4: e8m0 scale + qs[16]; experts MXFP4, rest Q8_0", S::gguf, 0, 0, false, "MXFP4_MOE"},
+    // (ggml/src/ggml-common.h block structs, sizes from kGgmlTypes in gguf.hpp).
+    {"gguf-f32", "GGUF F32", "gguf", G("F32").block_elements, G("F32").block_bytes, "llama.cpp LLAMA_FTYPE_ALL_F32", S::gguf, 0, 0, false, "F32"},
+    {"gguf-f16", "GGUF F16", "gguf", G("F16").block_elements, G("F16").block_bytes, "llama.cpp LLAMA_FTYPE_MOSTLY_F16 (1-D tensors F32)", S::gguf, 0, 0, false, "F16"},
+    {"gguf-bf16", "GGUF BF16", "gguf", G("BF16").block_elements, G("BF16").block_bytes, "llama.cpp LLAMA_FTYPE_MOSTLY_BF16 (1-D tensors F32)", S::gguf, 0, 0, false, "BF16"},
+    {"q8_0", "GGUF Q8_0", "gguf", G("Q8_0").block_elements, G("Q8_0").block_bytes, "block_q8_0: fp16 d + 32 int8", S::gguf, 0, 0, false, "Q8_0"},
+    {"q6_k", "GGUF Q6_K", "gguf", G("Q6_K").block_elements, G("Q6_K").block_bytes, "block_q6_K: ql[128] qh[64] scales[16] fp16 d", S::gguf, 0, 0, false, "Q6_K"},
+    {"q5_k_m", "GGUF Q5_K_M", "gguf", G("Q5_K").block_elements, G("Q5_K").block_bytes, "block_q5_K; attn_v/ffn_down of use_more_bits layers Q6_K", S::gguf, 0, 0, false, "Q5_K_M"},
+    {"q5_k_s", "GGUF Q5_K_S", "gguf", G("Q5_K").block_elements, G("Q5_K").block_bytes, "block_q5_K: fp16 d, dmin, scales[12], qh[32], qs[128]", S::gguf, 0, 0, false, "Q5_K_S"},
+    {"q5_1", "GGUF Q5_1", "gguf", G("Q5_1").block_elements, G("Q5_1").block_bytes, "block_q5_1: fp16 d, m, qh[4], qs[16]", S::gguf, 0, 0, false, "Q5_1"},
+    {"q5_0", "GGUF Q5_0", "gguf", G("Q5_0").block_elements, G("Q5_0").block_bytes, "block_q5_0: fp16 d, qh[4], qs[16]", S::gguf, 0, 0, false, "Q5_0"},
+    {"q4_k_m", "GGUF Q4_K_M", "gguf", G("Q4_K").block_elements, G("Q4_K").block_bytes, "block_q4_K; attn_v/ffn_down of use_more_bits layers Q6_K", S::gguf, 0, 0, false, "Q4_K_M"},
+    {"q4_k_s", "GGUF Q4_K_S", "gguf", G("Q4_K").block_elements, G("Q4_K").block_bytes, "block_q4_K: fp16 d, dmin, scales[12], qs[128]", S::gguf, 0, 0, false, "Q4_K_S"},
+    {"q4_1", "GGUF Q4_1", "gguf", G("Q4_1").block_elements, G("Q4_1").block_bytes, "block_q4_1: fp16 d, m, qs[16]", S::gguf, 0, 0, false, "Q4_1"},
+    {"q4_0", "GGUF Q4_0", "gguf", G("Q4_0").block_elements, G("Q4_0").block_bytes, "block_q4_0: fp16 d, qs[16]", S::gguf, 0, 0, false, "Q4_0"},
+    {"iq4_nl", "GGUF IQ4_NL", "gguf", G("IQ4_NL").block_elements, G("IQ4_NL").block_bytes, "block_iq4_nl: fp16 d, qs[16] (non-linear 4-bit grid)", S::gguf, 0, 0, false, "IQ4_NL"},
+    {"iq4_xs", "GGUF IQ4_XS", "gguf", G("IQ4_XS").block_elements, G("IQ4_XS").block_bytes, "block_iq4_xs: fp16 d, scales_h, scales_l[4], qs[128]", S::gguf, 0, 0, false, "IQ4_XS"},
+    {"q3_k_l", "GGUF Q3_K_L", "gguf", G("Q3_K").block_elements, G("Q3_K").block_bytes, "block_q3_K; attn_v, attn_output, ffn_down Q5_K", S::gguf, 0, 0, false, "Q3_K_L"},
+    {"q3_k_m", "GGUF Q3_K_M", "gguf", G("Q3_K").block_elements, G("Q3_K").block_bytes, "block_q3_K; attn_v, attn_output, ffn_down Q4_K/Q5_K", S::gguf, 0, 0, false, "Q3_K_M"},
+    {"q3_k_s", "GGUF Q3_K_S", "gguf", G("Q3_K").block_elements, G("Q3_K").block_bytes, "block_q3_K: hmask[32], qs[64], scales[12], fp16 d", S::gguf, 0, 0, false, "Q3_K_S"},
+    {"iq3_m", "GGUF IQ3_M", "gguf", G("IQ3_S").block_elements, G("IQ3_S").block_bytes, "block_iq3_s mix (attn_v, attn_output Q4_K)", S::gguf, 0, 0, false, "IQ3_M"},
+    {"iq3_s", "GGUF IQ3_S", "gguf", G("IQ3_S").block_elements, G("IQ3_S").block_bytes, "block_iq3_s: fp16 d, qs[64], qh[8], signs[32], scales[4]", S::gguf, 0, 0, false, "IQ3_S"},
+    {"iq3_xs", "GGUF IQ3_XS", "gguf", G("IQ3_S").block_elements, G("IQ3_S").block_bytes, "block_iq3_s / iq3_xxs mix", S::gguf, 0, 0, false, "IQ3_XS"},
+    {"iq3_xxs", "GGUF IQ3_XXS", "gguf", G("IQ3_XXS").block_elements, G("IQ3_XXS").block_bytes, "block_iq3_xxs: fp16 d, qs[96]", S::gguf, 0, 0, false, "IQ3_XXS"},
+    {"q2_k", "GGUF Q2_K", "gguf", G("Q2_K").block_elements, G("Q2_K").block_bytes, "block_q2_K: scales[16], qs[64], fp16 d, dmin", S::gguf, 0, 0, false, "Q2_K"},
+    {"q2_k_s", "GGUF Q2_K_S", "gguf", G("Q2_K").block_elements, G("Q2_K").block_bytes, "block_q2_K (needs an importance matrix)", S::gguf, 0, 0, false, "Q2_K_S"},
+    {"iq2_m", "GGUF IQ2_M", "gguf", G("IQ2_S").block_elements, G("IQ2_S").block_bytes, "block_iq2_s mix", S::gguf, 0, 0, false, "IQ2_M"},
+    {"iq2_s", "GGUF IQ2_S", "gguf", G("IQ2_XS").block_elements, G("IQ2_XS").block_bytes, "block_iq2_xs mix (ftype IQ2_S's main type is IQ2_XS)", S::gguf, 0, 0, false, "IQ2_S"},
+    {"iq2_xs", "GGUF IQ2_XS", "gguf", G("IQ2_XS").block_elements, G("IQ2_XS").block_bytes, "block_iq2_xs: fp16 d, qs[32] uint16, scales[8]", S::gguf, 0, 0, false, "IQ2_XS"},
+    {"iq2_xxs", "GGUF IQ2_XXS", "gguf", G("IQ2_XXS").block_elements, G("IQ2_XXS").block_bytes, "block_iq2_xxs: fp16 d, qs[32] uint16", S::gguf, 0, 0, false, "IQ2_XXS"},
+    {"iq1_m", "GGUF IQ1_M", "gguf", G("IQ1_M").block_elements, G("IQ1_M").block_bytes, "block_iq1_m: qs[32], qh[16], scales[8]", S::gguf, 0, 0, false, "IQ1_M"},
+    {"iq1_s", "GGUF IQ1_S", "gguf", G("IQ1_S").block_elements, G("IQ1_S").block_bytes, "block_iq1_s: fp16 d, qs[32], qh[8] uint16", S::gguf, 0, 0, false, "IQ1_S"},
+    {"tq2_0", "GGUF TQ2_0 (ternary)", "gguf", G("TQ2_0").block_elements, G("TQ2_0").block_bytes, "block_tq2_0: qs[64], fp16 d", S::gguf, 0, 0, false, "TQ2_0"},
+    {"tq1_0", "GGUF TQ1_0 (ternary)", "gguf", G("TQ1_0").block_elements, G("TQ1_0").block_bytes, "block_tq1_0: qs[48], qh[4], fp16 d", S::gguf, 0, 0, false, "TQ1_0"},
+    {"mxfp4_moe", "GGUF MXFP4_MOE", "gguf", G("MXFP4").block_elements, G("MXFP4").block_bytes, "block_mxfp4: e8m0 scale + qs[16]; experts MXFP4, rest Q8_0", S::gguf, 0, 0, false, "MXFP4_MOE"},
 };
 
 // KV cache element types. fp8: vLLM --kv-cache-dtype fp8 (E4M3/E5M2, 1 byte). The quantized types
 // are llama.cpp's -ctk/-ctv choices (common/arg.cpp kv_cache_types: f32, f16, bf16, q8_0, q4_0,
 // q4_1, iq4_nl, q5_0, q5_1), stored as ggml blocks along the head dimension; sizes from the
-// ggml-common.h block structs (see kGgmlBlockTypes).
+// ggml-common.h block structs (kGgmlTypes in gguf.hpp).
 constexpr KvCacheFormat kKvCacheFormats[] = {
     {"fp32", "FP32", 1, 4, "IEEE 754 binary32"},
     {"fp16", "FP16", 1, 2, "IEEE 754 binary16"},
     {"bf16", "BF16", 1, 2, "bfloat16"},
     {"fp8", "FP8 (E4M3/E5M2)", 1, 1, "OCP OFP8 spec rev 1.0; vLLM --kv-cache-dtype fp8"},
-    {"q8_0", "Q8_0 (llama.cpp)", 32, 34, "ggml block_q8_0: fp16 scale + 32 int8"},
-    {"q5_1", "Q5_1 (llama.cpp)", 32, 24, "ggml block_q5_1: fp16 d, m + 32 5-bit"},
-    {"q5_0", "Q5_0 (llama.cpp)", 32, 22, "ggml block_q5_0: fp16 d + 32 5-bit"},
-    {"q4_1", "Q4_1 (llama.cpp)", 32, 20, "ggml block_q4_1: fp16 d, m + 32 4-bit"},
-    {"q4_0", "Q4_0 (llama.cpp)", 32, 18, "ggml block_q4_0: fp16 scale + 32 4-bit"},
-    {"iq4_nl", "IQ4_NL (llama.cpp)", 32, 18, "ggml block_iq4_nl: fp16 scale + 32 4-bit (non-linear)"},
+    {"q8_0", "Q8_0 (llama.cpp)", G("Q8_0").block_elements, G("Q8_0").block_bytes, "ggml block_q8_0: fp16 scale + 32 int8"},
+    {"q5_1", "Q5_1 (llama.cpp)", G("Q5_1").block_elements, G("Q5_1").block_bytes, "ggml block_q5_1: fp16 d, m + 32 5-bit"},
+    {"q5_0", "Q5_0 (llama.cpp)", G("Q5_0").block_elements, G("Q5_0").block_bytes, "ggml block_q5_0: fp16 d + 32 5-bit"},
+    {"q4_1", "Q4_1 (llama.cpp)", G("Q4_1").block_elements, G("Q4_1").block_bytes, "ggml block_q4_1: fp16 d, m + 32 4-bit"},
+    {"q4_0", "Q4_0 (llama.cpp)", G("Q4_0").block_elements, G("Q4_0").block_bytes, "ggml block_q4_0: fp16 scale + 32 4-bit"},
+    {"iq4_nl", "IQ4_NL (llama.cpp)", G("IQ4_NL").block_elements, G("IQ4_NL").block_bytes, "ggml block_iq4_nl: fp16 scale + 32 4-bit (non-linear)"},
 };
 
 }  // namespace

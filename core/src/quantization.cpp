@@ -7,32 +7,11 @@
 namespace llmsizer {
 namespace {
 
-/** ggml block types (ggml/src/ggml-common.h block structs, their static_asserts give the bytes):
- *    Q4_0 = fp16 d + 16 B               = 18 per 32      Q4_1 = 2·fp16 + 16 B          = 20 per 32
- *    Q5_0 = fp16 d + 4 B qh + 16 B      = 22 per 32      Q5_1 = 2·fp16 + 4 + 16        = 24 per 32
- *    Q8_0 = fp16 d + 32 int8            = 34 per 32      IQ4_NL = fp16 d + 16 B        = 18 per 32
- *    MXFP4 = e8m0 + 16 B                = 17 per 32
- *    Q2_K = 16 + 64 + 2·fp16            = 84 per 256     Q3_K = 32 + 64 + 12 + fp16    = 110 per 256
- *    Q4_K = 2·fp16 + 12 + 128           = 144 per 256    Q5_K = 2·fp16 + 12 + 32 + 128 = 176 per 256
- *    Q6_K = 128 + 64 + 16 + fp16        = 210 per 256    IQ4_XS = fp16 + 2 + 4 + 128   = 136 per 256
- *    IQ3_S = fp16 + 64 + 8 + 32 + 4     = 110 per 256    IQ3_XXS = fp16 + 96           = 98 per 256
- *    IQ2_S = fp16 + 64 + 8 + 8          = 82 per 256     IQ2_XS = fp16 + 64 + 8        = 74 per 256
- *    IQ2_XXS = fp16 + 64                = 66 per 256     IQ1_M = 32 + 16 + 8           = 56 per 256
- *    IQ1_S = fp16 + 32 + 16             = 50 per 256     TQ1_0 = 48 + 4 + fp16         = 54 per 256
- *    TQ2_0 = 64 + fp16                  = 66 per 256 */
-constexpr GgmlBlockType kGgmlBlockTypes[] = {
-    {"F32", 1, 4},        {"F16", 1, 2},        {"BF16", 1, 2},       {"Q4_0", 32, 18},
-    {"Q4_1", 32, 20},     {"Q5_0", 32, 22},     {"Q5_1", 32, 24},     {"Q8_0", 32, 34},
-    {"Q2_K", 256, 84},    {"Q3_K", 256, 110},   {"Q4_K", 256, 144},   {"Q5_K", 256, 176},
-    {"Q6_K", 256, 210},   {"IQ2_XXS", 256, 66}, {"IQ2_XS", 256, 74},  {"IQ3_XXS", 256, 98},
-    {"IQ1_S", 256, 50},   {"IQ4_NL", 32, 18},   {"IQ3_S", 256, 110},  {"IQ2_S", 256, 82},
-    {"IQ4_XS", 256, 136}, {"IQ1_M", 256, 56},   {"TQ1_0", 256, 54},   {"TQ2_0", 256, 66},
-    {"MXFP4", 32, 17},
-};
-
-const GgmlBlockType& block(std::string_view name) {
-  const GgmlBlockType* t = ggml_block_type(name);
-  return t != nullptr ? *t : kGgmlBlockTypes[0];
+/// The ggml block type named `name` ("Q4_K", "IQ4_XS", ...): gguf.hpp's kGgmlTypes is the one
+/// table of block sizes (ggml-common.h block structs, each size worked out there).
+const GgmlTypeInfo& block(std::string_view name) {
+  const GgmlTypeInfo* t = ggml_type_by_name(name);
+  return t != nullptr ? *t : kGgmlTypes[0];
 }
 
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
@@ -328,20 +307,13 @@ class GgufMixer {
 };
 
 TensorStorage gguf_tensor(const TensorInfo& t, const std::string& type) {
-  const GgmlBlockType& b = block(type);
+  const GgmlTypeInfo& b = block(type);
   // ggml_row_size per row × rows (rows are whole blocks after the fallback).
   const std::int64_t bytes = ceil_div(t.row_elements(), b.block_elements) * b.block_bytes * t.rows();
   return stored(t, type, t.is_matrix() ? bytes : bytes_for_elements(t.elements(), b.block_elements, b.block_bytes));
 }
 
 }  // namespace
-
-const GgmlBlockType* ggml_block_type(std::string_view name) {
-  for (const auto& t : kGgmlBlockTypes) {
-    if (t.name == name) return &t;
-  }
-  return nullptr;
-}
 
 double WeightsLayout::bits_per_weight() const {
   return elements > 0 ? 8.0 * static_cast<double>(total_bytes) / static_cast<double>(elements) : 0.0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// Quantized weights tensor by tensor: which storage type each tensor of a model gets in a format
-/// (llama.cpp's per-tensor mixes, the tensors Transformers/vLLM/MLX keep at 16 bits), the bytes
+/// (llama.cpp's per-tensor mixes over the ggml block types of gguf.hpp's kGgmlTypes, the tensors Transformers/vLLM/MLX keep at 16 bits), the bytes
 /// that follow (group scales and zeros, block constants), the download size of the checkpoint,
 /// and the engine buffers that quantized inference adds.
 #include <array>
@@ -10,23 +10,12 @@
 #include <string_view>
 #include <vector>
 
+#include "llmsizer/gguf.hpp"
 #include "llmsizer/model.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/tensors.hpp"
 
 namespace llmsizer {
-
-/** One ggml block type: `block_bytes` bytes hold `block_elements` weights (ggml-common.h block
- *  structs). The table covers the types llama.cpp's file types mix. */
-struct GgmlBlockType {
-  std::string_view name;  ///< ggml_type_name: "Q4_K", "F16", "IQ4_XS"
-  int block_elements;
-  int block_bytes;
-  double bits_per_weight() const { return 8.0 * block_bytes / block_elements; }
-};
-
-/// The ggml block type named `name` ("Q4_K", case-sensitive as ggml writes it), or nullptr.
-const GgmlBlockType* ggml_block_type(std::string_view name);
 
 /// One tensor as a format stores it.
 struct TensorStorage {
