@@ -12,6 +12,7 @@
 #include "llmsizer/catalog.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/error.hpp"
+#include "llmsizer/file_header.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/quantization.hpp"
 #include "llmsizer/training.hpp"
@@ -395,6 +396,11 @@ std::string list_options() {
     out["tasks"] = {"inference", "training"};
     return out.dump();
   });
+}
+
+std::string inspect_model_file(const std::string& leading_bytes, double file_size_bytes) {
+  const std::int64_t size = (file_size_bytes >= 0 && file_size_bytes < 9.0e18) ? static_cast<std::int64_t>(file_size_bytes) : -1;
+  return inspect_model_header(leading_bytes, size);
 }
 
 bool is_error_response(const std::string& response_json) {
