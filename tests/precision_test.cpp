@@ -33,7 +33,7 @@ TEST_CASE("Quantized weights are never larger than bf16", "[precision][property]
   const auto bf16 = weight_bytes(bare(7'615'616'512), *find_weight_format("bf16"));
   for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) {
     CAPTURE(f->id);
-    if (f->id == "fp32") continue;
+    if (f->block_bytes / f->block_elements >= 4) continue;  // fp32 and GGUF F32 are larger by design
     CHECK(weight_bytes(bare(7'615'616'512), *f) <= bf16);
   }
 }

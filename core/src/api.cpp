@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/api.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -13,7 +15,9 @@
 #include "llmsizer/error.hpp"
 #include "llmsizer/file_header.hpp"
 #include "llmsizer/memory.hpp"
+#include "llmsizer/quantization.hpp"
 #include "llmsizer/training.hpp"
+#include "format.hpp"
 #include "hardware_api.hpp"
 #include "request.hpp"
 #include "training_request.hpp"
@@ -32,7 +36,8 @@ constexpr std::int64_t kMaxGpus = 4096;
 
 const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cache", "engine", "input_tokens",
                                             "output_tokens", "batch", "gpus", "hardware", "training",
-                                            "flash_attention", "engine_version", "goal", "cost", "cpu", "enforce_eager"};
+                                            "flash_attention", "engine_version", "group_size", "goal", "cost", "cpu",
+                                            "enforce_eager"};
 
 /// Serialises a response. User text (field names, echoed values, parser messages quoting the input)
 /// may hold invalid UTF-8: it is replaced by U+FFFD instead of throwing, so the output is always JSON.
@@ -144,9 +149,68 @@ json model_json(const ModelSpec& m) {
   return j;
 }
 
+/// Group sizes GPTQ/AWQ/MLX checkpoints are published with (AutoGPTQ/AutoAWQ q_group_size, mlx
+/// --q-group-size); -1 is GPTQ's "one group per column".
+const std::vector<std::int64_t> kGroupSizes = {32, 64, 128, 256, 512, 1024};
+
+int parse_group_size(const nlohmann::json& body, const WeightFormat& format, std::vector<std::string>& warnings) {
+  if (!body.contains("group_size") || body["group_size"].is_null()) return 0;
+  const bool grouped = format.scheme == QuantScheme::gptq || format.scheme == QuantScheme::awq || format.scheme == QuantScheme::mlx;
+  if (!grouped) {
+    warnings.push_back("group_size: ignored, weights \"" + std::string(format.id) + "\" have no group size to choose (GPTQ, AWQ and MLX formats do)");
+    return 0;
+  }
+  const bool gptq = format.scheme == QuantScheme::gptq;
+  const std::int64_t g = whole_number(body, "group_size", "group_size", -1, 1024, 0);
+  if (g == -1 && gptq) return -1;
+  if (std::find(kGroupSizes.begin(), kGroupSizes.end(), g) == kGroupSizes.end()) {
+    throw InputError("group_size", std::string("must be one of 32, 64, 128, 256, 512, 1024") + (gptq ? " or -1 (one group per column)" : "") + "; got " + body["group_size"].dump());
+  }
+  return static_cast<int>(g);
+}
+
+/// The weights as stored: format, effective bits per weight, bytes by tensor class and by type.
+json weights_detail_json(const WeightFormat& f, const WeightsLayout& layout, const DiskSize& disk, int group_size) {
+  json j;
+  j["format"] = f.id;
+  j["name"] = f.name;
+  j["ecosystem"] = f.ecosystem;
+  if (f.group_size > 0 && f.scheme != QuantScheme::bnb_4bit && f.scheme != QuantScheme::mxfp4) j["group_size"] = group_size != 0 ? group_size : f.group_size;
+  j["bits_per_weight"] = layout.bits_per_weight();
+  j["bytes"] = json::object();
+  for (TensorClass c : {TensorClass::embeddings, TensorClass::attention, TensorClass::mlp, TensorClass::lm_head, TensorClass::norms, TensorClass::other}) {
+    j["bytes"][tensor_class_id(c)] = layout.class_bytes(c);
+  }
+  std::map<std::string, std::pair<std::int64_t, std::int64_t>> types;  // type → (tensors, bytes)
+  for (const auto& t : layout.tensors) {
+    auto& entry = types[t.type];
+    entry.first += 1;
+    entry.second += t.bytes;
+  }
+  j["types"] = json::array();
+  for (const auto& [type, entry] : types) j["types"].push_back({{"type", type}, {"tensors", entry.first}, {"bytes", entry.second}});
+  j["disk_metadata_bytes"] = disk.metadata_bytes;
+  return j;
+}
+
+/// Why the download and the memory differ for this format and engine.
+void disk_notes(const ModelSpec& m, const WeightFormat& f, const std::string& engine, int gpus, std::int64_t bf16_bytes, std::vector<std::string>& warnings) {
+  if (f.ecosystem == "gguf") {
+    warnings.push_back("disk: llama.cpp maps the GGUF file (mmap), so the file's pages also sit in the OS page cache (host RAM) while it runs, unless --no-mmap; the file also holds the tokenizer and metadata");
+    if (engine == "llama.cpp" && gpus > 0 && m.tie_word_embeddings) {
+      warnings.push_back("memory: the tied embedding is stored once on disk but held twice by llama.cpp: token_embd in host memory and the output copy on the GPU");
+    }
+  }
+  if (f.scheme == QuantScheme::bnb_4bit || f.scheme == QuantScheme::llm_int8) {
+    warnings.push_back("disk: bitsandbytes usually quantizes at load time (load_in_4bit/load_in_8bit) from the 16-bit checkpoint, which then is the download (" +
+                       fmt::gb(bf16_bytes) + "); disk_bytes is a pre-quantized bitsandbytes checkpoint");
+  }
+}
+
 /// The fields every task reads (model, formats, tokens, devices), validated.
 struct CommonRequest {
   ModelSpec model;
+  int group_size = 0;  ///< GPTQ/AWQ/MLX group size from the request; 0: the format's default
   std::vector<std::string> warnings;
   std::string task;
   std::string weights_id;
@@ -172,7 +236,10 @@ CommonRequest parse_common(const nlohmann::json& body) {
 
   r.task = request::text(body, "task", "task", {"inference", "training"}, "inference");
   r.weights_id = request::text(body, "weights", "weights", weight_format_ids(), "bf16");
-  const std::string kv_default = r.weights_id == "fp16" ? "fp16" : (r.weights_id == "fp32" ? "fp32" : "bf16");
+  const WeightFormat& weights_format = *find_weight_format(r.weights_id);
+  r.group_size = parse_group_size(body, weights_format, r.warnings);
+  // llama.cpp's default cache type is f16 (-ctk/-ctv f16); Transformers/vLLM follow the model dtype.
+  const std::string kv_default = r.weights_id == "fp32" ? "fp32" : (r.weights_id == "fp16" || weights_format.ecosystem == "gguf") ? "fp16" : "bf16";
   r.kv_id = request::text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default);
   r.engine_name = request::text(body, "engine", "engine", {"generic", "transformers", "vllm", "llama.cpp"}, "generic");
   r.input_tokens = whole_number(body, "input_tokens", "input_tokens", 1, kMaxTokens, 1024);
@@ -199,6 +266,7 @@ InferenceSettings inference_settings(const CommonRequest& r) {
   s.gpus = r.gpus;
   s.flash_attention = r.flash;
   s.engine_version = r.engine_version;
+  s.group_size = r.group_size;
   return s;
 }
 
@@ -216,6 +284,9 @@ std::string estimate_or_throw(const std::string& text) {
   const int gpus = common.gpus;
   const bool flash = common.flash;
   const int engine_version = common.engine_version;
+  const int group_size = common.group_size;
+  const WeightFormat& weights_format = *find_weight_format(weights_id);
+  const std::string& engine_name = common.engine_name;
 
   MemoryEstimate estimate;
   json settings;
@@ -236,6 +307,7 @@ std::string estimate_or_throw(const std::string& text) {
     settings["batch"] = batch;
     settings["gpus"] = gpus;
     settings["flash_attention"] = flash;
+    if (group_size != 0) settings["group_size"] = group_size;
     if (engine_version > 0) settings["engine_version"] = body.at("engine_version");
   } else {
     TrainingSettings t = request::parse_training(body.value("training", nlohmann::json::object()), model, gpus, input_tokens, batch, flash, warnings);
@@ -261,7 +333,11 @@ std::string estimate_or_throw(const std::string& text) {
   out["memory"]["tensor_peak_bytes"] = estimate.tensor_peak_bytes;
   out["memory"]["host_bytes"] = estimate.host_bytes;
   out["memory"]["parts"] = parts_json(estimate.parts);
-  out["disk_bytes"] = weight_bytes(model, *find_weight_format(weights_id));
+  const WeightsLayout layout = weights_layout(model, weights_format, group_size);
+  const DiskSize disk = checkpoint_disk_size(model, weights_format, layout);
+  out["disk_bytes"] = disk.total();
+  out["weights_detail"] = weights_detail_json(weights_format, layout, disk, group_size);
+  disk_notes(model, weights_format, engine_name, gpus, weight_bytes(model, *find_weight_format("bf16")), warnings);
   if (!training_out.is_null()) out["training"] = training_out;
   if (!throughput_out.is_null()) out["throughput"] = throughput_out;
   out["warnings"] = warnings;
@@ -350,11 +426,25 @@ std::string list_options() {
     out["schema_version"] = kSchemaVersion;
     out["weights"] = json::array();
     for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) {
-      out["weights"].push_back({{"id", f->id}, {"name", f->name}, {"ecosystem", f->ecosystem}, {"bits_per_weight", f->bits_per_weight()}});
+      json w = {{"id", f->id}, {"name", f->name}, {"ecosystem", f->ecosystem}, {"bits_per_weight", f->bits_per_weight()}};
+      if (f->scheme == QuantScheme::gptq || f->scheme == QuantScheme::awq || f->scheme == QuantScheme::mlx) w["group_size"] = f->group_size;
+      out["weights"].push_back(w);
+    }
+    // The page's menu: formats grouped by ecosystem, in catalog order.
+    const std::pair<const char*, const char*> ecosystems[] = {
+        {"generic", "Plain (the article's bytes per parameter)"}, {"transformers", "Transformers"},
+        {"gguf", "GGUF/llama.cpp"}, {"vllm", "vLLM"}, {"mlx", "MLX"}};
+    out["weight_groups"] = json::array();
+    for (const auto& [id, label] : ecosystems) {
+      json group = {{"ecosystem", id}, {"label", label}, {"formats", json::array()}};
+      for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) {
+        if (f->ecosystem == id) group["formats"].push_back(f->id);
+      }
+      out["weight_groups"].push_back(group);
     }
     out["kv_cache"] = json::array();
     for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) {
-      out["kv_cache"].push_back({{"id", f->id}, {"name", f->name}});
+      out["kv_cache"].push_back({{"id", f->id}, {"name", f->name}, {"bits_per_element", 8.0 * static_cast<double>(f->block_bytes) / static_cast<double>(f->block_elements)}});
     }
     out["engines"] = {"generic", "transformers", "vllm", "llama.cpp"};
     out["tasks"] = {"inference", "training"};

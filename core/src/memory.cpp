@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "format.hpp"
+#include "llmsizer/quantization.hpp"
 
 namespace llmsizer {
 
@@ -272,13 +273,28 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   const std::int64_t context = s.input_tokens + s.output_tokens;
   const std::int64_t batch = s.batch;
 
-  // Weights: params × bytes per parameter, split evenly over tensor-parallel devices.
-  const std::int64_t all_weights = weight_bytes(m, *s.weights);
-  e.parts.weights = ceil_div(all_weights, tp);
+  // Weights: summed tensor by tensor in the format (quantized blocks with their scales, tensors
+  // the format keeps at higher precision), split evenly over tensor-parallel devices.
+  const WeightsLayout layout = weights_layout(m, *s.weights, s.group_size);
+  const std::int64_t all_weights = layout.total_bytes;
+  // llama.cpp keeps the input layer (token_embd) in host memory whatever -ngl says
+  // (llama-model.cpp: "there is very little benefit to offloading the input layer, so always keep
+  // it on the CPU"); with tied embeddings the output layer gets its own copy on the GPU.
+  const std::int64_t token_embd = layout.tensor_bytes("token_embd.weight");
+  const std::int64_t host_weights = (s.engine == Engine::llama_cpp && !cpu_only) ? token_embd : 0;
+  const std::int64_t device_weights = ceil_div(all_weights - host_weights + (m.tie_word_embeddings ? host_weights : 0), tp);
+  e.parts.weights = device_weights + host_weights;
   {
-    std::string values = fmt::count(params.total) + " params × " + fmt::bytes_per(s.weights->bits_per_weight() / 8.0) + " (" + std::string(s.weights->id) + ")";
+    const bool plain = s.weights->scheme == QuantScheme::plain;
+    std::string values = plain ? fmt::count(params.total) + " params × " + fmt::bytes_per(s.weights->bits_per_weight() / 8.0) + " (" + std::string(s.weights->id) + ")"
+                               : fmt::count(params.total) + " params × " + fmt::count(layout.bits_per_weight()) + " bits effective (" + std::string(s.weights->id) + ")";
+    if (host_weights > 0) values += " − token_embd " + fmt::gb(host_weights) + (m.tie_word_embeddings ? " (kept on the GPU as the tied output)" : "");
     if (tp > 1) values += " ÷ " + std::to_string(tp) + " GPUs";
-    add_line(e, "weights", "parameters × bytes per parameter", values, e.parts.weights);
+    add_line(e, "weights", plain ? "parameters × bytes per parameter" : "sum over tensors of their stored bytes (quantized blocks with scales and zeros; tensors kept at higher precision)",
+             values, device_weights);
+    if (host_weights > 0) {
+      add_line(e, "weights", "llama.cpp keeps token_embd (the input layer) in host memory", "token_embd " + fmt::count(layout.tensors.front().elements) + " weights", host_weights);
+    }
   }
 
   if (!m.has_architecture()) {
@@ -372,6 +388,32 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     add_line(e, "kv_cache", "fixed-size recurrent state of linear-attention/SSM layers (fp32)", "per sequence × " + std::to_string(batch), state);
   }
 
+  // Engine buffers of quantized inference (quantization.hpp, each with its source).
+  if (s.engine == Engine::transformers && !cpu_only) {
+    if (s.weights->scheme == QuantScheme::bnb_4bit && s.input_tokens * batch > 1) {
+      const std::int64_t dq = bnb_dequant_buffer_bytes(layout);
+      e.parts.activations += dq;
+      add_line(e, "activations", "bitsandbytes 4-bit prefill: the largest quantized matrix dequantized to 16 bits", fmt::count(dq / 2) + " weights × 2 B", dq);
+    }
+    if (s.weights->scheme == QuantScheme::gptq) {
+      // Not counted: the published Transformers GPTQ peaks (Qwen1.5 hf_infer.rst) sit at the
+      // AWQ rows' level, without this buffer, so the kernel in use is not known to allocate it.
+      e.warnings.push_back("weights " + std::string(s.weights->id) + ": with the ExLlamaV2 kernels AutoGPTQ allocates a scratch buffer per GPU for the largest layer (dequantized weight + 2048 × 8 token outputs): " +
+                           fmt::gb(gptq_exllama_scratch_bytes(m)) + " more, not counted here");
+    }
+    if (s.weights->scheme == QuantScheme::awq) {
+      e.warnings.push_back("weights " + std::string(s.weights->id) + ": with fused modules (AwqConfig do_fuse=True) AutoAWQ preallocates the KV cache for fuse_max_seq_len × batch (" +
+                           fmt::gb(awq_fused_kv_cache_bytes(m, 2048, batch)) + " at 2048 tokens), whatever the request's context");
+    }
+  }
+  if (s.weights->ecosystem == "gguf" && (s.engine == Engine::transformers || s.engine == Engine::vllm)) {
+    e.warnings.push_back("weights " + std::string(s.weights->id) + ": a GGUF file type runs in llama.cpp (engine llama.cpp); " + engine_id(s.engine) +
+                         " loads GGUF by dequantizing or with its own kernels, so its memory differs");
+  }
+  if (s.weights->ecosystem == "mlx" && s.engine != Engine::generic) {
+    e.warnings.push_back("weights " + std::string(s.weights->id) + ": MLX formats run in MLX on Apple silicon (unified memory); the engine's own rules do not apply");
+  }
+
   // Explain in the article's order: weights, KV cache, activations, overhead.
   std::stable_sort(e.explain.begin(), e.explain.end(), [](const ExplainLine& a, const ExplainLine& b) {
     auto rank = [](const std::string& part) { return part == "weights" ? 0 : part == "kv_cache" ? 1 : part == "activations" ? 2 : 3; };
@@ -386,8 +428,9 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   } else {
     e.parts.overhead = kCudaContextBytes;
     add_line(e, "overhead", "CUDA context with lazy module loading (driver, kernels), per GPU", "426 MiB (measured, PyTorch 2.10 + CUDA 13)", e.parts.overhead);
-    e.tensor_peak_bytes = tensors;
-    e.device_bytes = tensors + e.parts.overhead;
+    e.tensor_peak_bytes = tensors - host_weights;
+    e.device_bytes = e.tensor_peak_bytes + e.parts.overhead;
+    e.host_bytes = host_weights;
   }
   return e;
 }

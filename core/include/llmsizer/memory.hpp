@@ -30,6 +30,7 @@ struct InferenceSettings {
   std::int64_t batch = 1;                  ///< sequences served at once
   int gpus = 1;                            ///< 0: CPU only (everything in host RAM); >1: tensor parallel
   bool flash_attention = true;             ///< attention without materialised scores (SDPA/FA2, llama.cpp -fa)
+  int group_size = 0;                      ///< GPTQ/AWQ/MLX group (0: the format's default; -1: GPTQ per column)
   /// Version of the engine whose behaviour is modelled, as major × 100 + minor (transformers
   /// "4.38" → 438); 0: current. Only `transformers` reads it: before 4.45 `generate` computed
   /// (and upcast to fp32) the logits of the whole prompt, before 4.42 it kept the previous step's

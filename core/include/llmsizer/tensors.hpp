@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// The stored tensors of a model, one entry per tensor as a checkpoint holds them, named as
+/// llama.cpp names them in GGUF files (token_embd, blk.N.attn_q, ffn_down_exps, output_norm, ...).
+/// Quantized formats choose a storage type per tensor from this list, so the bytes of a whole
+/// model come out tensor by tensor.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "llmsizer/model.hpp"
+
+namespace llmsizer {
+
+/// What a tensor is for, as the response's `weights_detail.bytes` groups it.
+enum class TensorClass { embeddings, attention, mlp, lm_head, norms, other };
+
+const char* tensor_class_id(TensorClass c);
+
+/** One stored tensor. `shape` is in ggml order: shape[0] is the contiguous row (a linear layer's
+ *  input features), shape[1] its output features, shape[2] the experts of a stacked MoE tensor.
+ *  Hugging Face stores the same linear weight as [out, in]. */
+struct TensorInfo {
+  std::string name;                 ///< GGUF name, e.g. "blk.0.attn_v.weight"
+  std::vector<std::int64_t> shape;  ///< ggml order (ne[0] first)
+  TensorClass tensor_class = TensorClass::other;
+  int layer = -1;                   ///< decoder layer, -1 outside the layers
+
+  std::int64_t elements() const;
+  int dims() const { return static_cast<int>(shape.size()); }
+  /// A linear layer's weight (2-D, or 3-D stacked experts), the kind quantizers act on.
+  bool is_matrix() const { return shape.size() >= 2; }
+  /// Input features of a matrix (shape[0]); rows of it are what block formats cut into blocks.
+  std::int64_t row_elements() const { return shape.empty() ? 0 : shape[0]; }
+  /// Output features × experts of a matrix (all dims after the first).
+  std::int64_t rows() const;
+};
+
+/** The tensors of `model`, in GGUF file order (token_embd, the layers in order, output_norm,
+ *  output). Their elements add up to count_params(model).total: parts the list does not spell
+ *  out tensor by tensor (linear-attention and SSM mixers, vision towers, a bare parameter count)
+ *  come as one 2-D "other" tensor per part with the right element count; a model given as a
+ *  parameter count (`params_override`) is one such lump.
+ *  Names and shapes: llama.cpp convert_hf_to_gguf.py / gguf-py/gguf/constants.py (MODEL_TENSOR
+ *  names: token_embd, attn_q/k/v/output, attn_q_norm/attn_k_norm, ffn_gate/up/down,
+ *  ffn_gate_inp (router), ffn_*_exps (stacked experts), ffn_*_shexp (shared experts),
+ *  attn_q_a/attn_q_b/attn_kv_a_mqa/attn_kv_b (DeepSeek MLA), post_attention_norm and
+ *  post_ffw_norm (Gemma 2/3), output_norm, output). */
+std::vector<TensorInfo> model_tensors(const ModelSpec& model);
+
+}  // namespace llmsizer

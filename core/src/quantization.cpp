@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/quantization.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+namespace llmsizer {
+namespace {
+
+/// The ggml block type named `name` ("Q4_K", "IQ4_XS", ...): gguf.hpp's kGgmlTypes is the one
+/// table of block sizes (ggml-common.h block structs, each size worked out there).
+const GgmlTypeInfo& block(std::string_view name) {
+  const GgmlTypeInfo* t = ggml_type_by_name(name);
+  return t != nullptr ? *t : kGgmlTypes[0];
+}
+
+constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+/// Bytes of a 16-bit copy (the dtype Transformers/vLLM/MLX keep unquantized tensors in).
+constexpr std::int64_t k16BitBytes = 2;
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+
+bool is_router(const TensorInfo& t) { return contains(t.name, "ffn_gate_inp"); }
+bool is_expert(const TensorInfo& t) { return contains(t.name, "_exps.weight"); }
+/// Outside the text decoder (a vision tower): converters keep it 16-bit (GGUF: the mmproj file).
+bool is_extra(const TensorInfo& t) { return t.name.rfind("extra.", 0) == 0; }
+
+/// A linear layer's weight inside the decoder: what GPTQ/AWQ/bnb/FP8 quantize.
+bool is_decoder_linear(const TensorInfo& t) {
+  return t.is_matrix() && ends_with(t.name, ".weight") && !is_router(t) && !is_extra(t) &&
+         (t.tensor_class == TensorClass::attention || t.tensor_class == TensorClass::mlp || t.tensor_class == TensorClass::other);
+}
+
+TensorStorage stored(const TensorInfo& t, std::string type, std::int64_t bytes, int entries = 1) {
+  return {t.name, std::move(type), t.tensor_class, t.elements(), bytes, entries};
+}
+
+TensorStorage keep_16bit(const TensorInfo& t) { return stored(t, "BF16", t.elements() * k16BitBytes); }
+
+// --- Hugging Face / vLLM / MLX conventions ------------------------------------------------------
+
+TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
+  const std::int64_t in = t.row_elements();
+  const std::int64_t out = t.rows();  // output features × experts
+  const std::int64_t n = t.elements();
+  switch (f.scheme) {
+    case QuantScheme::plain:
+      return stored(t, std::string(f.id), bytes_for_elements(n, f.block_elements, f.block_bytes));
+    case QuantScheme::fp8: {
+      if (!is_decoder_linear(t)) return keep_16bit(t);
+      // weight (1 B each) + fp32 scales: one per tensor (per expert), one per output row, or one
+      // per group × group block (block-wise FP8).
+      const std::int64_t matrices = t.dims() > 2 ? t.shape[2] : 1;
+      if (f.group_size > 0) {
+        const std::int64_t blocks = ceil_div(in, f.group_size) * ceil_div(out / matrices, f.group_size) * matrices;
+        return stored(t, std::string(f.id), n + 4 * blocks, 2);
+      }
+      return stored(t, std::string(f.id), n + 4 * (f.variant ? out : matrices), 2);
+    }
+    case QuantScheme::llm_int8:
+      if (!is_decoder_linear(t)) return keep_16bit(t);
+      return stored(t, "int8", n + 4 * out, 2);  // CB int8 + SCB fp32 per output row
+    case QuantScheme::bnb_4bit: {
+      if (!is_decoder_linear(t)) return keep_16bit(t);
+      const std::int64_t blocks = ceil_div(n, f.group_size);
+      std::int64_t bytes = ceil_div(n, 2);
+      // Serialized quant state per tensor (bitsandbytes QuantState.as_dict): quant_map (16 fp32)
+      // and a packed JSON of ~100 bytes; with DQ also nested_quant_map (256 fp32) and offset.
+      constexpr std::int64_t kQuantStateBytes = 16 * 4 + 100;
+      if (f.variant) {
+        bytes += blocks + 4 * ceil_div(blocks, 256) + 256 * 4 + 4 + kQuantStateBytes;  // 8-bit absmax, fp32 per 256
+      } else {
+        bytes += 4 * blocks + kQuantStateBytes;  // fp32 absmax per block of 64
+      }
+      return stored(t, std::string(f.id), bytes, f.variant ? 5 : 3);
+    }
+    case QuantScheme::gptq: {
+      if (!is_decoder_linear(t)) return keep_16bit(t);
+      const std::int64_t g = group > 0 ? group : in;  // -1: one group per column
+      const std::int64_t groups = ceil_div(in, g);
+      const std::int64_t matrices = t.dims() > 2 ? t.shape[2] : 1;
+      const std::int64_t qweight = ceil_div(in * f.bits, 32) * 4 * out;
+      const std::int64_t qzeros = groups * ceil_div(out / matrices * f.bits, 32) * 4 * matrices;
+      const std::int64_t scales = groups * out * 2;
+      const std::int64_t g_idx = in * 4 * matrices;
+      return stored(t, "gptq-" + std::to_string(f.bits) + "bit", qweight + qzeros + scales + g_idx, 4);
+    }
+    case QuantScheme::awq: {
+      if (!is_decoder_linear(t)) return keep_16bit(t);
+      const std::int64_t g = group > 0 ? group : 128;
+      const std::int64_t groups = ceil_div(in, g);
+      const std::int64_t qweight = in * ceil_div(out, 8) * 4;
+      const std::int64_t qzeros = groups * ceil_div(out, 8) * 4;
+      const std::int64_t scales = groups * out * 2;
+      return stored(t, "awq-4bit", qweight + qzeros + scales, 3);
+    }
+    case QuantScheme::mxfp4: {
+      // gpt-oss: only the experts; a model without experts gets all decoder linears.
+      if (!is_decoder_linear(t)) return keep_16bit(t);
+      return stored(t, "MXFP4", bytes_for_elements(n, 32, 17), 2);
+    }
+    case QuantScheme::mlx: {
+      // mlx.nn.quantize: Linear and Embedding layers (the embedding and lm_head too).
+      const bool quantizable = t.is_matrix() && ends_with(t.name, ".weight") && !is_extra(t) &&
+                               in % group == 0;
+      if (!quantizable) return keep_16bit(t);
+      const std::int64_t groups = n / group;
+      return stored(t, "mlx-" + std::to_string(f.bits) + "bit", ceil_div(n * f.bits, 32) * 4 + groups * 2 * k16BitBytes, 3);
+    }
+    case QuantScheme::gguf: break;
+  }
+  return keep_16bit(t);
+}
+
+// --- GGUF: llama.cpp's per-tensor type choice -----------------------------------------------------
+
+/** Port of llama_tensor_get_type / llama_tensor_get_type_impl (ggml-org/llama.cpp
+ *  src/llama-quant.cpp, read at commit 007dbbf3): the default type of the file type, bumped for
+ *  output/token_embd, attn_v (and attn_qkv, attn_kv_b), ffn_down, attn_output, attn_k/attn_q,
+ *  ffn_gate/ffn_up by the file type, the layer (use_more_bits), the GQA factor and the expert
+ *  count; then the block-size fallback. Falcon-specific branches are left out (no Falcon preset). */
+class GgufMixer {
+ public:
+  GgufMixer(const ModelSpec& m, const std::vector<TensorInfo>& tensors, std::string_view ftype)
+      : m_(m), ftype_(ftype) {
+    for (const auto& t : tensors) {
+      if (is_attn_v(t.name)) ++n_attention_wv_;
+      if (t.name == "output.weight") tied_ = false;
+    }
+    n_layer_ = m.num_layers;
+    n_gqa_ = m.num_kv_heads > 0 ? m.num_attention_heads / m.num_kv_heads : 1;
+    n_expert_ = m.moe.num_experts;
+    // LLM_TYPE_70B (llama-model.cpp): Llama with 80 layers and GQA, Qwen2 with 80 layers.
+    is_70b_ = m.num_layers == 80 && ((m.model_type == "llama" && n_gqa_ > 1) || m.model_type == "qwen2");
+    // Files that need an importance matrix are made with one (llama-quant.cpp
+    // tensor_requires_imatrix), which changes a few choices (has_imatrix).
+    has_imatrix_ = is("IQ1_S", "IQ1_M", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M", "IQ3_XXS", "IQ3_XS", "Q2_K_S");
+  }
+
+  /// Type name of the file type's default tensor type (llama_ftype_get_default_type).
+  std::string_view default_type() const {
+    if (is("F32")) return "F32";
+    if (is("F16")) return "F16";
+    if (is("BF16")) return "BF16";
+    if (is("Q2_K", "Q2_K_S")) return "Q2_K";
+    if (is("Q3_K_S", "Q3_K_M", "Q3_K_L")) return "Q3_K";
+    if (is("Q4_K_S", "Q4_K_M")) return "Q4_K";
+    if (is("Q5_K_S", "Q5_K_M")) return "Q5_K";
+    if (is("IQ3_XS", "IQ3_S", "IQ3_M")) return "IQ3_S";
+    if (is("IQ2_S")) return "IQ2_XS";
+    if (is("IQ2_M")) return "IQ2_S";
+    if (is("MXFP4_MOE")) return "MXFP4";
+    return ftype_;  // Q4_0, Q8_0, Q6_K, IQ4_XS, IQ2_XXS, ... name their own type
+  }
+
+  /// The stored type of tensor `t` (converted from a 16-bit checkpoint by convert_hf_to_gguf.py:
+  /// 1-D tensors and the MoE router in F32, everything else in the file type's choice).
+  std::string type_for(const TensorInfo& t) {
+    const std::string_view base = default_type();
+    const bool source_f32 = !t.is_matrix() || is_router(t);
+    if (is("F32")) return "F32";
+    if (source_f32) return "F32";
+    if (is_extra(t)) return "F16";  // vision towers live in the separate mmproj file, F16
+    if (is("F16") || is("BF16")) return std::string(base);
+    // tensor_allows_quantization: 2-D+ weights, not norms, not the router.
+    if (!ends_with(t.name, "weight") || contains(t.name, "_norm.weight")) return "F32";
+    std::string type = impl(t, std::string(base));
+    return fallback(t, type);
+  }
+
+ private:
+  template <typename... Names>
+  bool is(Names... names) const { return ((ftype_ == names) || ...); }
+  static bool is_attn_v(const std::string& n) { return contains(n, "attn_v.weight") || contains(n, "attn_qkv.weight") || contains(n, "attn_kv_b.weight"); }
+  static bool use_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
+  int layer_of(const TensorInfo& t, int counter) const { return n_expert_ > 1 ? t.layer : counter; }
+
+  std::string impl(const TensorInfo& t, std::string nt) {
+    const std::string& name = t.name;
+    const bool output = name == "output.weight";
+    const bool token_embd = name == "token_embd.weight";
+    if (output || (tied_ && token_embd)) {
+      if (is("MXFP4_MOE")) return "Q8_0";
+      if (t.row_elements() % block(nt).block_elements != 0) return "Q8_0";
+      if (is("IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S", "IQ2_S", "IQ2_M", "IQ1_M")) return "Q5_K";
+      if (nt != "Q8_0") return "Q6_K";
+      return nt;
+    }
+    if (is("MXFP4_MOE")) return t.dims() > 2 ? "MXFP4" : "Q8_0";
+    if (token_embd) {
+      if (is("IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ1_M")) return "Q2_K";
+      if (is("IQ2_S", "IQ2_M", "IQ3_XXS")) return "IQ3_S";
+      if (is("TQ1_0", "TQ2_0")) return "Q4_K";
+      return nt;
+    }
+    const bool attn_v = is_attn_v(name);
+    const bool ffn_down = contains(name, "ffn_down");
+    if (is("IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ2_S", "IQ2_M", "IQ1_M")) {
+      if (attn_v) {
+        if (n_gqa_ >= 4 || n_expert_ >= 4) nt = "Q4_K";
+        else nt = is("IQ2_S", "IQ2_M") ? "IQ3_S" : "Q2_K";
+        ++i_attention_wv_;
+      } else if (n_expert_ == 8 && contains(name, "attn_k.weight")) {
+        nt = "Q4_K";
+      } else if (ffn_down) {
+        if (i_ffn_down_ < n_layer_ / 8) nt = is("IQ2_S", "IQ2_M") ? "IQ3_S" : "Q2_K";
+        ++i_ffn_down_;
+      } else if (contains(name, "attn_output.weight")) {
+        if (n_expert_ == 8) nt = "Q5_K";
+        else if (is("IQ1_S", "IQ1_M")) nt = "IQ2_XXS";
+        else if (is("IQ2_S", "IQ2_M")) nt = "IQ3_S";
+      }
+      return nt;
+    }
+    if (attn_v) {
+      if (is("Q2_K")) nt = n_gqa_ >= 4 ? "Q4_K" : "Q3_K";
+      else if (is("Q2_K_S") && n_gqa_ >= 4) nt = "Q4_K";
+      else if (is("IQ3_XXS")) nt = n_gqa_ >= 4 ? "Q4_K" : (!has_imatrix_ ? "IQ3_S" : "IQ3_XXS");
+      else if (is("IQ3_XS", "IQ3_S") && n_gqa_ >= 4) nt = "Q4_K";
+      else if (is("IQ3_M")) nt = "Q4_K";
+      else if (is("Q3_K_M")) nt = i_attention_wv_ < 2 ? "Q5_K" : "Q4_K";
+      else if (is("Q3_K_L")) nt = "Q5_K";
+      else if (is("IQ4_NL", "IQ4_XS") && n_gqa_ >= 4) nt = "Q5_K";
+      else if (is("Q4_K_M", "Q5_K_M") && use_more_bits(i_attention_wv_, n_attention_wv_)) nt = "Q6_K";
+      else if (is("Q4_K_S") && i_attention_wv_ < 4) nt = "Q5_K";
+      if (is_70b_ && (nt == "Q3_K" || nt == "Q4_K")) nt = "Q5_K";
+      if (n_expert_ == 8) nt = "Q8_0";
+      ++i_attention_wv_;
+    } else if (contains(name, "attn_k.weight")) {
+      if (n_expert_ == 8) nt = "Q8_0";
+      else if (is("IQ3_XS")) nt = "IQ3_XXS";
+      else if (is("IQ3_XXS")) nt = "IQ2_S";
+    } else if (contains(name, "attn_q.weight")) {
+      if (is("IQ3_XS")) nt = "IQ3_XXS";
+      else if (is("IQ3_XXS")) nt = "IQ2_S";
+    } else if (ffn_down) {
+      const int i = layer_of(t, i_ffn_down_);
+      const int n = n_layer_;
+      if (is("Q2_K")) nt = "Q3_K";
+      else if (is("Q2_K_S")) { if (i < n / 8) nt = "Q4_K"; }
+      else if (is("IQ3_XXS") && !has_imatrix_) nt = i < n / 8 ? "Q4_K" : "Q3_K";
+      else if (is("Q3_K_M")) nt = i < n / 16 ? "Q5_K" : "Q4_K";
+      else if (is("IQ3_M") && (i < n / 8 || (n_expert_ == 8 && use_more_bits(i, n)))) nt = "Q4_K";
+      else if (is("Q3_K_L")) nt = "Q5_K";
+      else if (is("Q4_K_M")) { if (use_more_bits(i, n)) nt = "Q6_K"; }
+      else if (i < n / 8 && is("IQ4_NL", "IQ4_XS") && !has_imatrix_) nt = "Q5_K";
+      else if (is("Q5_K_M") && use_more_bits(i, n)) nt = "Q6_K";
+      else if (is("Q4_K_S") && i < n / 8) nt = "Q5_K";
+      ++i_ffn_down_;
+    } else if (contains(name, "attn_output.weight")) {
+      if (n_expert_ == 8) {
+        if (is("Q2_K", "IQ3_XS", "IQ3_XXS", "Q3_K_S", "Q3_K_M", "IQ4_NL", "Q4_K_S", "Q4_K_M", "IQ3_S", "IQ3_M", "IQ4_XS")) nt = "Q5_K";
+      } else {
+        if (is("Q2_K")) nt = "Q3_K";
+        else if (is("IQ3_XXS")) nt = "IQ3_S";
+        else if (is("Q3_K_M")) nt = "Q4_K";
+        else if (is("Q3_K_L")) nt = "Q5_K";
+        else if (is("IQ3_M")) nt = "Q4_K";
+      }
+    } else if (contains(name, "attn_qkv.weight")) {
+      if (is("Q3_K_M", "Q3_K_L", "IQ3_M")) nt = "Q4_K";
+      else if (is("Q4_K_M")) nt = "Q5_K";
+      else if (is("Q5_K_M")) nt = "Q6_K";
+    } else if (contains(name, "ffn_gate") || contains(name, "ffn_up")) {
+      const bool gate = contains(name, "ffn_gate");
+      int& counter = gate ? i_ffn_gate_ : i_ffn_up_;
+      const int i = layer_of(t, counter);
+      if (is("IQ3_XS") && i >= n_layer_ / 8 && i < 7 * n_layer_ / 8) nt = "IQ3_XXS";
+      ++counter;
+    }
+    return nt;
+  }
+
+  /// tensor_type_fallback: a row that is not a whole number of blocks takes a 32-block type.
+  static std::string fallback(const TensorInfo& t, std::string type) {
+    const std::int64_t cols = t.row_elements();
+    if (cols % block(type).block_elements == 0) return type;
+    static const std::pair<std::string_view, std::string_view> kFallback[] = {
+        {"IQ1_S", "IQ4_NL"}, {"IQ1_M", "IQ4_NL"}, {"IQ2_XXS", "IQ4_NL"}, {"IQ2_XS", "IQ4_NL"}, {"IQ2_S", "IQ4_NL"},
+        {"IQ3_XXS", "IQ4_NL"}, {"IQ3_S", "IQ4_NL"}, {"IQ4_XS", "IQ4_NL"}, {"Q2_K", "Q4_0"}, {"Q3_K", "Q4_0"},
+        {"TQ1_0", "Q4_0"}, {"TQ2_0", "Q4_0"}, {"Q4_K", "Q5_0"}, {"Q5_K", "Q5_1"}, {"Q6_K", "Q8_0"}};
+    std::string next = "F16";
+    for (const auto& [from, to] : kFallback) {
+      if (from == type) next = std::string(to);
+    }
+    if (cols % block(next).block_elements != 0) next = "F16";
+    return next;
+  }
+
+  const ModelSpec& m_;
+  std::string ftype_;
+  bool tied_ = true;
+  int n_layer_ = 0;
+  int n_gqa_ = 1;
+  int n_expert_ = 0;
+  bool is_70b_ = false;
+  bool has_imatrix_ = false;
+  int n_attention_wv_ = 0;
+  int i_attention_wv_ = 0;
+  int i_ffn_down_ = 0;
+  int i_ffn_gate_ = 0;
+  int i_ffn_up_ = 0;
+};
+
+TensorStorage gguf_tensor(const TensorInfo& t, const std::string& type) {
+  const GgmlTypeInfo& b = block(type);
+  // ggml_row_size per row × rows (rows are whole blocks after the fallback).
+  const std::int64_t bytes = ceil_div(t.row_elements(), b.block_elements) * b.block_bytes * t.rows();
+  return stored(t, type, t.is_matrix() ? bytes : bytes_for_elements(t.elements(), b.block_elements, b.block_bytes));
+}
+
+}  // namespace
+
+double WeightsLayout::bits_per_weight() const {
+  return elements > 0 ? 8.0 * static_cast<double>(total_bytes) / static_cast<double>(elements) : 0.0;
+}
+
+std::int64_t WeightsLayout::tensor_bytes(std::string_view name) const {
+  for (const auto& t : tensors) {
+    if (t.name == name) return t.bytes;
+  }
+  return 0;
+}
+
+WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format, int group_size) {
+  const std::vector<TensorInfo> tensors = model_tensors(model);
+  WeightsLayout layout;
+  layout.tensors.reserve(tensors.size());
+  const int group = group_size != 0 ? group_size : format.group_size;
+  if (format.scheme == QuantScheme::gguf) {
+    GgufMixer mixer(model, tensors, format.gguf_type);
+    for (const auto& t : tensors) layout.tensors.push_back(gguf_tensor(t, mixer.type_for(t)));
+  } else {
+    const bool has_experts = std::any_of(tensors.begin(), tensors.end(), is_expert);
+    for (const auto& t : tensors) {
+      if (format.scheme == QuantScheme::mxfp4 && has_experts && !is_expert(t)) {
+        layout.tensors.push_back(keep_16bit(t));  // gpt-oss: only the experts are MXFP4
+      } else {
+        layout.tensors.push_back(hf_tensor(t, format, group));
+      }
+    }
+  }
+  for (const auto& t : layout.tensors) {
+    layout.total_bytes += t.bytes;
+    layout.elements += t.elements;
+    layout.bytes_by_class[static_cast<std::size_t>(t.tensor_class)] += t.bytes;
+  }
+  return layout;
+}
+
+namespace {
+/** GGUF header estimate (ggml docs/gguf.md): 24 B fixed header; general.* and <arch>.* key/values
+ *  and the chat template, ~8 KiB; the tokenizer arrays: each token a uint64 length + its bytes
+ *  (~7 B on average) + an int32 token type + a float32 score (SentencePiece) or, for BPE
+ *  vocabularies, about two merges per token of ~13 B each: 48 B per vocabulary entry covers both.
+ *  Per tensor: name (uint64 length + ~24 B) + n_dims uint32 + dims uint64 each + type uint32 +
+ *  offset uint64, and up to 31 B of padding to the 32-byte alignment (GGUF_DEFAULT_ALIGNMENT). */
+constexpr std::int64_t kGgufFixedBytes = 24 + 8 * 1024;
+constexpr std::int64_t kGgufBytesPerVocabEntry = 48;
+constexpr std::int64_t kGgufTensorInfoBytes = 8 + 24 + 4 + 4 + 8;
+constexpr std::int64_t kGgufAlignment = 32;
+/** safetensors (huggingface/safetensors docs): an 8-byte header length, then a JSON header with
+ *  one entry per stored tensor: {"model.layers.N.mlp.down_proj.weight":{"dtype":"BF16",
+ *  "shape":[4096,14336],"data_offsets":[a,b]}} ≈ 130 B, padded to 8 bytes; ~5 GB per shard. */
+constexpr std::int64_t kSafetensorsEntryBytes = 130;
+constexpr std::int64_t kSafetensorsShardBytes = 5'000'000'000;
+}  // namespace
+
+DiskSize checkpoint_disk_size(const ModelSpec& model, const WeightFormat& format, const WeightsLayout& layout) {
+  DiskSize d;
+  d.weights_bytes = layout.total_bytes;
+  if (format.scheme == QuantScheme::gguf) {
+    // Tensor infos (dims as 4 uint64 at most) and the average alignment padding per tensor.
+    const std::int64_t infos = static_cast<std::int64_t>(layout.tensors.size()) * (kGgufTensorInfoBytes + 8 * 4 + kGgufAlignment / 2);
+    d.metadata_bytes = kGgufFixedBytes + model.vocab_size * kGgufBytesPerVocabEntry + infos;
+    return d;
+  }
+  std::int64_t entries = 0;
+  for (const auto& t : layout.tensors) entries += t.stored_tensors;
+  const std::int64_t shards = std::max<std::int64_t>(1, ceil_div(layout.total_bytes, kSafetensorsShardBytes));
+  d.metadata_bytes = shards * 8 + entries * kSafetensorsEntryBytes;
+  return d;
+}
+
+std::int64_t bnb_dequant_buffer_bytes(const WeightsLayout& layout) {
+  std::int64_t largest = 0;
+  for (const auto& t : layout.tensors) {
+    if (t.type == "nf4" || t.type == "nf4-dq" || t.type == "fp4" || t.type == "fp4-dq") largest = std::max(largest, t.elements);
+  }
+  return largest * k16BitBytes;
+}
+
+std::int64_t gptq_exllama_scratch_bytes(const ModelSpec& model) {
+  std::int64_t largest = 0;
+  for (const auto& t : model_tensors(model)) {
+    if (!is_decoder_linear(t) || t.dims() != 2) continue;
+    const std::int64_t in = t.shape[0];
+    const std::int64_t out = t.shape[1];
+    largest = std::max(largest, (in * out * 2 + 128) + (out * kExllamaMaxInputLen * kExllamaMaxBatchSize * 4 + 128));
+  }
+  return largest;
+}
+
+std::int64_t awq_fused_kv_cache_bytes(const ModelSpec& model, std::int64_t fuse_max_seq_len, std::int64_t batch) {
+  return 2LL * model.num_layers * model.num_kv_heads * model.head_dim * fuse_max_seq_len * batch * k16BitBytes;
+}
+
+}  // namespace llmsizer
