@@ -265,17 +265,16 @@ CpuBenchResult run_cpu_benchmarks(const HostInfo& host, const CpuBenchOptions& o
   return out;
 }
 
-double cpu_sgemm_seconds(int n) {
+std::vector<double> cpu_sgemm_samples_s(int n) {
 #ifdef LLMSIZER_PROBE_CBLAS
   const std::size_t elems = static_cast<std::size_t>(n) * n;
   std::vector<float> a(elems), b(elems), c(elems);
   fill_pattern(a);
   fill_pattern(b);
-  std::vector<double> samples = collect_samples(1, 3, [&] { return sgemm_once(n, a.data(), b.data(), c.data()); });
-  return summarize(samples).median;
+  return collect_samples(1, 3, [&] { return sgemm_once(n, a.data(), b.data(), c.data()); });
 #else
   (void)n;
-  return -1.0;
+  return {};
 #endif
 }
 

@@ -32,8 +32,9 @@ std::int64_t default_stream_total_bytes(const HostInfo& host);
 
 CpuBenchResult run_cpu_benchmarks(const HostInfo& host, const CpuBenchOptions& options);
 
-/// Median seconds of one n x n x n fp32 GEMM on the CPU (for the GPU crossover); negative without BLAS.
-double cpu_sgemm_seconds(int n);
+/// Seconds of one n x n x n fp32 GEMM on the CPU, three samples after a warm-up (for the GPU
+/// crossover); empty without BLAS.
+std::vector<double> cpu_sgemm_samples_s(int n);
 
 /// The BLAS in use, e.g. "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY SkylakeX MAX_THREADS=64 (SapphireRapids)".
 std::string blas_description();

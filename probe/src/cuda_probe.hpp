@@ -35,8 +35,8 @@ struct CudaDevice {
 struct CudaProbeOptions {
   bool quick = false;
   int cpu_threads = 1;
-  /// Median seconds of an n x n x n fp32 GEMM on the CPU, for the crossover; negative if unavailable.
-  std::function<double(int)> cpu_sgemm_seconds;
+  /// Seconds of n x n x n fp32 GEMMs on the CPU (samples), for the crossover; empty if unavailable.
+  std::function<std::vector<double>(int)> cpu_sgemm_samples_s;
 };
 
 struct CudaProbeResult {

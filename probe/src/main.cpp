@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
         CudaProbeOptions cuda_options;
         cuda_options.quick = args.quick;
         cuda_options.cpu_threads = run.cpu_threads;
-        cuda_options.cpu_sgemm_seconds = cpu_sgemm_seconds;
+        cuda_options.cpu_sgemm_samples_s = cpu_sgemm_samples_s;
         run.cuda = run_cuda_probe(cuda_options);
       }
     });
