@@ -168,6 +168,9 @@ HostInfo read_host_info() {
   if (host.cpu_model.empty()) host.cpu_model = "unknown";
   read_meminfo(host);
   read_caches(host);
+  std::ifstream loadavg("/proc/loadavg");
+  double load = 0;
+  for (int i = 0; i < 3 && loadavg >> load; ++i) host.load_average.push_back(load);
   host.os = read_os();
   host.compiler = compiler_name();
   return host;

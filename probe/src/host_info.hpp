@@ -25,6 +25,8 @@ struct HostInfo {
   std::vector<std::string> cpu_flags;  ///< the few that matter here (avx2, avx512_bf16, amx_bf16, ...)
   std::string os;
   std::string compiler;
+  /// /proc/loadavg at the start (1, 5, 15 minutes): a busy machine measures low, so keep it with the run.
+  std::vector<double> load_average;
 
   /// Bytes of the last (highest) cache level over all its instances; 0 when unknown.
   std::int64_t last_level_cache_bytes() const;

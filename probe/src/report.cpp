@@ -131,6 +131,7 @@ json host_json(const ProbeRun& run) {
           {"cpu_flags", run.host.cpu_flags},
           {"os", run.host.os},
           {"compiler", run.host.compiler},
+          {"load_average", run.host.load_average},
           {"blas", blas_description()}};
 }
 
