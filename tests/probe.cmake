@@ -28,3 +28,12 @@ if(LLMSIZER_NODE_EXECUTABLE)
     LABELS browser SKIP_RETURN_CODE 77 TIMEOUT 180
     WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
 endif()
+
+# The GPU ground-truth harness cannot run without a GPU and PyTorch, but its model files can be checked
+# anywhere: required fields, and parameter counts from each config within 1% of the published ones.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME probe.torch_configs
+           COMMAND "${Python3_EXECUTABLE}" -B "${PROJECT_SOURCE_DIR}/probe/torch/harness.py" --check-configs)
+  set_tests_properties(probe.torch_configs PROPERTIES LABELS probe)
+endif()
