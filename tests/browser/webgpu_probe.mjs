@@ -2,7 +2,8 @@
 // Runs web/probe-webgpu.js in headless Chromium on the SwiftShader WebGPU adapter, from a tiny harness
 // page served on 127.0.0.1, and checks that it yields a measured-data file: structure here, and the full
 // schema and consistency checks by running `llmsizer_tests [measured]` on the written file (--validator).
-// Any request not to 127.0.0.1 fails the test. Exit 77 (CTest: skipped) without playwright-core or Chromium.
+// Any request not to 127.0.0.1 fails the test. Exit 77 (CTest: skipped) without playwright-core or Chromium,
+// exit 1 instead when LLMSIZER_REQUIRE_BROWSER is set.
 //
 //   node tests/browser/webgpu_probe.mjs [--out DIR] [--validator PATH/llmsizer_tests] [--chromium PATH]
 import { spawnSync } from 'node:child_process';
@@ -11,7 +12,8 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const SKIP = 77;
+// Skipped (77) without prerequisites, unless LLMSIZER_REQUIRE_BROWSER is set (scripts/test.sh): then a failure.
+const SKIP = process.env.LLMSIZER_REQUIRE_BROWSER ? 1 : 77;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 function argValue(flag, fallback) {

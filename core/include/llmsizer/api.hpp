@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// The JSON edge (../shared/contract.md): one JSON request in, one JSON response out. The CLI and
+/// the WASM module both call these, so their output is byte-identical by construction. None of
+/// them throws: a bad request returns {"error": {"field": ..., "message": ...}}.
+#include <string>
+
+namespace llmsizer {
+
+/// Memory (and, with `hardware`, fit and speed) for one request.
+std::string estimate(const std::string& request_json);
+/// Every catalog option for a request, ranked (contract: Recommendation).
+std::string recommend(const std::string& request_json);
+/// The model presets: {"schema_version": 1, "models": [...]}.
+std::string list_models();
+/// The hardware catalog: {"schema_version": 1, "hardware": [...]}.
+std::string list_hardware();
+/// The formats, engines and options the request accepts (for the page's menus).
+std::string list_options();
+
+/// True when `response_json` is an error response (the CLI maps it to exit code 2).
+bool is_error_response(const std::string& response_json);
+
+}  // namespace llmsizer

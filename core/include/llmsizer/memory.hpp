@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// Inference memory: weights + KV cache + activations (peak temporaries) + runtime overhead, per
+/// engine, on one device or in host RAM. The parts and their formulas are kept for the explanation.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "llmsizer/model.hpp"
+#include "llmsizer/precision.hpp"
+
+namespace llmsizer {
+
+/// The runtime whose real behaviour is modelled.
+enum class Engine {
+  generic,       ///< the textbook formula: weights + KV cache + one layer's peak temporaries + CUDA context
+  transformers,  ///< Hugging Face `generate` (transformers ≥ 4.45: only the last position's logits)
+  vllm,          ///< vLLM: paged KV cache in 16-token blocks, profile-run activations, CUDA graphs
+  llama_cpp,     ///< llama.cpp: KV cache for the whole context, compute buffer per micro-batch
+};
+
+const char* engine_id(Engine engine);
+
+struct InferenceSettings {
+  const WeightFormat* weights = nullptr;   ///< required
+  const KvCacheFormat* kv_cache = nullptr; ///< required
+  Engine engine = Engine::generic;
+  std::int64_t input_tokens = 1;           ///< prompt length
+  std::int64_t output_tokens = 0;          ///< generated tokens
+  std::int64_t batch = 1;                  ///< sequences served at once
+  int gpus = 1;                            ///< 0: CPU only (everything in host RAM); >1: tensor parallel
+  bool flash_attention = true;             ///< attention without materialised scores (SDPA/FA2, llama.cpp -fa)
+};
+
+/// Memory by part, bytes. A part that does not apply is 0.
+struct MemoryParts {
+  std::int64_t weights = 0;
+  std::int64_t kv_cache = 0;
+  std::int64_t activations = 0;
+  std::int64_t overhead = 0;
+  std::int64_t gradients = 0;
+  std::int64_t optimizer = 0;
+  std::int64_t master_weights = 0;
+  std::int64_t adapters = 0;
+  std::int64_t sum() const {
+    return weights + kv_cache + activations + overhead + gradients + optimizer + master_weights + adapters;
+  }
+};
+
+/// One part of an estimate, as the article would write it: formula with the numbers put in.
+struct ExplainLine {
+  std::string part;     ///< "weights", "kv_cache", ...
+  std::string formula;  ///< "params × bytes per parameter"
+  std::string values;   ///< "7.62e9 × 2 B"
+  std::int64_t bytes = 0;
+};
+
+struct MemoryEstimate {
+  MemoryParts parts;                 ///< per device when gpus > 1, plus whatever sits in host RAM
+  std::int64_t device_bytes = 0;     ///< peak on one accelerator as nvidia-smi shows it
+  std::int64_t tensor_peak_bytes = 0;///< framework tensor peak (torch.cuda.max_memory_allocated)
+  std::int64_t host_bytes = 0;       ///< CPU RAM
+  std::vector<ExplainLine> explain;
+  std::vector<std::string> warnings;
+};
+
+/** KV cache bytes for `batch` sequences of `context_tokens`:
+ *  2 × layers × KV heads × head_dim × tokens × batch × element bytes (sliding layers stop at the
+ *  window; MLA caches kv_lora_rank + qk_rope_head_dim per token and layer). */
+std::int64_t kv_cache_bytes(const ModelSpec& model, const KvCacheFormat& format, std::int64_t context_tokens,
+                            std::int64_t batch);
+
+/** CUDA context of a PyTorch process with lazy module loading (CUDA ≥ 11.7, the PyTorch default):
+ *  426 MiB measured with PyTorch 2.10 + CUDA 13.0 on an RTX 6000 Ada (unslothai/unsloth-zoo PR #1053,
+ *  2026); ~400 MB per PyTorch maintainers (pytorch/pytorch#109888); 287 MB at PyTorch 1.13
+ *  (pytorch/pytorch#86509). A probe file measures it per device. */
+constexpr std::int64_t kCudaContextBytes = 426LL * 1024 * 1024;
+
+MemoryEstimate estimate_inference_memory(const ModelSpec& model, const InferenceSettings& settings);
+
+}  // namespace llmsizer

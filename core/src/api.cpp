@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/api.hpp"
+
+#include <cmath>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "llmsizer/catalog.hpp"
+#include "llmsizer/config_import.hpp"
+#include "llmsizer/error.hpp"
+#include "llmsizer/memory.hpp"
+#include "llmsizer/training.hpp"
+#include "request.hpp"
+
+namespace llmsizer {
+namespace {
+
+using json = nlohmann::ordered_json;
+using request::whole_number;
+
+constexpr int kSchemaVersion = 1;
+/// Largest context and batch the core sizes (contract: "a whole number from 1 to 10000000").
+constexpr std::int64_t kMaxTokens = 10'000'000;
+constexpr std::int64_t kMaxBatch = 1'000'000;
+constexpr std::int64_t kMaxGpus = 4096;
+
+const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cache", "engine", "input_tokens",
+                                            "output_tokens", "batch", "gpus", "hardware", "training",
+                                            "flash_attention"};
+
+std::string error_json(const std::string& field, const std::string& message) {
+  json e;
+  e["error"]["field"] = field;
+  e["error"]["message"] = message;
+  return e.dump();
+}
+
+nlohmann::json parse_body(const std::string& text) {
+  std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) throw InputError("", "the request is empty; send a JSON object such as {\"model\": \"qwen2.5-7b-instruct\"}");
+  nlohmann::json body;
+  try {
+    body = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError("", std::string("the request is not valid JSON (") + e.what() + ")");
+  }
+  if (!body.is_object()) throw InputError("", "the request must be a JSON object such as {\"model\": \"qwen2.5-7b-instruct\"}; got " + std::string(body.type_name()));
+  return body;
+}
+
+std::vector<std::string> weight_format_ids() {
+  std::vector<std::string> ids;
+  for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) ids.emplace_back(f->id);
+  return ids;
+}
+std::vector<std::string> kv_format_ids() {
+  std::vector<std::string> ids;
+  for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) ids.emplace_back(f->id);
+  return ids;
+}
+
+Engine parse_engine(const std::string& id) {
+  if (id == "transformers") return Engine::transformers;
+  if (id == "vllm") return Engine::vllm;
+  if (id == "llama.cpp") return Engine::llama_cpp;
+  return Engine::generic;
+}
+
+/// Rejects requests whose sizes would not fit a 64-bit byte count (over ~1e18 bytes).
+void check_magnitude(const ModelSpec& m, std::int64_t context, std::int64_t batch) {
+  constexpr double kLimit = 1e18;
+  const double width = static_cast<double>(m.hidden_size);
+  const double experts = std::max(1, m.moe.num_experts);
+  const double layer = 4.0 * width * width + 3.0 * width * static_cast<double>(std::max(m.intermediate_size, m.moe.expert_intermediate_size)) * experts;
+  const double params = m.has_architecture() ? static_cast<double>(m.num_layers) * layer + 2.0 * width * static_cast<double>(m.vocab_size)
+                                             : static_cast<double>(m.params_override);
+  if (params * 4.0 > kLimit) throw InputError("model", "the model is too large to size (over 1e17 parameters); check hidden_size, num_hidden_layers and intermediate_size");
+  const double kv = 2.0 * m.num_layers * static_cast<double>(std::max<std::int64_t>(static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim, m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)) *
+                    static_cast<double>(context) * static_cast<double>(batch) * 4.0;
+  if (kv > kLimit) throw InputError("input_tokens", "context × batch is too large to size for this model (KV cache over 1e18 bytes); lower input_tokens, output_tokens or batch");
+  const double act = static_cast<double>(context) * static_cast<double>(batch) *
+                     (static_cast<double>(m.vocab_size) * 16.0 + 3.0 * static_cast<double>(std::max(m.intermediate_size, m.moe.expert_intermediate_size)) * 8.0 + width * 64.0);
+  const double scores = static_cast<double>(context) * static_cast<double>(context) * static_cast<double>(batch) * m.num_attention_heads * 8.0;
+  if (act > kLimit || scores > kLimit) throw InputError("input_tokens", "context × batch is too large to size for this model (activations over 1e18 bytes); lower input_tokens or batch");
+}
+
+json parts_json(const MemoryParts& p) {
+  json j;
+  j["weights"] = p.weights;
+  j["kv_cache"] = p.kv_cache;
+  j["activations"] = p.activations;
+  j["overhead"] = p.overhead;
+  j["gradients"] = p.gradients;
+  j["optimizer"] = p.optimizer;
+  j["master_weights"] = p.master_weights;
+  j["adapters"] = p.adapters;
+  return j;
+}
+
+json model_json(const ModelSpec& m) {
+  const ParamCounts c = count_params(m);
+  json j;
+  j["id"] = m.id;
+  j["name"] = m.name;
+  j["params"] = c.total;
+  j["active_params"] = c.active;
+  j["layers"] = m.num_layers;
+  if (m.has_architecture()) {
+    j["hidden_size"] = m.hidden_size;
+    j["attention_heads"] = m.num_attention_heads;
+    j["kv_heads"] = m.num_kv_heads;
+    j["head_dim"] = m.head_dim;
+    j["vocab_size"] = m.vocab_size;
+  }
+  return j;
+}
+
+std::string estimate_or_throw(const std::string& text) {
+  const nlohmann::json body = parse_body(text);
+  std::vector<std::string> warnings;
+  for (auto it = body.begin(); it != body.end(); ++it) {
+    if (kRequestKeys.count(it.key()) == 0) warnings.push_back("request: unknown field \"" + it.key() + "\" ignored");
+  }
+  if (!body.contains("model")) throw InputError("model", "is required: a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}");
+  std::vector<std::string> model_warnings;
+  ModelSpec model = request::parse_model(body.at("model"), "model", model_warnings);
+  warnings.insert(warnings.end(), model_warnings.begin(), model_warnings.end());
+
+  const std::string task = request::text(body, "task", "task", {"inference", "training"}, "inference");
+  const std::string weights_id = request::text(body, "weights", "weights", weight_format_ids(), "bf16");
+  const std::string kv_default = weights_id == "fp16" ? "fp16" : (weights_id == "fp32" ? "fp32" : "bf16");
+  const std::string kv_id = request::text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default);
+  const std::string engine_name = request::text(body, "engine", "engine", {"generic", "transformers", "vllm", "llama.cpp"}, "generic");
+  const std::int64_t input_tokens = whole_number(body, "input_tokens", "input_tokens", 1, kMaxTokens, 1024);
+  const std::int64_t output_tokens = whole_number(body, "output_tokens", "output_tokens", 0, kMaxTokens, task == "training" ? 0 : 1024);
+  const std::int64_t batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
+  const int gpus = static_cast<int>(whole_number(body, "gpus", "gpus", 0, kMaxGpus, 1));
+  const bool flash = request::boolean(body, "flash_attention", "flash_attention", true);
+  if (input_tokens + output_tokens > kMaxTokens) {
+    throw InputError("output_tokens", "input_tokens + output_tokens must be at most " + std::to_string(kMaxTokens) + "; got " + std::to_string(input_tokens + output_tokens));
+  }
+
+  MemoryEstimate estimate;
+  json settings;
+  if (task == "inference") {
+    check_magnitude(model, input_tokens + output_tokens, batch);
+    InferenceSettings s;
+    s.weights = find_weight_format(weights_id);
+    s.kv_cache = find_kv_cache_format(kv_id);
+    s.engine = parse_engine(engine_name);
+    s.input_tokens = input_tokens;
+    s.output_tokens = output_tokens;
+    s.batch = batch;
+    s.gpus = gpus;
+    s.flash_attention = flash;
+    estimate = estimate_inference_memory(model, s);
+    settings["task"] = task;
+    settings["weights"] = weights_id;
+    settings["kv_cache"] = kv_id;
+    settings["engine"] = engine_id(s.engine);
+    settings["input_tokens"] = input_tokens;
+    settings["output_tokens"] = output_tokens;
+    settings["batch"] = batch;
+    settings["gpus"] = gpus;
+    settings["flash_attention"] = flash;
+  } else {
+    const nlohmann::json training = body.value("training", nlohmann::json::object());
+    if (!training.is_object()) throw InputError("training", "must be an object such as {\"method\": \"full\", \"seq_len\": 2048}");
+    TrainingSettings t;
+    const std::string method = request::text(training, "method", "training.method", {"full", "freeze", "lora", "qlora"}, "full");
+    t.method = method == "full" ? TrainingMethod::full : method == "freeze" ? TrainingMethod::freeze : method == "lora" ? TrainingMethod::lora : TrainingMethod::qlora;
+    const std::string optimizer = request::text(training, "optimizer", "training.optimizer", {"adamw", "sgd"}, "adamw");
+    t.optimizer = optimizer == "sgd" ? Optimizer::sgd : Optimizer::adamw;
+    const std::string precision = request::text(training, "precision", "training.precision", {"mixed-bf16", "mixed-fp16", "fp32", "bf16"}, "mixed-bf16");
+    t.precision = precision == "mixed-fp16" ? TrainingPrecision::mixed_fp16 : precision == "fp32" ? TrainingPrecision::fp32 : precision == "bf16" ? TrainingPrecision::bf16 : TrainingPrecision::mixed_bf16;
+    t.seq_len = whole_number(training, "seq_len", "training.seq_len", 1, kMaxTokens, input_tokens);
+    t.micro_batch = whole_number(training, "micro_batch", "training.micro_batch", 1, kMaxBatch, batch);
+    t.gradient_checkpointing = request::boolean(training, "gradient_checkpointing", "training.gradient_checkpointing", false);
+    t.flash_attention = request::boolean(training, "flash_attention", "training.flash_attention", flash);
+    t.gpus = gpus;
+    check_magnitude(model, t.seq_len, t.micro_batch);
+    estimate = estimate_training_memory(model, t);
+    settings["task"] = task;
+    settings["weights"] = weights_id;
+    settings["gpus"] = gpus;
+    settings["training"] = {{"method", method}, {"optimizer", optimizer}, {"precision", precision}, {"seq_len", t.seq_len},
+                            {"micro_batch", t.micro_batch}, {"gradient_checkpointing", t.gradient_checkpointing},
+                            {"flash_attention", t.flash_attention}};
+  }
+  warnings.insert(warnings.end(), estimate.warnings.begin(), estimate.warnings.end());
+
+  json out;
+  out["schema_version"] = kSchemaVersion;
+  out["model"] = model_json(model);
+  out["settings"] = settings;
+  out["memory"]["device_bytes"] = estimate.device_bytes;
+  out["memory"]["tensor_peak_bytes"] = estimate.tensor_peak_bytes;
+  out["memory"]["host_bytes"] = estimate.host_bytes;
+  out["memory"]["parts"] = parts_json(estimate.parts);
+  out["disk_bytes"] = weight_bytes(model, *find_weight_format(weights_id));
+  out["warnings"] = warnings;
+  out["explain"] = json::array();
+  for (const auto& line : estimate.explain) {
+    out["explain"].push_back({{"part", line.part}, {"formula", line.formula}, {"values", line.values}, {"bytes", line.bytes}});
+  }
+  return out.dump();
+}
+
+template <typename F>
+std::string guarded(F&& f) {
+  try {
+    return f();
+  } catch (const InputError& e) {
+    return error_json(e.field(), e.what());
+  } catch (const nlohmann::json::exception& e) {
+    return error_json("", std::string("the request could not be read: ") + e.what());
+  } catch (const std::exception& e) {
+    return error_json("", std::string("internal error: ") + e.what());
+  }
+}
+
+}  // namespace
+
+std::string estimate(const std::string& request_json) {
+  return guarded([&] { return estimate_or_throw(request_json); });
+}
+
+std::string recommend(const std::string& request_json) {
+  return guarded([&]() -> std::string {
+    parse_body(request_json);
+    throw InputError("hardware", "the hardware catalog is not available in this build");
+  });
+}
+
+std::string list_models() {
+  return guarded([] {
+    json out;
+    out["schema_version"] = kSchemaVersion;
+    out["models"] = json::array();
+    for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
+      if (doc->kind != "models") continue;
+      const nlohmann::json d = nlohmann::json::parse(doc->json.begin(), doc->json.end());
+      std::vector<std::string> ignored;
+      const ModelSpec m = model_from_hf_config(d.at("config"), "config", ignored);
+      const ParamCounts c = count_params(m);
+      json j;
+      j["id"] = d.at("id");
+      j["name"] = d.value("name", std::string(doc->id));
+      j["family"] = d.value("family", std::string());
+      j["params"] = c.total;
+      j["published_params"] = d.value("published_params", nlohmann::json());
+      j["active_params"] = c.active;
+      j["layers"] = m.num_layers;
+      j["hidden_size"] = m.hidden_size;
+      j["attention_heads"] = m.num_attention_heads;
+      j["kv_heads"] = m.num_kv_heads;
+      j["head_dim"] = m.head_dim;
+      j["vocab_size"] = m.vocab_size;
+      j["max_context"] = m.max_position_embeddings;
+      j["source"] = d.value("source", std::string());
+      out["models"].push_back(j);
+    }
+    return out.dump();
+  });
+}
+
+std::string list_hardware() {
+  return guarded([] {
+    json out;
+    out["schema_version"] = kSchemaVersion;
+    out["hardware"] = json::array();
+    return out.dump();
+  });
+}
+
+std::string list_options() {
+  return guarded([] {
+    json out;
+    out["schema_version"] = kSchemaVersion;
+    out["weights"] = json::array();
+    for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) {
+      out["weights"].push_back({{"id", f->id}, {"name", f->name}, {"ecosystem", f->ecosystem}, {"bits_per_weight", f->bits_per_weight()}});
+    }
+    out["kv_cache"] = json::array();
+    for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) {
+      out["kv_cache"].push_back({{"id", f->id}, {"name", f->name}});
+    }
+    out["engines"] = {"generic", "transformers", "vllm", "llama.cpp"};
+    out["tasks"] = {"inference", "training"};
+    return out.dump();
+  });
+}
+
+bool is_error_response(const std::string& response_json) {
+  return response_json.rfind("{\"error\":", 0) == 0;
+}
+
+}  // namespace llmsizer

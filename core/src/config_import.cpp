@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/config_import.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+
+#include "llmsizer/error.hpp"
+
+namespace llmsizer {
+namespace {
+
+using nlohmann::json;
+
+/// Config keys that do not change memory or speed (tokenizer ids, RoPE, dropout, init ranges...).
+/// They are skipped silently; anything neither read nor listed here is reported as ignored.
+const std::set<std::string_view> kIrrelevantKeys = {
+    "_name_or_path", "architectures", "auto_map", "bos_token_id", "eos_token_id", "pad_token_id",
+    "torch_dtype", "dtype", "transformers_version", "use_cache", "rope_theta", "rope_scaling",
+    "rope_parameters", "rms_norm_eps", "layer_norm_eps", "layer_norm_epsilon", "initializer_range",
+    "hidden_act", "hidden_activation", "attention_dropout", "hidden_dropout", "dropout",
+    "max_window_layers", "model_type", "quantization_config", "pretraining_tp", "partial_rotary_factor",
+    "rope_local_base_freq", "query_pre_attn_scalar", "final_logit_softcapping",
+    "attn_logit_softcapping", "cache_implementation", "norm_topk_prob", "output_router_logits",
+    "router_aux_loss_coef", "router_z_loss_coef", "routed_scaling_factor", "scoring_func",
+    "topk_method", "topk_group", "n_group", "ep_size", "aux_loss_alpha", "seq_aux", "swiglu_limit",
+    "generation_config", "image_token_index", "image_token_id", "boi_token_index", "eoi_token_index",
+    "mm_tokens_per_image", "tokenizer_class", "original_max_position_embeddings", "embd_pdrop",
+    "resid_pdrop", "attention_bias", "mlp_bias", "use_sliding_window", "sliding_window",
+    "sliding_window_pattern", "layer_types", "head_dim", "num_key_value_heads", "tie_word_embeddings",
+    "vision_config", "text_config", "use_qk_norm", "qk_layernorm", "num_nextn_predict_layers",
+    "full_attention_interval", "decoder_sparse_step", "mlp_only_layers", "shared_expert_intermediate_size",
+    "moe_intermediate_size", "num_experts", "num_experts_per_tok", "num_local_experts",
+    "experts_per_token", "n_routed_experts", "n_shared_experts", "first_k_dense_replace",
+    "moe_layer_freq", "kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim",
+    "v_head_dim", "linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim",
+    "linear_value_head_dim", "linear_conv_kernel_dim", "is_causal", "vocab_size", "hidden_size",
+    "num_hidden_layers", "num_attention_heads", "intermediate_size", "max_position_embeddings",
+    "bias", "sliding_window_size", "attn_implementation", "use_bfloat16", "mamba_d_state",
+    "mamba_d_conv", "mamba_expand", "mamba_dt_rank", "attn_layer_period", "attn_layer_offset",
+    "expert_layer_period", "expert_layer_offset", "pretraining_sequence_length",
+};
+
+std::int64_t read_int(const json& cfg, std::string_view key, const std::string& prefix, bool required,
+                      std::int64_t min_value, std::int64_t max_value, std::int64_t fallback = 0) {
+  const auto it = cfg.find(key);
+  const std::string field = prefix + "." + std::string(key);
+  if (it == cfg.end() || it->is_null()) {
+    if (required) throw InputError(field, "is required in the config: a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value));
+    return fallback;
+  }
+  if (!it->is_number_integer() && !(it->is_number_float() && it->get<double>() == static_cast<double>(static_cast<std::int64_t>(it->get<double>())))) {
+    throw InputError(field, "must be a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value) + "; got " + it->dump());
+  }
+  const double as_double = it->get<double>();
+  if (as_double < static_cast<double>(min_value) || as_double > static_cast<double>(max_value)) {
+    throw InputError(field, "must be a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value) + "; got " + it->dump());
+  }
+  return it->is_number_integer() ? it->get<std::int64_t>() : static_cast<std::int64_t>(as_double);
+}
+
+bool read_bool(const json& cfg, std::string_view key, bool fallback) {
+  const auto it = cfg.find(key);
+  if (it == cfg.end() || !it->is_boolean()) return fallback;
+  return it->get<bool>();
+}
+
+std::string read_string(const json& cfg, std::string_view key) {
+  const auto it = cfg.find(key);
+  return (it != cfg.end() && it->is_string()) ? it->get<std::string>() : std::string();
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+}  // namespace
+
+ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, std::vector<std::string>& warnings) {
+  if (!outer.is_object()) throw InputError(prefix_in, "must be a config.json object");
+  // Multimodal configs (Gemma 3, Llama 4, Qwen2.5-VL...) keep the language model in text_config.
+  const bool multimodal = outer.contains("text_config") && outer["text_config"].is_object();
+  // Gemma 3 multimodal configs (google/gemma-3-4b-it and up) list only the text_config fields that
+  // differ from transformers' Gemma3TextConfig defaults (configuration_gemma3.py, transformers 4.50),
+  // so those defaults fill the rest.
+  json gemma3_text;
+  if (multimodal && read_string(outer, "model_type") == "gemma3") {
+    gemma3_text = json{{"vocab_size", 262208}, {"hidden_size", 2304}, {"intermediate_size", 9216},
+                       {"num_hidden_layers", 26}, {"num_attention_heads", 8}, {"num_key_value_heads", 4},
+                       {"head_dim", 256}, {"max_position_embeddings", 131072}, {"sliding_window", 4096},
+                       {"sliding_window_pattern", 6}, {"tie_word_embeddings", true}};
+    for (auto it = outer["text_config"].begin(); it != outer["text_config"].end(); ++it) gemma3_text[it.key()] = it.value();
+  }
+  const json& cfg = !gemma3_text.is_null() ? gemma3_text : multimodal ? outer["text_config"] : outer;
+  const std::string prefix = multimodal ? prefix_in + ".text_config" : prefix_in;
+
+  ModelSpec m;
+  m.model_type = read_string(cfg, "model_type");
+  if (m.model_type.empty()) m.model_type = read_string(outer, "model_type");
+  const std::string& type = m.model_type;
+
+  constexpr std::int64_t kMaxWidth = 1'000'000;
+  m.hidden_size = read_int(cfg, "hidden_size", prefix, true, 1, kMaxWidth);
+  m.num_layers = static_cast<int>(read_int(cfg, "num_hidden_layers", prefix, true, 1, 10'000));
+  m.num_attention_heads = static_cast<int>(read_int(cfg, "num_attention_heads", prefix, true, 1, 100'000));
+  m.num_kv_heads = static_cast<int>(read_int(cfg, "num_key_value_heads", prefix, false, 1, 100'000, m.num_attention_heads));
+  m.vocab_size = read_int(cfg, "vocab_size", prefix, true, 1, 100'000'000);
+  m.head_dim = static_cast<int>(read_int(cfg, "head_dim", prefix, false, 1, 100'000, 0));
+  if (m.head_dim == 0) {
+    if (m.hidden_size % m.num_attention_heads != 0) {
+      throw InputError(prefix + ".num_attention_heads", "must divide hidden_size (" + std::to_string(m.hidden_size) + ") when head_dim is not given");
+    }
+    m.head_dim = static_cast<int>(m.hidden_size / m.num_attention_heads);
+  }
+  if (m.num_attention_heads % m.num_kv_heads != 0) {
+    throw InputError(prefix + ".num_key_value_heads", "must divide num_attention_heads (" + std::to_string(m.num_attention_heads) + "); got " + std::to_string(m.num_kv_heads));
+  }
+  m.max_position_embeddings = read_int(cfg, "max_position_embeddings", prefix, false, 1, 1'000'000'000, 0);
+  // Gemma configs omit tie_word_embeddings: GemmaConfig/Gemma2Config/Gemma3TextConfig default it to true.
+  m.tie_word_embeddings = read_bool(cfg, "tie_word_embeddings", read_bool(outer, "tie_word_embeddings", starts_with(type, "gemma")));
+
+  // Biases by model family: Qwen1.5/2/2.5 (model_type qwen2, qwen2_moe) put biases on q, k, v
+  // (modeling_qwen2.py: q_proj bias=True, o_proj bias=False); Llama-style configs say
+  // `attention_bias` (q, k, v and o) and `mlp_bias`.
+  if (type == "qwen2" || type == "qwen2_moe" || type == "qwen2_vl" || type == "qwen2_5_vl") {
+    m.qkv_bias = true;
+  } else if (read_bool(cfg, "attention_bias", false) || read_bool(cfg, "bias", false)) {
+    m.qkv_bias = true;
+    m.o_bias = true;
+  }
+  m.mlp_bias = read_bool(cfg, "mlp_bias", false);
+  m.qk_norm = starts_with(type, "qwen3") || starts_with(type, "gemma3") || starts_with(type, "olmo2") ||
+              read_bool(cfg, "use_qk_norm", false) || read_bool(cfg, "qk_layernorm", false);
+  if (starts_with(type, "gemma2") || starts_with(type, "gemma3")) m.norms_per_layer = 4;
+
+  // Sliding-window attention. Qwen2 configs carry `sliding_window` but only use it when
+  // `use_sliding_window` is true; Mistral v0.1 applies it to every layer.
+  const bool sliding_enabled = read_bool(cfg, "use_sliding_window", !starts_with(type, "qwen"));
+  const std::int64_t window = read_int(cfg, "sliding_window", prefix, false, 1, 1'000'000'000, 0);
+  if (sliding_enabled && window > 0) m.sliding_window = static_cast<int>(window);
+
+  const auto layer_types = cfg.find("layer_types");
+  if (layer_types != cfg.end() && layer_types->is_array()) {
+    if (layer_types->size() != static_cast<std::size_t>(m.num_layers)) {
+      throw InputError(prefix + ".layer_types", "must list one type per layer (" + std::to_string(m.num_layers) + "); got " + std::to_string(layer_types->size()));
+    }
+    for (const auto& t : *layer_types) {
+      const std::string name = t.is_string() ? t.get<std::string>() : "";
+      if (name == "sliding_attention") m.layer_mixers.push_back(MixerKind::sliding_attention);
+      else if (name == "linear_attention") m.layer_mixers.push_back(MixerKind::linear_attention);
+      else if (name == "mamba") m.layer_mixers.push_back(MixerKind::ssm);
+      else m.layer_mixers.push_back(MixerKind::full_attention);
+    }
+  } else if (starts_with(type, "gemma2") && m.sliding_window > 0) {
+    // Gemma 2 alternates, local first: layer i slides when i is even (modeling_gemma2.py is_sliding).
+    for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back(i % 2 == 0 ? MixerKind::sliding_attention : MixerKind::full_attention);
+  } else if (starts_with(type, "gemma3") && m.sliding_window > 0) {
+    // Gemma 3: 5 local layers then 1 global (sliding_window_pattern = 6).
+    const std::int64_t pattern = read_int(cfg, "sliding_window_pattern", prefix, false, 1, 10'000, 6);
+    for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back((i + 1) % pattern != 0 ? MixerKind::sliding_attention : MixerKind::full_attention);
+  } else if (cfg.contains("full_attention_interval")) {
+    // Qwen3-Next: every `full_attention_interval`-th layer is full attention, the rest linear.
+    const std::int64_t interval = read_int(cfg, "full_attention_interval", prefix, false, 1, 10'000, 4);
+    for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back((i + 1) % interval == 0 ? MixerKind::full_attention : MixerKind::linear_attention);
+  }
+  if (!m.layer_mixers.empty() && m.sliding_window == 0) {
+    for (auto& kind : m.layer_mixers) if (kind == MixerKind::sliding_attention) kind = MixerKind::full_attention;
+  }
+
+  // Linear attention (Qwen3-Next).
+  m.recurrent.linear_num_key_heads = static_cast<int>(read_int(cfg, "linear_num_key_heads", prefix, false, 0, 100'000));
+  m.recurrent.linear_num_value_heads = static_cast<int>(read_int(cfg, "linear_num_value_heads", prefix, false, 0, 100'000));
+  m.recurrent.linear_key_head_dim = static_cast<int>(read_int(cfg, "linear_key_head_dim", prefix, false, 0, 100'000));
+  m.recurrent.linear_value_head_dim = static_cast<int>(read_int(cfg, "linear_value_head_dim", prefix, false, 0, 100'000));
+  m.recurrent.linear_conv_kernel_dim = static_cast<int>(read_int(cfg, "linear_conv_kernel_dim", prefix, false, 0, 1'000));
+
+  // MLA (DeepSeek-V2/V3).
+  m.mla.kv_lora_rank = static_cast<int>(read_int(cfg, "kv_lora_rank", prefix, false, 0, 1'000'000));
+  if (m.mla.kv_lora_rank > 0) {
+    m.mla.q_lora_rank = static_cast<int>(read_int(cfg, "q_lora_rank", prefix, false, 0, 1'000'000));
+    m.mla.qk_rope_head_dim = static_cast<int>(read_int(cfg, "qk_rope_head_dim", prefix, true, 1, 100'000));
+    m.mla.qk_nope_head_dim = static_cast<int>(read_int(cfg, "qk_nope_head_dim", prefix, true, 1, 100'000));
+    m.mla.v_head_dim = static_cast<int>(read_int(cfg, "v_head_dim", prefix, true, 1, 100'000));
+  }
+
+  // Mixture of experts. Names differ by family: Mixtral/gpt-oss `num_local_experts`,
+  // Qwen-MoE `num_experts`, DeepSeek `n_routed_experts`.
+  std::int64_t experts = read_int(cfg, "num_local_experts", prefix, false, 0, 1'000'000);
+  if (experts == 0) experts = read_int(cfg, "num_experts", prefix, false, 0, 1'000'000);
+  if (experts == 0) experts = read_int(cfg, "n_routed_experts", prefix, false, 0, 1'000'000);
+  const std::int64_t dense_width = read_int(cfg, "intermediate_size", prefix, experts == 0, 1, 100'000'000, 0);
+  m.intermediate_size = dense_width;
+  if (experts > 0) {
+    m.moe.num_experts = static_cast<int>(experts);
+    std::int64_t top_k = read_int(cfg, "num_experts_per_tok", prefix, false, 0, 1'000'000);
+    if (top_k == 0) top_k = read_int(cfg, "experts_per_token", prefix, false, 0, 1'000'000);
+    m.moe.experts_per_token = static_cast<int>(std::min<std::int64_t>(top_k == 0 ? 2 : top_k, experts));
+    m.moe.expert_intermediate_size = read_int(cfg, "moe_intermediate_size", prefix, false, 0, 100'000'000, dense_width);
+    if (m.moe.expert_intermediate_size == 0) throw InputError(prefix + ".moe_intermediate_size", "is required for a mixture-of-experts config: a whole number from 1 to 100000000");
+    m.moe.num_shared_experts = static_cast<int>(read_int(cfg, "n_shared_experts", prefix, false, 0, 1'000));
+    m.moe.shared_expert_intermediate_size = m.moe.expert_intermediate_size;
+    const std::int64_t shared_width = read_int(cfg, "shared_expert_intermediate_size", prefix, false, 0, 100'000'000);
+    if (shared_width > 0) {
+      // Qwen2-MoE / Qwen3-Next: one shared expert of that width behind a sigmoid gate.
+      m.moe.num_shared_experts = 1;
+      m.moe.shared_expert_intermediate_size = shared_width;
+      m.moe.shared_expert_gate = true;
+    }
+    m.moe.first_dense_layers = static_cast<int>(read_int(cfg, "first_k_dense_replace", prefix, false, 0, 10'000));
+    m.moe.moe_layer_step = static_cast<int>(read_int(cfg, "decoder_sparse_step", prefix, false, 1, 10'000, 1));
+    if (starts_with(type, "deepseek")) m.moe.router_bias = true;  // e_score_correction_bias (V3)
+    if (type == "gpt_oss") {
+      m.moe.router_bias = true;
+      m.moe.expert_bias = true;
+    }
+  }
+  if (m.moe.num_experts == 0 && m.intermediate_size == 0) {
+    throw InputError(prefix + ".intermediate_size", "is required: a whole number from 1 to 100000000");
+  }
+
+  std::vector<std::string> ignored;
+  for (auto it = cfg.begin(); it != cfg.end(); ++it) {
+    if (kIrrelevantKeys.count(it.key()) == 0) ignored.push_back(it.key());
+  }
+  if (!ignored.empty()) {
+    std::string list;
+    for (std::size_t i = 0; i < ignored.size() && i < 12; ++i) list += (i ? ", " : "") + ignored[i];
+    if (ignored.size() > 12) list += ", ...";
+    warnings.push_back("config: " + std::to_string(ignored.size()) + " field(s) not used for sizing were ignored: " + list);
+  }
+  m.id = "custom";
+  m.name = read_string(outer, "_name_or_path");
+  if (m.name.empty()) m.name = type.empty() ? "custom model" : type;
+  return m;
+}
+
+}  // namespace llmsizer

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#include "request.hpp"
+
+#include <cmath>
+
+#include "llmsizer/catalog.hpp"
+#include "llmsizer/config_import.hpp"
+
+namespace llmsizer::request {
+
+namespace {
+std::string range_text(std::int64_t min, std::int64_t max) {
+  return "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+}
+}  // namespace
+
+std::int64_t whole_number(const json& obj, const char* key, const std::string& field, std::int64_t min,
+                          std::int64_t max, std::int64_t fallback) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  if (it->is_number_integer()) {
+    const bool negative = it->is_number_unsigned() ? false : it->get<std::int64_t>() < 0;
+    if (!negative && it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
+      throw InputError(field, "must be " + range_text(min, max) + "; got " + it->dump());
+    }
+    const std::int64_t v = it->get<std::int64_t>();
+    if (v < min || v > max) throw InputError(field, "must be " + range_text(min, max) + "; got " + it->dump());
+    return v;
+  }
+  if (it->is_number_float()) {
+    const double v = it->get<double>();
+    if (!std::isfinite(v) || std::floor(v) != v || v < static_cast<double>(min) || v > static_cast<double>(max)) {
+      throw InputError(field, "must be " + range_text(min, max) + "; got " + it->dump());
+    }
+    return static_cast<std::int64_t>(v);
+  }
+  throw InputError(field, "must be " + range_text(min, max) + "; got " + it->dump());
+}
+
+double number(const json& obj, const char* key, const std::string& field, double min, double max, double fallback) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  if (!it->is_number()) throw InputError(field, "must be a number from " + json(min).dump() + " to " + json(max).dump() + "; got " + it->dump());
+  const double v = it->get<double>();
+  if (!std::isfinite(v) || v < min || v > max) {
+    throw InputError(field, "must be a number from " + json(min).dump() + " to " + json(max).dump() + "; got " + it->dump());
+  }
+  return v;
+}
+
+bool boolean(const json& obj, const char* key, const std::string& field, bool fallback) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  if (!it->is_boolean()) throw InputError(field, "must be true or false; got " + it->dump());
+  return it->get<bool>();
+}
+
+std::string text(const json& obj, const char* key, const std::string& field, const std::vector<std::string>& allowed,
+                 const std::string& fallback) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  std::string list;
+  for (std::size_t i = 0; i < allowed.size(); ++i) list += (i ? ", " : "") + allowed[i];
+  if (!it->is_string()) {
+    throw InputError(field, allowed.empty() ? "must be a string; got " + it->dump() : "must be one of " + list + "; got " + it->dump());
+  }
+  std::string value = it->get<std::string>();
+  for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (allowed.empty()) return value;
+  for (const auto& a : allowed) {
+    if (a == value) return value;
+  }
+  throw InputError(field, "must be one of " + list + "; got " + it->dump());
+}
+
+json preset_document(const std::string& id, const std::string& field) {
+  std::string lower = id;
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const EmbeddedDocument* doc = find_embedded_document("models", lower);
+  if (doc == nullptr) {
+    throw InputError(field, "unknown model preset \"" + id + "\"; list the presets with `llmsizer models`, or give {\"config\": {...}} or {\"params\": N}");
+  }
+  return json::parse(doc->json.begin(), doc->json.end());
+}
+
+ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings) {
+  if (value.is_string()) {
+    const json doc = preset_document(value.get<std::string>(), field);
+    ModelSpec m = model_from_hf_config(doc.at("config"), field + ".config", warnings);
+    warnings.clear();  // a preset's unused config fields are not the user's concern
+    m.id = doc.at("id").get<std::string>();
+    m.name = doc.value("name", m.id);
+    return m;
+  }
+  if (!value.is_object()) {
+    throw InputError(field, "must be a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}; got " + value.dump());
+  }
+  if (value.contains("config")) {
+    ModelSpec m = model_from_hf_config(value.at("config"), field + ".config", warnings);
+    if (value.contains("name") && value["name"].is_string()) m.name = value["name"].get<std::string>();
+    return m;
+  }
+  if (value.contains("params")) {
+    // A bare parameter count: 1 to 10 trillion parameters (the range the core is tested to).
+    const double params = number(value, "params", field + ".params", 1.0, 1e13, 0.0);
+    ModelSpec m;
+    m.id = "custom";
+    m.name = value.value("name", std::string("custom model"));
+    m.params_override = static_cast<std::int64_t>(std::llround(params));
+    // Optional shape for the layer-dependent parts: layers and hidden_size (MHA, 4h MLP assumed).
+    const std::int64_t layers = whole_number(value, "layers", field + ".layers", 1, 10'000, 0);
+    const std::int64_t hidden = whole_number(value, "hidden_size", field + ".hidden_size", 1, 1'000'000, 0);
+    if ((layers > 0) != (hidden > 0)) {
+      throw InputError(layers > 0 ? field + ".hidden_size" : field + ".layers", "give both layers and hidden_size, or neither");
+    }
+    if (layers > 0) {
+      m.num_layers = static_cast<int>(layers);
+      m.hidden_size = hidden;
+      const std::int64_t heads = whole_number(value, "heads", field + ".heads", 1, 100'000, std::max<std::int64_t>(1, hidden / 128));
+      m.num_attention_heads = static_cast<int>(heads);
+      m.num_kv_heads = static_cast<int>(whole_number(value, "kv_heads", field + ".kv_heads", 1, heads, heads));
+      m.head_dim = static_cast<int>(std::max<std::int64_t>(1, hidden / heads));
+      m.intermediate_size = whole_number(value, "intermediate_size", field + ".intermediate_size", 1, 100'000'000, 4 * hidden);
+      m.vocab_size = whole_number(value, "vocab_size", field + ".vocab_size", 1, 100'000'000, 32'000);
+      m.gated_mlp = false;
+      warnings.push_back("model: KV cache and activations use the given layers and hidden_size with multi-head attention and a " + std::to_string(m.intermediate_size) + "-wide MLP; the parameter count is taken as given");
+    }
+    return m;
+  }
+  throw InputError(field, "must be a preset id, {\"config\": {...}} or {\"params\": N}; the object has neither \"config\" nor \"params\"");
+}
+
+}  // namespace llmsizer::request

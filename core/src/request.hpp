@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Request parsing helpers shared by the JSON edge's parts: strict field readers that throw
+// InputError naming the JSON path and the allowed range.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "llmsizer/error.hpp"
+#include "llmsizer/model.hpp"
+
+namespace llmsizer::request {
+
+using nlohmann::json;
+
+/// A whole number in [min, max] at `obj[key]`, or `fallback` when absent.
+std::int64_t whole_number(const json& obj, const char* key, const std::string& field, std::int64_t min,
+                          std::int64_t max, std::int64_t fallback);
+/// A number in [min, max] at `obj[key]`, or `fallback` when absent.
+double number(const json& obj, const char* key, const std::string& field, double min, double max, double fallback);
+bool boolean(const json& obj, const char* key, const std::string& field, bool fallback);
+/// A string at `obj[key]` (one of `allowed` when non-empty), or `fallback` when absent.
+std::string text(const json& obj, const char* key, const std::string& field, const std::vector<std::string>& allowed,
+                 const std::string& fallback);
+
+/// The model of a request: a preset id, {"config": {...}}, or {"params": N, ...}.
+ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings);
+
+/// The embedded preset document for `id` parsed, or throws InputError(field, ...).
+json preset_document(const std::string& id, const std::string& field);
+
+}  // namespace llmsizer::request

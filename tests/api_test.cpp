@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// The JSON edge: contract fields, and bad requests answered with an error naming the field.
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+
+using nlohmann::json;
+using test_support::estimate;
+
+TEST_CASE("A preset request answers the contract's fields in bytes", "[api]") {
+  const json r = estimate({{"model", "qwen2.5-7b-instruct"}, {"weights", "bf16"}, {"input_tokens", 1024}, {"output_tokens", 1024}});
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["model"]["params"] == 7'615'616'512LL);
+  CHECK(r["memory"]["parts"]["weights"] == 15'231'233'024LL);  // 7,615,616,512 × 2 B
+  // KV: 28,672 elements per token × 2048 tokens × 2 B = 117,440,512 B.
+  CHECK(r["memory"]["parts"]["kv_cache"] == 117'440'512LL);
+  CHECK(r["disk_bytes"] == 15'231'233'024LL);
+  for (const char* key : {"device_bytes", "tensor_peak_bytes", "host_bytes"}) CHECK(r["memory"][key].is_number_integer());
+  CHECK(r["explain"].size() >= 4);
+  CHECK(r["explain"][0]["part"] == "weights");
+}
+
+TEST_CASE("A config.json and a bare parameter count are accepted as models", "[api]") {
+  const json config = {{"model_type", "llama"}, {"hidden_size", 2048}, {"num_hidden_layers", 16}, {"num_attention_heads", 32},
+                       {"num_key_value_heads", 8}, {"intermediate_size", 8192}, {"vocab_size", 128256}, {"tie_word_embeddings", true},
+                       {"rope_theta", 500000.0}, {"some_future_field", 1}};
+  const json r = estimate({{"model", {{"config", config}}}});
+  REQUIRE_FALSE(r.contains("error"));
+  // Llama-3.2-1B: 1,235,814,400 parameters (its safetensors metadata).
+  CHECK(r["model"]["params"] == 1'235'814'400LL);
+  bool warned = false;
+  for (const auto& w : r["warnings"]) warned = warned || w.get<std::string>().find("some_future_field") != std::string::npos;
+  CHECK(warned);
+  const json bare = estimate({{"model", {{"params", 7e9}}}, {"weights", "fp16"}});
+  CHECK(bare["memory"]["parts"]["weights"] == 14'000'000'000LL);
+}
+
+TEST_CASE("Bad requests get an error naming the field and never a crash", "[api][errors]") {
+  const auto [body, field] = GENERATE(table<std::string, std::string>({
+      {"", ""},
+      {"   ", ""},
+      {"{not json", ""},
+      {"[1,2]", ""},
+      {"{}", "model"},
+      {R"({"model": "no-such-model"})", "model"},
+      {R"({"model": 42})", "model"},
+      {R"({"model": "qwen2.5-7b-instruct", "input_tokens": -5})", "input_tokens"},
+      {R"({"model": "qwen2.5-7b-instruct", "input_tokens": "many"})", "input_tokens"},
+      {R"({"model": "qwen2.5-7b-instruct", "input_tokens": 1.5})", "input_tokens"},
+      {R"({"model": "qwen2.5-7b-instruct", "input_tokens": 1e30})", "input_tokens"},
+      {R"({"model": "qwen2.5-7b-instruct", "output_tokens": 99999999999})", "output_tokens"},
+      {R"({"model": "qwen2.5-7b-instruct", "batch": 0})", "batch"},
+      {R"({"model": "qwen2.5-7b-instruct", "gpus": -1})", "gpus"},
+      {R"({"model": "qwen2.5-7b-instruct", "weights": "int3"})", "weights"},
+      {R"({"model": "qwen2.5-7b-instruct", "kv_cache": true})", "kv_cache"},
+      {R"({"model": "qwen2.5-7b-instruct", "engine": "tgi"})", "engine"},
+      {R"({"model": "qwen2.5-7b-instruct", "task": "finetune"})", "task"},
+      {R"({"model": "qwen2.5-7b-instruct", "flash_attention": "yes"})", "flash_attention"},
+      {R"({"model": "qwen2.5-7b-instruct", "task": "training", "training": {"seq_len": 0}})", "training.seq_len"},
+      {R"({"model": "qwen2.5-7b-instruct", "task": "training", "training": []})", "training"},
+      {R"({"model": {"params": -1}})", "model.params"},
+      {R"({"model": {"params": 1e20}})", "model.params"},
+      {R"({"model": {"config": {"hidden_size": 4096}}})", "model.config.num_hidden_layers"},
+      {R"({"model": {"config": {"hidden_size": -1, "num_hidden_layers": 2, "num_attention_heads": 2, "vocab_size": 10, "intermediate_size": 8}}})", "model.config.hidden_size"},
+      {R"({"model": {"config": {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 8, "num_key_value_heads": 3, "vocab_size": 10, "intermediate_size": 8}}})", "model.config.num_key_value_heads"},
+      {R"({"model": {"config": []}})", "model.config"},
+      {R"({"model": {"nothing": 1}})", "model"},
+  }));
+  CAPTURE(body);
+  const std::string out = llmsizer::estimate(body);
+  REQUIRE(llmsizer::is_error_response(out));
+  const json r = json::parse(out);
+  CHECK(r["error"]["field"] == field);
+  CHECK_FALSE(r["error"]["message"].get<std::string>().empty());
+}
+
+TEST_CASE("A huge but valid model is sized without overflow or refused with a range error", "[api][errors][property]") {
+  const json config = {{"hidden_size", 1'000'000}, {"num_hidden_layers", 10'000}, {"num_attention_heads", 1'000},
+                       {"intermediate_size", 100'000'000}, {"vocab_size", 100'000'000}};
+  const json r = estimate({{"model", {{"config", config}}}, {"input_tokens", 10'000'000}, {"output_tokens", 0}, {"batch", 1'000'000}});
+  REQUIRE(r.contains("error"));
+  CHECK(r["error"]["field"].get<std::string>().rfind("model", 0) == 0);
+  const json big = estimate({{"model", {{"params", 1e13}}}, {"weights", "fp32"}});
+  REQUIRE_FALSE(big.contains("error"));
+  CHECK(big["memory"]["parts"]["weights"] == 40'000'000'000'000LL);
+}
+
+TEST_CASE("The same request gives the same bytes every time", "[api][property]") {
+  const std::string request = R"({"model": "qwen2.5-3b-instruct", "engine": "transformers", "input_tokens": 4096})";
+  CHECK(llmsizer::estimate(request) == llmsizer::estimate(request));
+}
+
+TEST_CASE("Every preset parses and lists", "[api][models]") {
+  const json r = json::parse(llmsizer::list_models());
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["models"].size() >= 8);
+}

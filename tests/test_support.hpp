@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Helpers shared by the tests: preset loading and JSON requests through the core's edge.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "llmsizer/api.hpp"
+#include "llmsizer/catalog.hpp"
+#include "llmsizer/config_import.hpp"
+
+namespace test_support {
+
+inline llmsizer::ModelSpec preset(const std::string& id) {
+  const auto* doc = llmsizer::find_embedded_document("models", id);
+  if (doc == nullptr) throw std::runtime_error("no preset " + id);
+  const auto d = nlohmann::json::parse(doc->json.begin(), doc->json.end());
+  std::vector<std::string> warnings;
+  llmsizer::ModelSpec m = llmsizer::model_from_hf_config(d.at("config"), "config", warnings);
+  m.id = id;
+  return m;
+}
+
+/// Calls the JSON edge and parses its answer.
+inline nlohmann::json estimate(const nlohmann::json& request) {
+  return nlohmann::json::parse(llmsizer::estimate(request.dump()));
+}
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+}  // namespace test_support
