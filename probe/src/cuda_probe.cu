@@ -31,12 +31,17 @@ void check(cudaError_t err, const char* what) {
 }
 #define LLMSIZER_CUDA(expr) check((expr), #expr)
 
-class DeviceBuffer {
+cudaError_t device_alloc(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+cudaError_t pinned_alloc(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
+
+/// Memory from `Alloc`, released by `Release` when it goes out of scope.
+template <cudaError_t (*Alloc)(void**, std::size_t), cudaError_t (*Release)(void*)>
+class CudaMemory {
  public:
-  explicit DeviceBuffer(std::size_t bytes) { LLMSIZER_CUDA(cudaMalloc(&ptr_, bytes)); }
-  ~DeviceBuffer() { cudaFree(ptr_); }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  explicit CudaMemory(std::size_t bytes) { LLMSIZER_CUDA(Alloc(&ptr_, bytes)); }
+  ~CudaMemory() { Release(ptr_); }
+  CudaMemory(const CudaMemory&) = delete;
+  CudaMemory& operator=(const CudaMemory&) = delete;
   void* get() const { return ptr_; }
   template <class T>
   T* as() const { return static_cast<T*>(ptr_); }
@@ -44,18 +49,8 @@ class DeviceBuffer {
  private:
   void* ptr_ = nullptr;
 };
-
-class PinnedBuffer {
- public:
-  explicit PinnedBuffer(std::size_t bytes) { LLMSIZER_CUDA(cudaMallocHost(&ptr_, bytes)); }
-  ~PinnedBuffer() { cudaFreeHost(ptr_); }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-  void* get() const { return ptr_; }
-
- private:
-  void* ptr_ = nullptr;
-};
+using DeviceBuffer = CudaMemory<device_alloc, cudaFree>;
+using PinnedBuffer = CudaMemory<pinned_alloc, cudaFreeHost>;
 
 class Stream {
  public:
@@ -475,36 +470,34 @@ void transfer_benchmarks(const CudaDevice& dev, cudaStream_t stream, bool quick,
 
 void launch_benchmarks(const CudaDevice& dev, cudaStream_t stream, bool quick, CudaProbeResult& out) {
   const int warmup = 1, count = quick ? 3 : 7;
-  const int launches = 1000;
-  try {
-    // Back to back: the cost of one more kernel in a stream (what a decode step of many small kernels pays).
-    Measurement async = make_measurement("cuda.launch.async", dev.id, "us", collect_samples(warmup, count, [&] {
-                                           return seconds_of([&] {
-                                                    for (int i = 0; i < launches; ++i) {
-                                                      empty_kernel<<<1, 1, 0, stream>>>();
-                                                    }
-                                                    LLMSIZER_CUDA(cudaStreamSynchronize(stream));
-                                                  }) / launches * 1e6;
-                                         }));
-    async.numeric_inputs = {{"launches_per_sample", double(launches)}, {"warmup_runs", double(warmup)}};
-    async.text_inputs = {{"kernel", "empty, 1 block of 1 thread"}, {"pattern", "launches queued back to back"}};
-    out.measurements.push_back(std::move(async));
-    // Launch and wait: the round trip a host that needs each result pays.
-    const int round_trips = 200;
-    Measurement sync = make_measurement("cuda.launch.sync", dev.id, "us", collect_samples(warmup, count, [&] {
-                                          return seconds_of([&] {
-                                                   for (int i = 0; i < round_trips; ++i) {
-                                                     empty_kernel<<<1, 1, 0, stream>>>();
-                                                     LLMSIZER_CUDA(cudaStreamSynchronize(stream));
-                                                   }
-                                                 }) / round_trips * 1e6;
-                                        }));
-    sync.numeric_inputs = {{"launches_per_sample", double(round_trips)}, {"warmup_runs", double(warmup)}};
-    sync.text_inputs = {{"kernel", "empty, 1 block of 1 thread"}, {"pattern", "launch then cudaStreamSynchronize"}};
-    out.measurements.push_back(std::move(sync));
-    LLMSIZER_CUDA(cudaGetLastError());
-  } catch (const std::exception& e) {
-    out.skipped.push_back({"cuda.launch", e.what()});
+  struct Pattern {
+    const char* name;
+    int launches;
+    bool wait_each;  ///< synchronize after every launch
+    const char* description;
+  };
+  // Back to back: the cost of one more kernel in a stream (what a decode step of many small kernels
+  // pays). Launch and wait: the round trip a host that needs each result pays.
+  const Pattern patterns[] = {{"cuda.launch.async", 1000, false, "launches queued back to back"},
+                              {"cuda.launch.sync", 200, true, "launch then cudaStreamSynchronize"}};
+  for (const Pattern& p : patterns) {
+    try {
+      Measurement m = make_measurement(p.name, dev.id, "us", collect_samples(warmup, count, [&] {
+                                         return seconds_of([&] {
+                                                  for (int i = 0; i < p.launches; ++i) {
+                                                    empty_kernel<<<1, 1, 0, stream>>>();
+                                                    if (p.wait_each) LLMSIZER_CUDA(cudaStreamSynchronize(stream));
+                                                  }
+                                                  LLMSIZER_CUDA(cudaStreamSynchronize(stream));
+                                                }) / p.launches * 1e6;
+                                       }));
+      LLMSIZER_CUDA(cudaGetLastError());
+      m.numeric_inputs = {{"launches_per_sample", double(p.launches)}, {"warmup_runs", double(warmup)}};
+      m.text_inputs = {{"kernel", "empty, 1 block of 1 thread"}, {"pattern", p.description}};
+      out.measurements.push_back(std::move(m));
+    } catch (const std::exception& e) {
+      out.skipped.push_back({p.name, e.what()});
+    }
   }
 }
 
