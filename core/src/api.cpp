@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/api.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -9,9 +10,11 @@
 #include "llmsizer/catalog.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/error.hpp"
+#include "llmsizer/file_header.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/training.hpp"
 #include "request.hpp"
+#include "training_request.hpp"
 
 namespace llmsizer {
 namespace {
@@ -27,13 +30,17 @@ constexpr std::int64_t kMaxGpus = 4096;
 
 const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cache", "engine", "input_tokens",
                                             "output_tokens", "batch", "gpus", "hardware", "training",
-                                            "flash_attention"};
+                                            "flash_attention", "engine_version"};
+
+/// Serialises a response. User text (field names, echoed values, parser messages quoting the input)
+/// may hold invalid UTF-8: it is replaced by U+FFFD instead of throwing, so the output is always JSON.
+std::string to_text(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::string error_json(const std::string& field, const std::string& message) {
   json e;
   e["error"]["field"] = field;
   e["error"]["message"] = message;
-  return e.dump();
+  return to_text(e);
 }
 
 nlohmann::json parse_body(const std::string& text) {
@@ -65,6 +72,25 @@ Engine parse_engine(const std::string& id) {
   if (id == "vllm") return Engine::vllm;
   if (id == "llama.cpp") return Engine::llama_cpp;
   return Engine::generic;
+}
+
+/// "4.38" or "4.38.2" → 438 (major × 100 + minor); absent → 0 (the engine's current behaviour).
+int parse_engine_version(const nlohmann::json& body) {
+  const std::string text = request::text(body, "engine_version", "engine_version", {}, "");
+  if (text.empty()) return 0;
+  const std::string message = "must be a version such as \"4.38\" or \"4.46.0\" (major.minor, from 1.0 to 99.99); got \"" + text + "\"";
+  const std::size_t dot = text.find('.');
+  if (dot == std::string::npos || dot == 0 || dot > 2) throw InputError("engine_version", message);
+  std::size_t end = text.find('.', dot + 1);
+  if (end == std::string::npos) end = text.size();
+  if (end == dot + 1 || end - dot - 1 > 2) throw InputError("engine_version", message);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i != dot && i != end && !std::isdigit(static_cast<unsigned char>(text[i]))) throw InputError("engine_version", message);
+  }
+  const int major = std::stoi(text.substr(0, dot));
+  const int minor = std::stoi(text.substr(dot + 1, end - dot - 1));
+  if (major < 1) throw InputError("engine_version", message);
+  return major * 100 + minor;
 }
 
 /// Rejects requests whose sizes would not fit a 64-bit byte count (over ~1e18 bytes).
@@ -137,12 +163,15 @@ std::string estimate_or_throw(const std::string& text) {
   const std::int64_t batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
   const int gpus = static_cast<int>(whole_number(body, "gpus", "gpus", 0, kMaxGpus, 1));
   const bool flash = request::boolean(body, "flash_attention", "flash_attention", true);
+  const int engine_version = parse_engine_version(body);
   if (input_tokens + output_tokens > kMaxTokens) {
     throw InputError("output_tokens", "input_tokens + output_tokens must be at most " + std::to_string(kMaxTokens) + "; got " + std::to_string(input_tokens + output_tokens));
   }
 
   MemoryEstimate estimate;
   json settings;
+  json training_out;    // task training: the response's `training` object
+  json throughput_out;  // task training with a known GPU peak: tokens_per_s and hours
   if (task == "inference") {
     check_magnitude(model, input_tokens + output_tokens, batch);
     InferenceSettings s;
@@ -154,6 +183,7 @@ std::string estimate_or_throw(const std::string& text) {
     s.batch = batch;
     s.gpus = gpus;
     s.flash_attention = flash;
+    s.engine_version = engine_version;
     estimate = estimate_inference_memory(model, s);
     settings["task"] = task;
     settings["weights"] = weights_id;
@@ -164,29 +194,18 @@ std::string estimate_or_throw(const std::string& text) {
     settings["batch"] = batch;
     settings["gpus"] = gpus;
     settings["flash_attention"] = flash;
+    if (engine_version > 0) settings["engine_version"] = body.at("engine_version");
   } else {
-    const nlohmann::json training = body.value("training", nlohmann::json::object());
-    if (!training.is_object()) throw InputError("training", "must be an object such as {\"method\": \"full\", \"seq_len\": 2048}");
-    TrainingSettings t;
-    const std::string method = request::text(training, "method", "training.method", {"full", "freeze", "lora", "qlora"}, "full");
-    t.method = method == "full" ? TrainingMethod::full : method == "freeze" ? TrainingMethod::freeze : method == "lora" ? TrainingMethod::lora : TrainingMethod::qlora;
-    const std::string optimizer = request::text(training, "optimizer", "training.optimizer", {"adamw", "sgd"}, "adamw");
-    t.optimizer = optimizer == "sgd" ? Optimizer::sgd : Optimizer::adamw;
-    const std::string precision = request::text(training, "precision", "training.precision", {"mixed-bf16", "mixed-fp16", "fp32", "bf16"}, "mixed-bf16");
-    t.precision = precision == "mixed-fp16" ? TrainingPrecision::mixed_fp16 : precision == "fp32" ? TrainingPrecision::fp32 : precision == "bf16" ? TrainingPrecision::bf16 : TrainingPrecision::mixed_bf16;
-    t.seq_len = whole_number(training, "seq_len", "training.seq_len", 1, kMaxTokens, input_tokens);
-    t.micro_batch = whole_number(training, "micro_batch", "training.micro_batch", 1, kMaxBatch, batch);
-    t.gradient_checkpointing = request::boolean(training, "gradient_checkpointing", "training.gradient_checkpointing", false);
-    t.flash_attention = request::boolean(training, "flash_attention", "training.flash_attention", flash);
-    t.gpus = gpus;
+    const TrainingSettings t = request::parse_training(body.value("training", nlohmann::json::object()), model, gpus, input_tokens, batch, flash, warnings);
     check_magnitude(model, t.seq_len, t.micro_batch);
-    estimate = estimate_training_memory(model, t);
+    const TrainingEstimate training = estimate_training(model, t);
+    estimate = training.memory;
     settings["task"] = task;
     settings["weights"] = weights_id;
     settings["gpus"] = gpus;
-    settings["training"] = {{"method", method}, {"optimizer", optimizer}, {"precision", precision}, {"seq_len", t.seq_len},
-                            {"micro_batch", t.micro_batch}, {"gradient_checkpointing", t.gradient_checkpointing},
-                            {"flash_attention", t.flash_attention}};
+    settings["training"] = request::training_settings_json(t);
+    training_out = request::training_result_json(training);
+    if (t.peak_tflops > 0) throughput_out = {{"tokens_per_s", training.time.tokens_per_s}, {"hours", training.time.hours}};
   }
   warnings.insert(warnings.end(), estimate.warnings.begin(), estimate.warnings.end());
 
@@ -199,12 +218,14 @@ std::string estimate_or_throw(const std::string& text) {
   out["memory"]["host_bytes"] = estimate.host_bytes;
   out["memory"]["parts"] = parts_json(estimate.parts);
   out["disk_bytes"] = weight_bytes(model, *find_weight_format(weights_id));
+  if (!training_out.is_null()) out["training"] = training_out;
+  if (!throughput_out.is_null()) out["throughput"] = throughput_out;
   out["warnings"] = warnings;
   out["explain"] = json::array();
   for (const auto& line : estimate.explain) {
     out["explain"].push_back({{"part", line.part}, {"formula", line.formula}, {"values", line.values}, {"bytes", line.bytes}});
   }
-  return out.dump();
+  return to_text(out);
 }
 
 template <typename F>
@@ -290,6 +311,11 @@ std::string list_options() {
     out["tasks"] = {"inference", "training"};
     return out.dump();
   });
+}
+
+std::string inspect_model_file(const std::string& leading_bytes, double file_size_bytes) {
+  const std::int64_t size = (file_size_bytes >= 0 && file_size_bytes < 9.0e18) ? static_cast<std::int64_t>(file_size_bytes) : -1;
+  return inspect_model_header(leading_bytes, size);
 }
 
 bool is_error_response(const std::string& response_json) {

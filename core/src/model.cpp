@@ -10,8 +10,6 @@ MixerKind ModelSpec::mixer(int layer) const {
   return sliding_window > 0 ? MixerKind::sliding_attention : MixerKind::full_attention;
 }
 
-namespace {
-
 bool is_moe_layer(const ModelSpec& m, int layer) {
   if (m.moe.num_experts <= 0) return false;
   if (layer < m.moe.first_dense_layers) return false;
@@ -19,6 +17,8 @@ bool is_moe_layer(const ModelSpec& m, int layer) {
   // Qwen2-MoE: layer i is sparse when (i + 1) % decoder_sparse_step == 0 (modeling_qwen2_moe.py).
   return (layer + 1) % step == 0;
 }
+
+namespace {
 
 /// q, k, v, o projections (with their biases and q/k norms) of one softmax-attention layer.
 std::int64_t softmax_attention_params(const ModelSpec& m) {

@@ -94,6 +94,9 @@ struct ModelSpec {
   MixerKind mixer(int layer) const;
 };
 
+/// Whether decoder layer `layer` (0-based) has a mixture-of-experts MLP.
+bool is_moe_layer(const ModelSpec& model, int layer);
+
 /** Parameter counts, exact for a known architecture. */
 struct ParamCounts {
   std::int64_t total = 0;        ///< everything stored (all experts, embeddings, extra towers)
