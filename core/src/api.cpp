@@ -112,7 +112,11 @@ json model_json(const ModelSpec& m) {
     j["kv_heads"] = m.num_kv_heads;
     j["head_dim"] = m.head_dim;
     j["vocab_size"] = m.vocab_size;
+    j["model_type"] = m.model_type;
+    if (c.extra > 0) j["extra_params"] = c.extra;
+    if (c.mtp > 0) j["mtp_params"] = c.mtp;
   }
+  j["features"] = describe_features(m);
   return j;
 }
 
@@ -240,17 +244,22 @@ std::string list_models() {
     out["models"] = json::array();
     for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
       if (doc->kind != "models") continue;
-      const nlohmann::json d = nlohmann::json::parse(doc->json.begin(), doc->json.end());
+      // Every preset must parse: a broken one fails the whole listing (and presets_test).
       std::vector<std::string> ignored;
-      const ModelSpec m = model_from_hf_config(d.at("config"), "config", ignored);
+      const ModelSpec m = request::parse_model(nlohmann::json(std::string(doc->id)), "model", ignored);
+      const nlohmann::json d = request::preset_document(std::string(doc->id), "model");
       const ParamCounts c = count_params(m);
       json j;
-      j["id"] = d.at("id");
-      j["name"] = d.value("name", std::string(doc->id));
+      j["id"] = m.id;
+      j["name"] = m.name;
       j["family"] = d.value("family", std::string());
+      j["hf_repo"] = d.value("hf_repo", std::string());
       j["params"] = c.total;
       j["published_params"] = d.value("published_params", nlohmann::json());
       j["active_params"] = c.active;
+      if (c.extra > 0) j["extra_params"] = c.extra;
+      if (c.mtp > 0) j["mtp_params"] = c.mtp;
+      j["model_type"] = m.model_type;
       j["layers"] = m.num_layers;
       j["hidden_size"] = m.hidden_size;
       j["attention_heads"] = m.num_attention_heads;
@@ -258,6 +267,10 @@ std::string list_models() {
       j["head_dim"] = m.head_dim;
       j["vocab_size"] = m.vocab_size;
       j["max_context"] = m.max_position_embeddings;
+      j["experts"] = m.moe.num_experts;
+      j["experts_per_token"] = m.moe.experts_per_token;
+      j["sliding_window"] = m.sliding_window;
+      j["features"] = describe_features(m);
       j["source"] = d.value("source", std::string());
       out["models"].push_back(j);
     }
