@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Every test: installs what is missing, builds native and WASM, then runs the native unit tests,
+# the WASM-vs-native identity test and the browser tests through CTest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+bash scripts/build.sh
+# Missing prerequisites fail here instead of skipping.
+export LLMSIZER_REQUIRE_WASM=1 LLMSIZER_REQUIRE_BROWSER=1
+ctest --preset native

@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: MIT
+# Node tests of the WASM module and headless-Chromium tests of the page. They use the WASM build in
+# build/wasm/web (the `wasm` preset); without it they report "skipped" (exit 77) unless
+# LLMSIZER_REQUIRE_WASM / LLMSIZER_REQUIRE_BROWSER is set, as scripts/test.sh does.
+find_program(LLMSIZER_NODE node)
+set(LLMSIZER_WASM_WEB_DIR "${PROJECT_SOURCE_DIR}/build/wasm/web" CACHE PATH "Built page and WASM module")
+if(LLMSIZER_NODE)
+  add_test(NAME wasm.identity_with_native
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/wasm_identity.mjs ${LLMSIZER_WASM_WEB_DIR} $<TARGET_FILE:llmsizer>)
+  add_test(NAME browser.page_basic
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_basic.mjs ${LLMSIZER_WASM_WEB_DIR})
+  set_tests_properties(wasm.identity_with_native browser.page_basic PROPERTIES
+    SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(browser.page_basic PROPERTIES LABELS "browser" TIMEOUT 180 RUN_SERIAL ON)
+endif()

@@ -1,0 +1,57 @@
+// The WASM module answers byte-identical JSON to the native CLI (contract: `llmsizer estimate FILE
+// --json` prints exactly the string WASM `estimate` returns, then a newline), good and bad requests.
+// usage: node wasm_identity.mjs WEB_DIR LLMSIZER_CLI
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadCore } from './load_core.mjs';
+
+const [webDir, cli] = process.argv.slice(2);
+if (!existsSync(join(webDir, 'llmsizer.wasm'))) {
+  console.error(`no WASM build in ${webDir}: run cmake --preset wasm && cmake --build --preset wasm`);
+  process.exit(process.env.LLMSIZER_REQUIRE_WASM ? 1 : 77);
+}
+const core = await loadCore(webDir);
+
+const requests = [
+  { model: 'qwen2.5-7b-instruct', weights: 'bf16', input_tokens: 1, output_tokens: 2048, engine: 'transformers' },
+  { model: 'qwen2.5-0.5b-instruct', weights: 'int4', input_tokens: 32768, output_tokens: 512, batch: 8, engine: 'vllm' },
+  { model: 'llama-3.1-8b-instruct', weights: 'int8', kv_cache: 'q8_0', engine: 'llama.cpp', gpus: 0 },
+  { model: 'qwen2.5-72b-instruct', gpus: 4, input_tokens: 8192, flash_attention: false },
+  { model: { params: 7e9 }, weights: 'fp16' },
+  { model: { config: { model_type: 'llama', hidden_size: 2048, num_hidden_layers: 16, num_attention_heads: 32, num_key_value_heads: 8,
+                       intermediate_size: 8192, vocab_size: 128256, tie_word_embeddings: true, unknown_field: 1 } } },
+  { model: 'qwen2.5-7b-instruct', task: 'training', training: { method: 'full', seq_len: 2048, gradient_checkpointing: true } },
+  // Bad requests: each must come back as the same error JSON.
+  { model: 'qwen2.5-7b-instruct', input_tokens: -5 },
+  { model: 'no-such-model' },
+  { model: 'qwen2.5-7b-instruct', weights: 'int3' },
+  { model: { config: { hidden_size: 'big' } } },
+  { model: { params: 1e30 } },
+  { model: 'qwen2.5-7b-instruct', batch: 1e12 },
+];
+const rawBodies = ['', '   ', '{not json', '[1,2,3]', 'null', '{"model": "qwen2.5-7b-instruct", "input_tokens": 1e999}',
+                   '{"model": "qwen2.5-7b-instruct",}', '"\\ud800"', '{"model":"\u0000"}'];
+const bodies = [...requests.map((r) => JSON.stringify(r)), ...rawBodies];
+
+let failed = 0;
+let passed = 0;
+for (const body of bodies) {
+  const wasm = core.estimate(body);
+  const native = spawnSync(cli, ['estimate', '-', '--json'], { input: body, encoding: 'utf8' });
+  const isError = wasm.startsWith('{"error":');
+  const expectedCode = isError ? 2 : 0;
+  if (native.stdout !== wasm + '\n' || native.status !== expectedCode) {
+    failed++;
+    console.error(`MISMATCH for ${JSON.stringify(body).slice(0, 120)}\n  native (exit ${native.status}): ${native.stdout.slice(0, 200)}\n  wasm: ${wasm.slice(0, 200)}`);
+  } else {
+    passed++;
+  }
+}
+for (const [name, fn, args] of [['listModels', 'models', ['models', '--json']], ['listOptions', 'options', ['options']]]) {
+  const wasm = core[name]();
+  const native = spawnSync(cli, args, { encoding: 'utf8' });
+  if (native.stdout !== wasm + '\n') { failed++; console.error(`MISMATCH for ${fn}`); } else passed++;
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
