@@ -301,6 +301,9 @@ void attention_features(const ModelSpec& m, std::vector<std::string>& out) {
                   " × " + std::to_string(m.head_dim) + " = " + std::to_string(static_cast<std::int64_t>(m.head_dim) * m.num_attention_heads) +
                   " query width vs hidden " + std::to_string(m.hidden_size));
   }
+}
+
+void attention_detail_features(const ModelSpec& m, std::vector<std::string>& out) {
   if (m.attention_output_gate) out.push_back("gated attention: q_proj also emits a sigmoid output gate (q_proj twice as wide)");
   if (m.attention_sinks) out.push_back("attention sinks: one learned sink logit per head and layer (" + std::to_string(m.num_attention_heads) + " parameters a layer)");
   if (m.qkv_bias && m.o_bias) out.push_back("biases on the q, k, v and o projections");
@@ -386,6 +389,7 @@ std::vector<std::string> describe_features(const ModelSpec& m) {
   window_features(m, out);
   recurrent_features(m, out);
   moe_features(m, c, out);
+  attention_detail_features(m, out);
   if (!m.gated_mlp) out.push_back("plain (non-gated) MLP: up and down projections only");
   if (m.mlp_bias) out.push_back("biases on the MLP projections");
   if (m.tie_word_embeddings) {
@@ -398,8 +402,10 @@ std::vector<std::string> describe_features(const ModelSpec& m) {
   if (m.embedding_scaled) out.push_back("embeddings scaled by √hidden_size (no extra memory)");
   if (m.norms_per_layer != 2) out.push_back(std::to_string(m.norms_per_layer) + " norms per layer (before and after attention and MLP)");
   if (m.mtp_layers > 0) {
-    out.push_back("MTP: " + std::to_string(m.mtp_layers) + " multi-token-prediction layer" + (m.mtp_layers > 1 ? "s" : "") + " (" +
-                  short_count(c.mtp) + " parameters) ship in the checkpoint but are not counted: they are loaded only for speculative decoding");
+    const bool one = m.mtp_layers == 1;
+    out.push_back("MTP: " + std::to_string(m.mtp_layers) + " multi-token-prediction layer" + (one ? "" : "s") + " (" +
+                  short_count(c.mtp) + " parameters) " + (one ? "ships" : "ship") + " in the checkpoint but " + (one ? "is" : "are") +
+                  " not counted: loaded only for speculative decoding");
   }
   if (m.extra_params > 0) {
     out.push_back((m.extra_params_what.empty() ? std::string("encoders outside the text model") : m.extra_params_what) + ": " +
