@@ -132,7 +132,13 @@ std::string estimate_or_throw(const std::string& text) {
   warnings.insert(warnings.end(), model_warnings.begin(), model_warnings.end());
 
   const std::string task = request::text(body, "task", "task", {"inference", "training"}, "inference");
-  const std::string weights_id = request::text(body, "weights", "weights", weight_format_ids(), "bf16");
+  // A model imported from a weights file brings its exact stored bytes: they stand for the
+  // weights unless the request names a format (then params × bytes per parameter of that format).
+  const bool file_weights = model.file_weight_bytes > 0 && !body.contains("weights");
+  const std::string weights_id = file_weights ? "file" : request::text(body, "weights", "weights", weight_format_ids(), "bf16");
+  const WeightFormat file_format{"file", "as stored in the imported file", "file", std::max<std::int64_t>(1, count_params(model).total),
+                                 model.file_weight_bytes, "the file's header"};
+  const WeightFormat* weights_format = file_weights ? &file_format : find_weight_format(weights_id);
   const std::string kv_default = weights_id == "fp16" ? "fp16" : (weights_id == "fp32" ? "fp32" : "bf16");
   const std::string kv_id = request::text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default);
   const std::string engine_name = request::text(body, "engine", "engine", {"generic", "transformers", "vllm", "llama.cpp"}, "generic");
@@ -150,7 +156,7 @@ std::string estimate_or_throw(const std::string& text) {
   if (task == "inference") {
     check_magnitude(model, input_tokens + output_tokens, batch);
     InferenceSettings s;
-    s.weights = find_weight_format(weights_id);
+    s.weights = weights_format;
     s.kv_cache = find_kv_cache_format(kv_id);
     s.engine = parse_engine(engine_name);
     s.input_tokens = input_tokens;
@@ -202,7 +208,7 @@ std::string estimate_or_throw(const std::string& text) {
   out["memory"]["tensor_peak_bytes"] = estimate.tensor_peak_bytes;
   out["memory"]["host_bytes"] = estimate.host_bytes;
   out["memory"]["parts"] = parts_json(estimate.parts);
-  out["disk_bytes"] = weight_bytes(model, *find_weight_format(weights_id));
+  out["disk_bytes"] = weight_bytes(model, *weights_format);
   out["warnings"] = warnings;
   out["explain"] = json::array();
   for (const auto& line : estimate.explain) {

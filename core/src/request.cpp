@@ -83,6 +83,15 @@ json preset_document(const std::string& id, const std::string& field) {
   return json::parse(doc->json.begin(), doc->json.end());
 }
 
+namespace {
+/// `weight_bytes` (exact stored bytes) and `weights_format` (what the file stores) of a model
+/// imported from a weights file.
+void read_file_weights(const json& value, const std::string& field, ModelSpec& m) {
+  m.file_weight_bytes = whole_number(value, "weight_bytes", field + ".weight_bytes", 1, 100'000'000'000'000LL, 0);
+  if (m.file_weight_bytes > 0) m.file_weights_format = text(value, "weights_format", field + ".weights_format", {}, "as stored");
+}
+}  // namespace
+
 ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings) {
   if (value.is_string()) {
     const json doc = preset_document(value.get<std::string>(), field);
@@ -98,6 +107,11 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<s
   if (value.contains("config")) {
     ModelSpec m = model_from_hf_config(value.at("config"), field + ".config", warnings);
     if (value.contains("name") && value["name"].is_string()) m.name = value["name"].get<std::string>();
+    // Exact figures from a weights file's header (inspect_model_file) beside its config.
+    if (value.contains("params")) {
+      m.params_override = static_cast<std::int64_t>(std::llround(number(value, "params", field + ".params", 1.0, 1e13, 0.0)));
+    }
+    read_file_weights(value, field, m);
     return m;
   }
   if (value.contains("params")) {
@@ -125,6 +139,7 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<s
       m.gated_mlp = false;
       warnings.push_back("model: KV cache and activations use the given layers and hidden_size with multi-head attention and a " + std::to_string(m.intermediate_size) + "-wide MLP; the parameter count is taken as given");
     }
+    read_file_weights(value, field, m);
     return m;
   }
   throw InputError(field, "must be a preset id, {\"config\": {...}} or {\"params\": N}; the object has neither \"config\" nor \"params\"");

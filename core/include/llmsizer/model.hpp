@@ -104,8 +104,14 @@ struct ModelSpec {
   /// decoder's per-token compute. From the publisher's count or a `vision_config`.
   std::int64_t extra_params = 0;
   std::string extra_params_what;   ///< what `extra_params` is ("SigLIP vision tower (27 layers) + projector")
-  /// When only a parameter count is known (`{"params": N}`): the count, and no architecture.
+  /// When only a parameter count is known (`{"params": N}`): the count, and no architecture. With
+  /// an architecture (`{"config": ..., "params": N}`, e.g. from a weights file's header) it replaces
+  /// the computed total: the file's exact count wins over the formula.
   std::int64_t params_override = 0;
+  /// Exact bytes of the weights as stored in an imported file (safetensors/GGUF header): used
+  /// instead of params × bytes per parameter when the request names no `weights` format. 0: unknown.
+  std::int64_t file_weight_bytes = 0;
+  std::string file_weights_format;  ///< what the file stores ("BF16", "Q4_K_M", "mixed: Q4_K 62%, Q6_K 21%, ...")
 
   bool has_architecture() const { return hidden_size > 0 && num_layers > 0; }
   MixerKind mixer(int layer) const;
