@@ -98,28 +98,6 @@ json parts_json(const MemoryParts& p) {
   return j;
 }
 
-json model_json(const ModelSpec& m) {
-  const ParamCounts c = count_params(m);
-  json j;
-  j["id"] = m.id;
-  j["name"] = m.name;
-  j["params"] = c.total;
-  j["active_params"] = c.active;
-  j["layers"] = m.num_layers;
-  if (m.has_architecture()) {
-    j["hidden_size"] = m.hidden_size;
-    j["attention_heads"] = m.num_attention_heads;
-    j["kv_heads"] = m.num_kv_heads;
-    j["head_dim"] = m.head_dim;
-    j["vocab_size"] = m.vocab_size;
-    j["model_type"] = m.model_type;
-    if (c.extra > 0) j["extra_params"] = c.extra;
-    if (c.mtp > 0) j["mtp_params"] = c.mtp;
-  }
-  j["features"] = describe_features(m);
-  return j;
-}
-
 std::string estimate_or_throw(const std::string& text) {
   const nlohmann::json body = parse_body(text);
   std::vector<std::string> warnings;
@@ -202,7 +180,7 @@ std::string estimate_or_throw(const std::string& text) {
 
   json out;
   out["schema_version"] = kSchemaVersion;
-  out["model"] = model_json(model);
+  out["model"] = request::model_summary(model);
   out["settings"] = settings;
   out["memory"]["device_bytes"] = estimate.device_bytes;
   out["memory"]["tensor_peak_bytes"] = estimate.tensor_peak_bytes;
@@ -254,29 +232,14 @@ std::string list_models() {
       std::vector<std::string> ignored;
       const ModelSpec m = request::parse_model(nlohmann::json(std::string(doc->id)), "model", ignored);
       const nlohmann::json d = request::preset_document(std::string(doc->id), "model");
-      const ParamCounts c = count_params(m);
-      json j;
-      j["id"] = m.id;
-      j["name"] = m.name;
+      json j = request::model_summary(m);
       j["family"] = d.value("family", std::string());
       j["hf_repo"] = d.value("hf_repo", std::string());
-      j["params"] = c.total;
       j["published_params"] = d.value("published_params", nlohmann::json());
-      j["active_params"] = c.active;
-      if (c.extra > 0) j["extra_params"] = c.extra;
-      if (c.mtp > 0) j["mtp_params"] = c.mtp;
-      j["model_type"] = m.model_type;
-      j["layers"] = m.num_layers;
-      j["hidden_size"] = m.hidden_size;
-      j["attention_heads"] = m.num_attention_heads;
-      j["kv_heads"] = m.num_kv_heads;
-      j["head_dim"] = m.head_dim;
-      j["vocab_size"] = m.vocab_size;
       j["max_context"] = m.max_position_embeddings;
       j["experts"] = m.moe.num_experts;
       j["experts_per_token"] = m.moe.experts_per_token;
       j["sliding_window"] = m.sliding_window;
-      j["features"] = describe_features(m);
       j["source"] = d.value("source", std::string());
       out["models"].push_back(j);
     }

@@ -92,6 +92,32 @@ void read_file_weights(const json& value, const std::string& field, ModelSpec& m
 }
 }  // namespace
 
+nlohmann::ordered_json model_summary(const ModelSpec& m) {
+  const ParamCounts c = count_params(m);
+  nlohmann::ordered_json j;
+  j["id"] = m.id;
+  j["name"] = m.name;
+  j["params"] = c.total;
+  j["active_params"] = c.active;
+  j["layers"] = m.num_layers;
+  if (m.has_architecture()) {
+    j["hidden_size"] = m.hidden_size;
+    j["attention_heads"] = m.num_attention_heads;
+    j["kv_heads"] = m.num_kv_heads;
+    j["head_dim"] = m.head_dim;
+    j["vocab_size"] = m.vocab_size;
+    j["model_type"] = m.model_type;
+    if (c.extra > 0) j["extra_params"] = c.extra;
+    if (c.mtp > 0) j["mtp_params"] = c.mtp;
+  }
+  if (m.file_weight_bytes > 0) {
+    j["file_weight_bytes"] = m.file_weight_bytes;
+    j["file_weights_format"] = m.file_weights_format;
+  }
+  j["features"] = describe_features(m);
+  return j;
+}
+
 ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings) {
   if (value.is_string()) {
     const json doc = preset_document(value.get<std::string>(), field);

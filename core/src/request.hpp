@@ -28,6 +28,10 @@ std::string text(const json& obj, const char* key, const std::string& field, con
 /// The model of a request: a preset id, {"config": {...}}, or {"params": N, ...}.
 ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings);
 
+/// The model part of a response: id, name, params, active_params, layers, shape, model_type,
+/// extra/MTP params, the file's exact weight bytes when imported from one, and `features`.
+nlohmann::ordered_json model_summary(const ModelSpec& model);
+
 /// The embedded preset document for `id` parsed, or throws InputError(field, ...).
 json preset_document(const std::string& id, const std::string& field);
 
