@@ -207,3 +207,23 @@ TEST_CASE("Jamba mixes Mamba and attention layers and MoE every other layer", "[
   // Mamba state: 28 layers × (8192 × 16 + 8192 × 3) values.
   CHECK(recurrent_state_bytes(m, 4) == 28LL * (8192 * 16 + 8192 * 3) * 4);
 }
+
+TEST_CASE("A config with a file's exact parameter count and bytes sizes the weights as stored", "[config][api]") {
+  // What inspect_model_file hands on for a weights file: the architecture, the header's exact
+  // parameter count, and its stored bytes (here Llama-3.2-1B at an illustrative 4.5 bits/weight).
+  const json model = {{"config", llama_1b()}, {"params", 1'235'814'400LL}, {"weight_bytes", 695'145'600LL}, {"weights_format", "Q4_K_M"}};
+  const json r = test_support::estimate({{"model", model}, {"input_tokens", 1000}, {"output_tokens", 24}});
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["model"]["params"] == 1'235'814'400LL);
+  CHECK(r["memory"]["parts"]["weights"] == 695'145'600LL);
+  CHECK(r["disk_bytes"] == 695'145'600LL);
+  CHECK(r["settings"]["weights"] == "file");
+  // KV from the config: 2 × 16 layers × 8 KV heads × 64 head_dim × 1024 tokens × 2 B.
+  CHECK(r["memory"]["parts"]["kv_cache"] == 2LL * 16 * 8 * 64 * 1024 * 2);
+  // A named format wins over the file's bytes: 1,235,814,400 × 2 B.
+  const json bf16 = test_support::estimate({{"model", model}, {"weights", "bf16"}});
+  CHECK(bf16["memory"]["parts"]["weights"] == 2'471'628'800LL);
+  // The override must be a count.
+  const json bad = test_support::estimate({{"model", {{"config", llama_1b()}, {"weight_bytes", -3}}}});
+  CHECK(bad["error"]["field"] == "model.weight_bytes");
+}

@@ -88,7 +88,10 @@ namespace {
 /// imported from a weights file.
 void read_file_weights(const json& value, const std::string& field, ModelSpec& m) {
   m.file_weight_bytes = whole_number(value, "weight_bytes", field + ".weight_bytes", 1, 100'000'000'000'000LL, 0);
-  if (m.file_weight_bytes > 0) m.file_weights_format = text(value, "weights_format", field + ".weights_format", {}, "as stored");
+  if (m.file_weight_bytes > 0) {
+    const auto format = value.find("weights_format");
+    m.file_weights_format = format != value.end() && format->is_string() ? format->get<std::string>() : "as stored";
+  }
 }
 }  // namespace
 
