@@ -28,13 +28,6 @@ std::string error_field(const json& config) {
   return "(no error)";
 }
 
-bool mentions(const std::vector<std::string>& lines, const std::string& text) {
-  for (const auto& l : lines) {
-    if (l.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 TEST_CASE("A missing required field is named with its JSON path", "[config]") {
@@ -88,8 +81,8 @@ TEST_CASE("Unknown fields are ignored with a warning that lists them", "[config]
   const ModelSpec m = model_from_hf_config(c, "config", warnings);
   CHECK(count_params(m).total == 1'235'814'400);  // Llama-3.2-1B safetensors metadata
   REQUIRE(warnings.size() == 1);
-  CHECK(mentions(warnings, "my_new_field"));
-  CHECK_FALSE(mentions(warnings, "rope_theta"));
+  CHECK(test_support::any_contains(warnings, "my_new_field"));
+  CHECK_FALSE(test_support::any_contains(warnings, "rope_theta"));
 }
 
 TEST_CASE("Gemma configs default to tied embeddings and Gemma 3 text_config takes class defaults", "[config][gemma]") {
@@ -108,7 +101,7 @@ TEST_CASE("Gemma configs default to tied embeddings and Gemma 3 text_config take
   CHECK(m.tie_word_embeddings);
   CHECK(m.norms_per_layer == 4);
   CHECK(m.qk_norm);
-  CHECK(mentions(warnings, "Gemma3TextConfig defaults"));
+  CHECK(test_support::any_contains(warnings, "Gemma3TextConfig defaults"));
   // Text model by hand: embedding 262,208 × 2560; per layer q 2560×2048, k and v 2560×1024,
   // o 2048×2560, q/k norms 2 × 256, MLP 3 × 2560 × 10240, 4 norms × 2560; final norm 2560.
   const std::int64_t per_layer = 2560LL * 2048 + 2 * 2560LL * 1024 + 2048LL * 2560 + 512 + 3LL * 2560 * 10240 + 4 * 2560;
@@ -136,7 +129,7 @@ TEST_CASE("A vision tower the core cannot size is reported, not silently dropped
   std::vector<std::string> warnings;
   const ModelSpec m = model_from_hf_config(config, "config", warnings);
   CHECK(m.extra_params == 0);
-  CHECK(mentions(warnings, "clip_vision_model"));
+  CHECK(test_support::any_contains(warnings, "clip_vision_model"));
 }
 
 TEST_CASE("Qwen2 slides only when use_sliding_window is set and from max_window_layers on", "[config][sliding]") {

@@ -195,14 +195,6 @@ TEST_CASE("Qwen-MoE mlp_only_layers and decoder_sparse_step choose the MoE layer
 // ---------------------------------------------------------------------------------------------
 // Feature sentences.
 
-namespace {
-bool has_feature(const std::vector<std::string>& features, const std::string& text) {
-  for (const auto& f : features) {
-    if (f.find(text) != std::string::npos) return true;
-  }
-  return false;
-}
-}  // namespace
 
 TEST_CASE("Features name what drives the memory of each architecture", "[model][features]") {
   const auto [id, text] = GENERATE(table<const char*, const char*>({
@@ -224,7 +216,7 @@ TEST_CASE("Features name what drives the memory of each architecture", "[model][
       {"llama-3.2-1b-instruct", "tied embeddings"},
   }));
   CAPTURE(id, text);
-  CHECK(has_feature(describe_features(test_support::preset(id)), text));
+  CHECK(test_support::any_contains(describe_features(test_support::preset(id)), text));
 }
 
 TEST_CASE("A bare parameter count has no architecture features", "[model][features]") {

@@ -26,6 +26,14 @@ inline nlohmann::json estimate(const nlohmann::json& request) {
   return nlohmann::json::parse(llmsizer::estimate(request.dump()));
 }
 
+/// True when one of `lines` (warnings, feature sentences) contains `text`.
+inline bool any_contains(const std::vector<std::string>& lines, const std::string& text) {
+  for (const auto& line : lines) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 }  // namespace test_support
