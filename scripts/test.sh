@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds native and WASM, then runs the native unit tests,
-# the WASM-vs-native identity test and the browser tests through CTest.
+# the WASM-vs-native identity test and the browser tests (CTest), the unit tests again under
+# ASan/UBSan, and each fuzz target for FUZZ_SECONDS (default 60).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -8,3 +9,5 @@ bash scripts/build.sh
 # Missing prerequisites fail here instead of skipping.
 export LLMSIZER_REQUIRE_WASM=1 LLMSIZER_REQUIRE_BROWSER=1
 ctest --preset native
+bash scripts/sanitize.sh
+bash scripts/fuzz.sh

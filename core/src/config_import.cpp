@@ -2,6 +2,7 @@
 #include "llmsizer/config_import.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <string_view>
 
@@ -52,11 +53,13 @@ std::int64_t read_int(const json& cfg, std::string_view key, const std::string& 
     if (required) throw InputError(field, "is missing from the config: give " + std::string(key) + ", a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value));
     return fallback;
   }
-  if (!it->is_number_integer() && !(it->is_number_float() && it->get<double>() == static_cast<double>(static_cast<std::int64_t>(it->get<double>())))) {
+  // Range first, in double, so that no out-of-range float is ever cast to an integer (UB).
+  const bool whole = it->is_number_integer() || (it->is_number_float() && std::floor(it->get<double>()) == it->get<double>());
+  if (!whole) {
     throw InputError(field, "must be a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value) + "; got " + it->dump());
   }
   const double as_double = it->get<double>();
-  if (as_double < static_cast<double>(min_value) || as_double > static_cast<double>(max_value)) {
+  if (!(as_double >= static_cast<double>(min_value) && as_double <= static_cast<double>(max_value))) {
     throw InputError(field, "must be a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value) + "; got " + it->dump());
   }
   return it->is_number_integer() ? it->get<std::int64_t>() : static_cast<std::int64_t>(as_double);

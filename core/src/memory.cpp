@@ -51,6 +51,11 @@ struct Shapes {
   std::int64_t vocab;
   std::int64_t act_bytes;     ///< bytes of one activation value (bf16/fp16: 2, fp32: 4)
   bool gqa;                   ///< keys/values shared by groups of query heads
+  // Mixture of experts as transformers runs it (one expert at a time, in a Python loop).
+  std::int64_t experts;       ///< routed experts (0: dense MLP)
+  std::int64_t top_k;         ///< experts per token
+  std::int64_t expert_width;  ///< one routed expert's intermediate size on this device
+  std::int64_t shared_width;  ///< all shared experts' intermediate size on this device
 };
 
 Shapes shapes_for(const ModelSpec& m, const InferenceSettings& s) {
@@ -74,6 +79,10 @@ Shapes shapes_for(const ModelSpec& m, const InferenceSettings& s) {
   sh.vocab = m.vocab_size;
   sh.act_bytes = (s.weights && s.weights->id == "fp32") ? 4 : 2;
   sh.gqa = m.num_kv_heads < m.num_attention_heads && m.mla.kv_lora_rank == 0;
+  sh.experts = m.moe.num_experts;
+  sh.top_k = m.moe.experts_per_token;
+  sh.expert_width = ceil_div(m.moe.expert_intermediate_size, tp);
+  sh.shared_width = ceil_div(m.moe.num_shared_experts * m.moe.shared_expert_intermediate_size, tp);
   return sh;
 }
 
@@ -89,7 +98,20 @@ Shapes shapes_for(const ModelSpec& m, const InferenceSettings& s) {
  *    input. */
 std::int64_t layer_peak_bytes(const Shapes& sh, std::int64_t tokens, std::int64_t context, bool flash, bool framework_copies) {
   const std::int64_t a = sh.act_bytes;
-  const std::int64_t mlp = tokens * (2 * sh.hidden + 3 * sh.mlp_width) * a;
+  std::int64_t mlp = tokens * (2 * sh.hidden + 3 * sh.mlp_width) * a;
+  if (framework_copies && sh.experts > 0) {
+    // transformers' sparse MoE block (Qwen2MoeSparseMoeBlock.forward, MixtralSparseMoeBlock.forward,
+    // Qwen3MoeSparseMoeBlock.forward, v4.38-4.51): router logits (tokens × experts) and their fp32
+    // softmax, the one_hot expert mask (tokens × top_k × experts, int64) and the zeroed output
+    // (tokens × H) live through a Python loop that runs ONE expert at a time on the tokens routed
+    // to it (tokens × top_k / experts on average) — not all top_k experts at once. The shared
+    // expert then runs on every token.
+    const std::int64_t routing = tokens * sh.experts * (a + 4) + tokens * sh.top_k * sh.experts * 8 + tokens * sh.hidden * a;
+    const std::int64_t per_expert_tokens = ceil_div(tokens * sh.top_k, sh.experts);
+    const std::int64_t expert = per_expert_tokens * (sh.hidden + 3 * sh.expert_width) * a;
+    const std::int64_t shared = tokens * 3 * sh.shared_width * a;
+    mlp = tokens * 2 * sh.hidden * a + routing + std::max(expert, shared);
+  }
   std::int64_t attention_values = 2 * sh.hidden + 2 * sh.q_dim + 2 * sh.kv_dim;
   if (framework_copies) {
     attention_values += sh.q_dim + 2 * sh.kv_dim;          // rotated q, k and v before the cache append
@@ -98,7 +120,19 @@ std::int64_t layer_peak_bytes(const Shapes& sh, std::int64_t tokens, std::int64_
   }
   std::int64_t attention = tokens * attention_values * a;
   if (!flash) attention += sh.heads * tokens * context * (2 * a + 4);
-  const std::int64_t norm = framework_copies ? tokens * sh.hidden * (a + 8) : 0;
+  std::int64_t norm = framework_copies ? tokens * sh.hidden * (a + 8) : 0;
+  if (framework_copies) {
+    // Two more hidden-size tensors stay referenced from outside the layer (transformers
+    // Qwen2Model/LlamaModel.forward, 4.38-4.51): `inputs_embeds`, a local of the model's forward
+    // kept for the whole layer loop, and the loop variable `hidden_states` holding this layer's
+    // input until the layer returns (the layer's own `residual` is rebound after attention).
+    // Qwen2.5 at 30720 prompt tokens (transformers 4.46, A100): 0.5B 2.34 GiB, 7B 19.97 GiB
+    // measured vs 2.21 and 19.49 without these two (Qwen2.5 docs, speed_benchmark.rst).
+    const std::int64_t held = 2 * tokens * sh.hidden * a;
+    mlp += held;
+    attention += held;
+    norm += held;
+  }
   return std::max({mlp, attention, norm});
 }
 
@@ -107,6 +141,121 @@ std::int64_t layer_peak_bytes(const Shapes& sh, std::int64_t tokens, std::int64_
 /// last position: `logits_to_keep`/`num_logits_to_keep`).
 std::int64_t last_logits_bytes(const Shapes& sh, std::int64_t batch, bool framework_copies) {
   return batch * sh.vocab * (framework_copies ? (sh.act_bytes + 3 * 4) : 4);
+}
+
+/// The peak of Hugging Face `generate` on one device, and the full-context KV cache under it.
+struct TransformersPeak {
+  std::int64_t peak = 0;     ///< weights excluded: KV cache + temporaries + model buffers
+  std::int64_t kv_full = 0;  ///< the cache at the end of generation
+  std::string formula;
+  std::string values;
+  std::vector<std::string> warnings;
+};
+
+/// Layers holding their own rotary cos/sin table before transformers 4.45: Qwen2, Qwen2-MoE,
+/// Mistral and Mixtral (modeling_qwen2.py "Copied from transformers.models.mistral").
+/// Llama computes cos/sin per call since 4.38.
+bool rope_table_per_layer(const ModelSpec& m) {
+  return m.model_type == "qwen2" || m.model_type == "qwen2_moe" || m.model_type == "mistral" || m.model_type == "mixtral";
+}
+
+/// Largest quantized linear layer, in weights (in_features × out_features) on this device.
+std::int64_t largest_linear_elements(const Shapes& sh) {
+  std::int64_t width = std::max({sh.q_dim, sh.experts > 0 ? std::max(sh.expert_width, sh.shared_width) : sh.mlp_width});
+  return sh.hidden * width;
+}
+
+template <typename KvBytes>
+TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& s, const Shapes& sh, KvBytes kv_here) {
+  TransformersPeak p;
+  const int version = s.engine_version;  // 0: current
+  const bool whole_prompt_logits = version > 0 && version < kTransformersLastLogitsOnly;
+  const bool tuple_cache = version > 0 && version < kTransformersCacheObject;
+  const std::int64_t batch = s.batch;
+  const std::int64_t prompt = s.input_tokens * batch;
+  const std::int64_t a = sh.act_bytes;
+  const std::int64_t context = s.input_tokens + s.output_tokens;
+
+  // Buffers that live through the whole call.
+  std::int64_t buffers = 0;
+  std::string buffer_text;
+  if (version > 0 && version < kTransformersRopeAtModel && rope_table_per_layer(m) && m.max_position_embeddings > 0) {
+    // transformers 4.37-4.44 modeling_qwen2.py / modeling_mistral.py: every attention layer builds
+    // Qwen2RotaryEmbedding(max_position_embeddings) whose _set_cos_sin_cache registers cos_cached
+    // and sin_cached buffers of max_position_embeddings × head_dim in torch.get_default_dtype()
+    // (the load dtype, bf16/fp16). 4.45 moved one rotary module to Qwen2Model, computing cos/sin
+    // for the current positions only.
+    buffers += static_cast<std::int64_t>(m.num_layers) * m.max_position_embeddings * m.head_dim * 2 * a;
+    buffer_text += " + rotary cos/sin tables " + fmt::gb(buffers);
+  }
+  if (s.weights != nullptr && s.weights->id.substr(0, 9) == "gptq-int4") {
+    // 4-bit GPTQ runs on the ExLlama (v1) kernel by default (transformers GPTQConfig
+    // exllama_config {"version": 1}); auto_gptq/modeling/_utils.py autogptq_post_init allocates
+    // one fp16 temp_dq buffer per device of max(qweight.numel() × 8) = the largest quantized
+    // linear layer's in_features × out_features, to dequantize into.
+    const std::int64_t temp_dq = largest_linear_elements(sh) * 2;
+    buffers += temp_dq;
+    buffer_text += " + ExLlama temp_dq " + fmt::gb(temp_dq);
+  }
+
+  // Prefill: the cache holds the prompt while one layer's temporaries or the logits peak.
+  const std::int64_t layer_prefill = layer_peak_bytes(sh, prompt, s.input_tokens, s.flash_attention, true);
+  std::int64_t logits_prefill = 0;
+  if (whole_prompt_logits) {
+    // Before 4.45 (e.g. modeling_qwen2.py Qwen2ForCausalLM.forward, 4.38): `logits =
+    // self.lm_head(hidden_states); logits = logits.float()` for EVERY prompt position: the
+    // activation-type logits and their fp32 copy are alive together, next to the final hidden
+    // states. PR #31292 (4.45) added num_logits_to_keep so generate computes the last position only.
+    logits_prefill = prompt * sh.vocab * (a + 4) + prompt * sh.hidden * a;
+  } else {
+    logits_prefill = prompt * sh.hidden * a * 2 + last_logits_bytes(sh, batch, true);
+  }
+  const std::int64_t kv_prompt = kv_here(s.input_tokens);
+  const std::int64_t prefill = kv_prompt + std::max(layer_prefill, logits_prefill);
+
+  // Decode: the cache grows by torch.cat (cache_utils.py DynamicCache.update), which allocates
+  // the longer tensor before the shorter one is freed.
+  p.kv_full = kv_here(context);
+  std::int64_t decode = 0;
+  std::string decode_text;
+  if (s.output_tokens > 0) {
+    const std::int64_t step = std::max(layer_peak_bytes(sh, batch, context, s.flash_attention, true), last_logits_bytes(sh, batch, true));
+    std::int64_t previous_cache = 0;
+    if (tuple_cache) {
+      // Before 4.42 generate passed the legacy tuple of tensors: the model wrapped it with
+      // DynamicCache.from_legacy_cache (no copy) and torch.cat built a new tensor per layer, while
+      // the previous step's tuple (model_kwargs["past_key_values"]) and `outputs` still referenced
+      // every old tensor until the forward returned: two whole caches at once.
+      previous_cache = kv_here(context - 1);
+      decode_text = "previous step's cache (tuple kept by generate) " + fmt::gb(previous_cache);
+    } else {
+      // Since 4.42 the DynamicCache object is updated in place: one layer's keys (then values)
+      // exist twice during torch.cat.
+      previous_cache = p.kv_full / std::max(1, 2 * m.num_layers);
+      decode_text = "one layer's keys copied by torch.cat " + fmt::gb(previous_cache);
+    }
+    decode = p.kv_full + previous_cache + step;
+    if (whole_prompt_logits) {
+      // The first decode step runs while the prefill `outputs` (fp32 logits of every prompt
+      // position) is still referenced by generate's loop.
+      const std::int64_t first = kv_here(s.input_tokens + 1) + (tuple_cache ? kv_prompt : 0) + prompt * sh.vocab * 4 + step;
+      decode = std::max(decode, first);
+    }
+  }
+
+  p.peak = std::max(prefill, decode) + buffers;
+  if (prefill >= decode) {
+    p.formula = whole_prompt_logits
+                    ? "prefill peak: logits of every prompt position (lm_head output + fp32 copy, transformers < 4.45) or one layer's temporaries, above the cache not yet filled"
+                    : "prefill peak: one layer's temporaries (MLP: 3 × tokens × intermediate; attention: q, k, v, rotary and repeat_kv copies; RMSNorm fp32 upcast) and last-token logits, above the cache not yet filled";
+    p.values = whole_prompt_logits
+                   ? fmt::count(prompt) + " prompt tokens × " + fmt::count(sh.vocab) + " vocab × (" + std::to_string(a) + " + 4) B" + buffer_text
+                   : fmt::count(prompt) + " prompt tokens × (2 × " + fmt::count(sh.hidden) + " + 3 × " + fmt::count(sh.mlp_width) + ") × " + std::to_string(a) + " B (MLP)" + buffer_text;
+  } else {
+    p.formula = "decode peak: the full cache plus what torch.cat copies while it grows, one token's temporaries and last-token logits (fp32 upcast, sampling copies)";
+    p.values = decode_text + ", " + std::to_string(batch) + " × " + fmt::count(sh.vocab) + " vocab × (" + std::to_string(a) + " + 12) B" + buffer_text;
+  }
+  return p;
 }
 
 void add_line(MemoryEstimate& e, std::string part, std::string formula, std::string values, std::int64_t bytes) {
@@ -174,29 +323,11 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       break;
     }
     case Engine::transformers: {
-      // Prefill: the cache holds the prompt while one layer's temporaries peak; decode: the cache
-      // at full context, DynamicCache's torch.cat copy of one layer's keys and values, and the
-      // logits buffers. The larger of the two is the peak.
-      const std::int64_t prefill_act = std::max(layer_peak_bytes(sh, s.input_tokens * batch, s.input_tokens, flash, true),
-                                                s.input_tokens * batch * sh.hidden * sh.act_bytes * 2 + last_logits_bytes(sh, batch, true));
-      const std::int64_t kv_full = kv_here(context);
-      const std::int64_t cache_copy = s.output_tokens > 0 ? kv_full / std::max(1, m.num_layers) : 0;
-      const std::int64_t decode_act = std::max(layer_peak_bytes(sh, batch, context, flash, true), last_logits_bytes(sh, batch, true)) + cache_copy;
-      const std::int64_t kv_prompt = kv_here(s.input_tokens);
-      e.parts.kv_cache = kv_full;
-      if (kv_prompt + prefill_act > kv_full + decode_act) {
-        // The prefill peak comes before the cache is full: report the temporaries that sit on
-        // top of the full cache's share so that the parts still add up to the peak.
-        e.parts.activations = kv_prompt + prefill_act - kv_full;
-        add_line(e, "activations", "prefill peak: one layer's temporaries (MLP: 3 × tokens × intermediate; attention: q, k, v, rotary and repeat_kv copies; RMSNorm fp32 upcast) and last-token logits, above the cache not yet filled",
-                 fmt::count(s.input_tokens * batch) + " prompt tokens × (2 × " + fmt::count(sh.hidden) + " + 3 × " + fmt::count(sh.mlp_width) + ") × " + std::to_string(sh.act_bytes) + " B (MLP)",
-                 e.parts.activations);
-      } else {
-        e.parts.activations = decode_act;
-        add_line(e, "activations", "decode peak: one layer's temporaries for one token per sequence + last-token logits (fp32 upcast, sampling copies) + DynamicCache's copy of one layer's keys and values",
-                 std::to_string(batch) + " × " + fmt::count(sh.vocab) + " vocab × (" + std::to_string(sh.act_bytes) + " + 12) B + cache copy " + fmt::gb(cache_copy),
-                 e.parts.activations);
-      }
+      const TransformersPeak p = transformers_peak(m, s, sh, [&](std::int64_t tokens) { return kv_here(tokens); });
+      e.parts.kv_cache = p.kv_full;
+      e.parts.activations = p.peak - p.kv_full;
+      add_line(e, "activations", p.formula, p.values, e.parts.activations);
+      for (const auto& w : p.warnings) e.warnings.push_back(w);
       break;
     }
     case Engine::vllm: {

@@ -30,7 +30,18 @@ struct InferenceSettings {
   std::int64_t batch = 1;                  ///< sequences served at once
   int gpus = 1;                            ///< 0: CPU only (everything in host RAM); >1: tensor parallel
   bool flash_attention = true;             ///< attention without materialised scores (SDPA/FA2, llama.cpp -fa)
+  /// Version of the engine whose behaviour is modelled, as major × 100 + minor (transformers
+  /// "4.38" → 438); 0: current. Only `transformers` reads it: before 4.45 `generate` computed
+  /// (and upcast to fp32) the logits of the whole prompt, before 4.42 it kept the previous step's
+  /// KV cache alive while the model built the next, and before 4.45 Qwen2/Mistral-family layers
+  /// each held a rotary cos/sin table of max_position_embeddings rows.
+  int engine_version = 0;
 };
+
+/// transformers versions at which `generate`'s memory behaviour changed (major × 100 + minor).
+constexpr int kTransformersLastLogitsOnly = 445;  ///< `num_logits_to_keep`: only the last position's logits
+constexpr int kTransformersCacheObject = 442;     ///< `generate` hands the model a DynamicCache, not a tuple
+constexpr int kTransformersRopeAtModel = 445;     ///< Qwen2/Mistral: one rotary module computing cos/sin per call
 
 /// Memory by part, bytes. A part that does not apply is 0.
 struct MemoryParts {

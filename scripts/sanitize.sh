@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The unit tests under AddressSanitizer and UndefinedBehaviorSanitizer (the `asan` preset).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake --preset asan >/dev/null
+cmake --build --preset asan --target llmsizer_tests llmsizer
+ctest --preset asan

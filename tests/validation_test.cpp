@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// Accuracy against published measurements (issue 9): the median error of each kind stays under
+// its gate — inference memory 5%, training memory 15%, file size 2%, decode speed 25% — over the
+// rows of data/validation/*.json (compiled into the core), each compared with the quantity it
+// measured. Kinds whose estimator is not in the core yet have no used rows and are skipped.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "llmsizer/catalog.hpp"
+#include "llmsizer/validate.hpp"
+
+using namespace llmsizer;
+using Catch::Matchers::WithinRel;
+
+TEST_CASE("Median error of every validated kind stays under its gate", "[validation][accuracy]") {
+  const ValidationReport report = run_validation();
+  REQUIRE(report.summaries.size() == 4);
+  for (const auto& s : report.summaries) {
+    CAPTURE(s.kind, s.rows, s.used, s.exact, s.median_abs_error, s.p90_abs_error, s.median_abs_error_exact);
+    if (s.used == 0) continue;  // no estimator for this kind yet
+    // Rows mapped without a stand-in weight format carry the gate; rows estimated with a plain
+    // format standing in for a checkpoint format (GPTQ/AWQ/NF4/FP8 until the quantization work
+    // lands) are reported, and join the gate once their format exists.
+    CHECK(s.median_abs_error_exact <= s.gate);
+    if (s.exact == s.used) CHECK(s.median_abs_error <= s.gate);
+  }
+}
+
+TEST_CASE("Inference validation compares enough rows and says why each excluded row is out", "[validation]") {
+  const ValidationReport report = run_validation("inference");
+  REQUIRE(report.summaries.size() == 1);
+  const ValidationSummary& s = report.summaries.front();
+  // 313 rows copied from the shared validation set (kind = inference); more may be added.
+  CHECK(s.rows >= 313);
+  CHECK(s.used + s.excluded == s.rows);
+  CHECK(s.exact >= 60);  // the bf16 rows: Qwen1.5, Qwen2, Qwen3 on one GPU, litgpt Llama-2, vLLM weights
+  for (const auto& row : report.rows) {
+    CAPTURE(row.id);
+    if (row.used) {
+      CHECK(std::isfinite(row.error));
+      CHECK(row.measured > 0.0);
+      CHECK_FALSE(row.quantity.empty());
+      CHECK_FALSE(row.request.empty());
+    } else {
+      CHECK_FALSE(row.excluded_reason.empty());
+    }
+  }
+}
+
+TEST_CASE("Validation rows carry their source and ids are unique", "[validation][data]") {
+  std::set<std::string> ids;
+  for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
+    if (doc->kind != "validation") continue;
+    const auto data = nlohmann::json::parse(doc->json.begin(), doc->json.end());
+    CHECK(data.at("kind").get<std::string>() == std::string(doc->id));
+    for (const auto& row : data.at("rows")) {
+      const std::string id = row.at("id").get<std::string>();
+      CAPTURE(id);
+      CHECK(ids.insert(id).second);
+      const std::string source = row.at("source").get<std::string>();
+      CHECK(source.rfind("https://", 0) == 0);
+      CHECK(row.contains("measured"));
+    }
+  }
+  CHECK(ids.size() >= 313);
+}
+
+TEST_CASE("Transformers 4.38 row of Qwen2-7B at 6144 prompt tokens by hand", "[validation][transformers]") {
+  // qwen2-transformers-qwen2-7b-instruct-bf16-in6144-g1: 20.26 GiB (Qwen2.5 repo,
+  // docs/source/benchmark/speed_benchmark.rst @5c4e69c, transformers 4.38.2, A100).
+  // By hand: weights 7,615,616,512 × 2 B = 14.185 GiB; prompt KV 2 × 28 × 4 × 128 × 6144 × 2 B
+  // = 0.328 GiB; whole-prompt logits 6144 × 152,064 × (2 + 4) B = 5.223 GiB; rotary tables
+  // 28 layers × 32,768 × 128 × 2 × 2 B = 0.438 GiB; final hidden 6144 × 3584 × 2 B = 0.041 GiB:
+  // 20.215 GiB.
+  const ValidationReport report = run_validation("inference");
+  bool found = false;
+  for (const auto& row : report.rows) {
+    if (row.id != "qwen2-transformers-qwen2-7b-instruct-bf16-in6144-g1") continue;
+    found = true;
+    CHECK(row.used);
+    CHECK(row.unit == "GiB");
+    CHECK_THAT(row.measured, WithinRel(20.26, 1e-9));
+    CHECK_THAT(row.estimated, WithinRel(20.215, 0.002));
+  }
+  CHECK(found);
+}
+
+TEST_CASE("Median and nearest-rank percentile", "[validation]") {
+  CHECK(median_of({}) == 0.0);
+  CHECK_THAT(median_of({3.0, 1.0, 2.0}), WithinRel(2.0, 1e-12));
+  CHECK_THAT(median_of({4.0, 1.0, 2.0, 3.0}), WithinRel(2.5, 1e-12));
+  // Nearest rank: p90 of 1..10 is the 9th value.
+  CHECK_THAT(percentile_of({10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0.9), WithinRel(9.0, 1e-12));
+  CHECK_THAT(percentile_of({5.0}, 0.9), WithinRel(5.0, 1e-12));
+}
