@@ -147,6 +147,7 @@ void print_estimate(const ordered_json& r, bool gib) {
             << model.value("params", 0LL) << " parameters";
   if (model.value("active_params", 0LL) != model.value("params", 0LL)) std::cout << ", " << model.value("active_params", 0LL) << " active";
   std::cout << "\n";
+  for (const auto& f : model.value("features", ordered_json::array())) std::cout << "  - " << f.get<std::string>() << "\n";
   const auto& s = r["settings"];
   std::cout << "Task: " << s.value("task", "") << ", weights " << s.value("weights", "");
   if (s.contains("engine")) {
