@@ -11,4 +11,6 @@ EMSCRIPTEN_BINDINGS(llmsizer) {
   emscripten::function("listModels", &llmsizer::list_models);
   emscripten::function("listHardware", &llmsizer::list_hardware);
   emscripten::function("listOptions", &llmsizer::list_options);
+  // A Uint8Array passed from JS arrives as the raw bytes of the std::string (embind copies them).
+  emscripten::function("inspectModelFile", &llmsizer::inspect_model_file);
 }

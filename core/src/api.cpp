@@ -10,9 +10,11 @@
 #include "llmsizer/catalog.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/error.hpp"
+#include "llmsizer/file_header.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/training.hpp"
 #include "request.hpp"
+#include "training_request.hpp"
 
 namespace llmsizer {
 namespace {
@@ -156,6 +158,8 @@ std::string estimate_or_throw(const std::string& text) {
 
   MemoryEstimate estimate;
   json settings;
+  json training_out;    // task training: the response's `training` object
+  json throughput_out;  // task training with a known GPU peak: tokens_per_s and hours
   if (task == "inference") {
     check_magnitude(model, input_tokens + output_tokens, batch);
     InferenceSettings s;
@@ -180,28 +184,16 @@ std::string estimate_or_throw(const std::string& text) {
     settings["flash_attention"] = flash;
     if (engine_version > 0) settings["engine_version"] = body.at("engine_version");
   } else {
-    const nlohmann::json training = body.value("training", nlohmann::json::object());
-    if (!training.is_object()) throw InputError("training", "must be an object such as {\"method\": \"full\", \"seq_len\": 2048}");
-    TrainingSettings t;
-    const std::string method = request::text(training, "method", "training.method", {"full", "freeze", "lora", "qlora"}, "full");
-    t.method = method == "full" ? TrainingMethod::full : method == "freeze" ? TrainingMethod::freeze : method == "lora" ? TrainingMethod::lora : TrainingMethod::qlora;
-    const std::string optimizer = request::text(training, "optimizer", "training.optimizer", {"adamw", "sgd"}, "adamw");
-    t.optimizer = optimizer == "sgd" ? Optimizer::sgd : Optimizer::adamw;
-    const std::string precision = request::text(training, "precision", "training.precision", {"mixed-bf16", "mixed-fp16", "fp32", "bf16"}, "mixed-bf16");
-    t.precision = precision == "mixed-fp16" ? TrainingPrecision::mixed_fp16 : precision == "fp32" ? TrainingPrecision::fp32 : precision == "bf16" ? TrainingPrecision::bf16 : TrainingPrecision::mixed_bf16;
-    t.seq_len = whole_number(training, "seq_len", "training.seq_len", 1, kMaxTokens, input_tokens);
-    t.micro_batch = whole_number(training, "micro_batch", "training.micro_batch", 1, kMaxBatch, batch);
-    t.gradient_checkpointing = request::boolean(training, "gradient_checkpointing", "training.gradient_checkpointing", false);
-    t.flash_attention = request::boolean(training, "flash_attention", "training.flash_attention", flash);
-    t.gpus = gpus;
+    const TrainingSettings t = request::parse_training(body.value("training", nlohmann::json::object()), model, gpus, input_tokens, batch, flash, warnings);
     check_magnitude(model, t.seq_len, t.micro_batch);
-    estimate = estimate_training_memory(model, t);
+    const TrainingEstimate training = estimate_training(model, t);
+    estimate = training.memory;
     settings["task"] = task;
     settings["weights"] = weights_id;
     settings["gpus"] = gpus;
-    settings["training"] = {{"method", method}, {"optimizer", optimizer}, {"precision", precision}, {"seq_len", t.seq_len},
-                            {"micro_batch", t.micro_batch}, {"gradient_checkpointing", t.gradient_checkpointing},
-                            {"flash_attention", t.flash_attention}};
+    settings["training"] = request::training_settings_json(t);
+    training_out = request::training_result_json(training);
+    if (t.peak_tflops > 0) throughput_out = {{"tokens_per_s", training.time.tokens_per_s}, {"hours", training.time.hours}};
   }
   warnings.insert(warnings.end(), estimate.warnings.begin(), estimate.warnings.end());
 
@@ -214,6 +206,8 @@ std::string estimate_or_throw(const std::string& text) {
   out["memory"]["host_bytes"] = estimate.host_bytes;
   out["memory"]["parts"] = parts_json(estimate.parts);
   out["disk_bytes"] = weight_bytes(model, *weights_format);
+  if (!training_out.is_null()) out["training"] = training_out;
+  if (!throughput_out.is_null()) out["throughput"] = throughput_out;
   out["warnings"] = warnings;
   out["explain"] = json::array();
   for (const auto& line : estimate.explain) {
@@ -299,6 +293,11 @@ std::string list_options() {
     out["tasks"] = {"inference", "training"};
     return out.dump();
   });
+}
+
+std::string inspect_model_file(const std::string& leading_bytes, double file_size_bytes) {
+  const std::int64_t size = (file_size_bytes >= 0 && file_size_bytes < 9.0e18) ? static_cast<std::int64_t>(file_size_bytes) : -1;
+  return request::describe_model_file(leading_bytes, size);
 }
 
 bool is_error_response(const std::string& response_json) {

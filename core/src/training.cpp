@@ -2,74 +2,381 @@
 #include "llmsizer/training.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "format.hpp"
 #include "llmsizer/error.hpp"
+#include "training_internal.hpp"
 
 namespace llmsizer {
+namespace {
+
+using training_detail::activation_bytes;
+
+/// bitsandbytes 8-bit optimizers quantize each state block-wise, one fp32 absmax per block of
+/// 2048 values (Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization", §2.1, B = 2048).
+constexpr double kBnb8BitBlock = 2048.0;
+
+/// DeepSpeed communication buckets. The Hugging Face DeepSpeed guide (transformers docs, "ZeRO-2
+/// config"): "overlap_comm uses 4.5x the allgather_bucket_size and reduce_bucket_size values. So if
+/// they are set to 5e8, this requires a 9GB footprint (5e8 x 2Bytes x 2 x 4.5) ... about 2e8, which
+/// would require 3.6GB". ZeRO-1/2: 2e8, the guide's example config (also Qwen's
+/// finetune/ds_config_zero2.json); ZeRO-3: the guide's "auto" values, reduce_bucket_size = h².
+constexpr std::int64_t kZeroBucketElements = 200'000'000;
+constexpr double kOverlapCommFactor = 2.0 * 2.0 * 4.5;  // bytes per bucket element: 2 B × 2 buckets × 4.5
+/// DeepSpeed ZeRO-3 converts gradients to fp32 one sub-group at a time: sub_group_size 1e9.
+constexpr std::int64_t kZero3SubGroupElements = 1'000'000'000;
+
+/// Bytes per parameter of the frozen 4-bit base of QLoRA, with its quantization constants.
+double quantized_base_bytes(QuantizedBase base) {
+  switch (base) {
+    // NF4 with double quantization (Dettmers et al. 2023, "QLoRA", §3 "Double Quantization"):
+    // 4 bits + an 8-bit absmax per 64 weights + an fp32 constant per 256 absmax blocks
+    // = 0.5 + 1/64 + 4/(64·256) B = 4.127 bits.
+    case QuantizedBase::nf4: return 0.5 + 1.0 / 64 + 4.0 / (64 * 256);
+    // NF4 alone: an fp32 absmax per 64 weights = 0.5 + 4/64 B (QLoRA §3: 32/64 = 0.5 bits).
+    case QuantizedBase::nf4_single: return 0.5 + 4.0 / 64;
+    // GPTQ (AutoGPTQ QuantLinear), group size 128: packed 4-bit weights, an fp16 scale and a
+    // 4-bit zero point per group of 128 input rows = 0.5 + 2/128 + 0.5/128 B.
+    case QuantizedBase::gptq_int4: return 0.5 + 2.5 / 128;
+  }
+  return 0.5;
+}
+
+const char* quantized_base_name(QuantizedBase base) {
+  switch (base) {
+    case QuantizedBase::nf4: return "NF4 + double quantization";
+    case QuantizedBase::nf4_single: return "NF4";
+    case QuantizedBase::gptq_int4: return "GPTQ int4 g128";
+  }
+  return "4-bit";
+}
+
+bool is_mixed(TrainingPrecision p) { return p == TrainingPrecision::mixed_bf16 || p == TrainingPrecision::mixed_fp16; }
+
+/// Bytes of a weight (and its gradient) in the training precision: fp32 4, otherwise 2.
+int weight_bytes_for(TrainingPrecision p) { return p == TrainingPrecision::fp32 ? 4 : 2; }
+
+/// Optimizer states are fp32 except in pure bf16, where PyTorch creates them like the parameter
+/// (torch.optim.AdamW: state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)).
+int state_bytes_for(TrainingPrecision p) { return p == TrainingPrecision::bf16 ? 2 : 4; }
+
+bool is_paged(Optimizer o) { return o == Optimizer::paged_adamw || o == Optimizer::paged_adamw_8bit; }
+
+std::string bytes_text(double b) { return fmt::bytes_per(b); }
+
+/// Adafactor's factored second moment: one row and one column vector per matrix. For a whole
+/// model the matrices are about hidden × something, so rows + cols ≈ 2/hidden of the elements;
+/// for LoRA adapters (r × d_in and d_out × r) it is exact.
+std::int64_t adafactor_state_elements(const ModelSpec& m, const TrainableParams& tp, const std::vector<LoraTargetMatrices>& adapters,
+                                      std::int64_t rank) {
+  if (!adapters.empty()) {
+    std::int64_t e = 0;
+    for (const auto& mat : adapters) e += mat.count * ((rank + mat.d_in) + (mat.d_out + rank));
+    return e + 2 * (tp.trainable - tp.adapters);  // embedding copies: rows + cols ≈ 2/h of them
+  }
+  if (m.hidden_size <= 0) return 0;
+  return 2 * tp.trainable / m.hidden_size;
+}
+
+}  // namespace
+
+const char* optimizer_id(Optimizer o) {
+  switch (o) {
+    case Optimizer::adamw: return "adamw";
+    case Optimizer::adamw_8bit: return "adamw-8bit";
+    case Optimizer::paged_adamw_8bit: return "paged-adamw-8bit";
+    case Optimizer::paged_adamw: return "paged-adamw";
+    case Optimizer::sgd: return "sgd";
+    case Optimizer::sgd_momentum: return "sgd-momentum";
+    case Optimizer::adafactor: return "adafactor";
+    case Optimizer::lion: return "lion";
+  }
+  return "adamw";
+}
+
+double optimizer_state_bytes(Optimizer o, int state_bytes) {
+  switch (o) {
+    // Adam/AdamW (Loshchilov & Hutter 2019): first and second moment per parameter.
+    case Optimizer::adamw:
+    case Optimizer::paged_adamw: return 2.0 * state_bytes;
+    // bitsandbytes AdamW8bit: both moments in 8 bits plus one fp32 absmax per 2048-value block.
+    case Optimizer::adamw_8bit:
+    case Optimizer::paged_adamw_8bit: return 2.0 * (1.0 + 4.0 / kBnb8BitBlock);
+    case Optimizer::sgd: return 0.0;
+    case Optimizer::sgd_momentum: return 1.0 * state_bytes;
+    // Adafactor (Shazeer & Stern 2018) with beta1 = None (Hugging Face default): no first
+    // moment; its factored second moment is counted per matrix by the caller.
+    case Optimizer::adafactor: return 0.0;
+    // Lion (Chen et al. 2023, "Symbolic Discovery of Optimization Algorithms", Alg. 1): one momentum.
+    case Optimizer::lion: return 1.0 * state_bytes;
+  }
+  return 2.0 * state_bytes;
+}
 
 StateBytesPerParam full_training_state_bytes(TrainingPrecision precision, Optimizer optimizer) {
   StateBytesPerParam b;
-  // Adam keeps momentum and variance in fp32 (2 × 4 B); SGD here is plain SGD with momentum (4 B).
-  const int optimizer_bytes = optimizer == Optimizer::adamw ? 8 : 4;
-  switch (precision) {
-    case TrainingPrecision::mixed_bf16:
-    case TrainingPrecision::mixed_fp16:
-      b = {2, 2, optimizer_bytes, 4};
-      break;
-    case TrainingPrecision::fp32:
-      b = {4, 4, optimizer_bytes, 0};
-      break;
-    case TrainingPrecision::bf16:
-      // Pure bf16: no fp32 master copy; optimizer states kept in bf16 too.
-      b = {2, 2, optimizer_bytes / 2, 0};
-      break;
-  }
+  b.weights = weight_bytes_for(precision);
+  b.gradients = weight_bytes_for(precision);
+  b.optimizer = optimizer_state_bytes(optimizer, state_bytes_for(precision));
+  // Mixed precision keeps an fp32 master copy of the 16-bit weights (Micikevicius et al. 2018,
+  // "Mixed Precision Training", §3.1); pure bf16 and fp32 do not.
+  b.master_weights = is_mixed(precision) ? 4 : 0;
   return b;
 }
 
-std::int64_t training_activation_bytes(const ModelSpec& m, const TrainingSettings& s) {
-  if (!m.has_architecture()) return 0;
-  const std::int64_t sbh = s.seq_len * s.micro_batch * m.hidden_size;
-  const std::int64_t logits = s.seq_len * s.micro_batch * m.vocab_size * 4;
-  if (s.gradient_checkpointing) {
-    // Full recomputation keeps each layer's input (2·s·b·h in 16-bit) and recomputes one layer
-    // at a time during backward: one layer's full activations on top.
-    const std::int64_t one_layer = sbh * 34 + (s.flash_attention ? 0 : 5LL * m.num_attention_heads * s.seq_len * s.seq_len * s.micro_batch);
-    return 2 * sbh * m.num_layers + one_layer + logits;
+TrainableParams trainable_params(const ModelSpec& m, const TrainingSettings& s) {
+  TrainableParams tp;
+  const ParamCounts c = count_params(m);
+  tp.total = c.total;
+  switch (s.method) {
+    case TrainingMethod::full:
+      tp.trainable = c.total;
+      break;
+    case TrainingMethod::freeze: {
+      if (!m.has_architecture()) {
+        throw InputError("training.method", "freeze training needs the model's layers; give a preset id or {\"config\": {...}}");
+      }
+      // The last N decoder layers train (LLaMA-Factory finetuning_type=freeze); embeddings, the
+      // final norm and the lm_head stay frozen.
+      const std::int64_t decoder = c.per_layer_attention + c.per_layer_mlp + c.norms - (m.norm_has_bias ? 2 : 1) * m.hidden_size;
+      const int n = std::min(s.trainable_layers, m.num_layers);
+      tp.trainable = decoder / m.num_layers * n;
+      break;
+    }
+    case TrainingMethod::lora:
+    case TrainingMethod::qlora: {
+      const auto targets = resolve_lora_targets(s.lora_targets, "training.lora_targets");
+      tp.adapters = lora_adapter_params(lora_target_matrices(m, targets, "training.lora_targets"), s.lora_rank, s.dora);
+      if (s.train_embeddings) tp.embedding_copies = c.embedding + (c.lm_head > 0 ? c.lm_head : c.embedding);
+      tp.trainable = tp.adapters + tp.embedding_copies;
+      if (s.method == TrainingMethod::qlora) {
+        // bitsandbytes / GPTQ quantize the decoder's Linear layers; embeddings, norms and the
+        // lm_head stay 16-bit (transformers keeps the output layer unquantized).
+        tp.quantized = m.has_architecture() ? c.per_layer_attention + c.per_layer_mlp : c.total;
+      }
+      break;
+    }
   }
-  const std::int64_t per_layer = sbh * 34 + (s.flash_attention ? 0 : 5LL * m.num_attention_heads * s.seq_len * s.seq_len * s.micro_batch);
-  return per_layer * m.num_layers + logits;
+  return tp;
 }
 
-MemoryEstimate estimate_training_memory(const ModelSpec& m, const TrainingSettings& s) {
-  if (s.method != TrainingMethod::full) {
-    throw InputError("training.method", "only \"full\" fine-tuning is estimated in this version; LoRA, QLoRA and freeze come with the training issue");
-  }
-  MemoryEstimate e;
-  const std::int64_t params = count_params(m).total;
-  const StateBytesPerParam b = full_training_state_bytes(s.precision, s.optimizer);
-  e.parts.weights = params * b.weights;
-  e.parts.gradients = params * b.gradients;
-  e.parts.optimizer = params * b.optimizer;
-  e.parts.master_weights = params * b.master_weights;
-  e.parts.activations = training_activation_bytes(m, s);
-  const std::string p = fmt::count(params) + " params";
-  e.explain.push_back({"weights", "parameters × bytes per parameter", p + " × " + std::to_string(b.weights) + " B = " + fmt::gb(e.parts.weights), e.parts.weights});
-  e.explain.push_back({"gradients", "parameters × gradient bytes", p + " × " + std::to_string(b.gradients) + " B = " + fmt::gb(e.parts.gradients), e.parts.gradients});
-  e.explain.push_back({"optimizer", "parameters × optimizer state bytes (Adam: momentum + variance in fp32)", p + " × " + std::to_string(b.optimizer) + " B = " + fmt::gb(e.parts.optimizer), e.parts.optimizer});
-  e.explain.push_back({"master_weights", "parameters × fp32 master copy", p + " × " + std::to_string(b.master_weights) + " B = " + fmt::gb(e.parts.master_weights), e.parts.master_weights});
-  e.explain.push_back({"activations", s.gradient_checkpointing ? "2·s·b·h per layer (checkpoints) + one layer's 34·s·b·h + s·b·vocab·4 logits" : "layers × s·b·h·(34 + 5·a·s/h) (Korthikanti et al. 2022) + s·b·vocab·4 logits",
-                       "s " + fmt::count(s.seq_len) + ", b " + fmt::count(s.micro_batch) + ", h " + fmt::count(m.hidden_size) + ", " + std::to_string(m.num_layers) + " layers = " + fmt::gb(e.parts.activations), e.parts.activations});
-  if (s.gpus == 0) {
-    e.host_bytes = e.parts.sum();
+TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s) {
+  TrainingEstimate out;
+  MemoryEstimate& e = out.memory;
+  const TrainableParams tp = trainable_params(m, s);
+  out.params = tp;
+  const bool adapters_method = s.method == TrainingMethod::lora || s.method == TrainingMethod::qlora;
+  const int wb = weight_bytes_for(s.precision);
+  const int sb = state_bytes_for(s.precision);
+  const bool mixed = is_mixed(s.precision);
+  const int n = std::max(1, s.gpus);
+  const int stage = s.zero_stage;
+
+  // ---- Model states on one device before sharding (doubles: 8-bit states are fractional) ----
+  double weights = 0, gradients = 0, optimizer = 0, master = 0, adapters = 0;
+  std::string weights_values, states_values;
+  std::vector<LoraTargetMatrices> matrices;
+  if (!adapters_method) {
+    // Full / freeze: every weight in the training precision; the trainable ones carry gradients,
+    // optimizer states and (mixed precision) the fp32 master copy.
+    weights = static_cast<double>(tp.total) * wb;
+    gradients = static_cast<double>(tp.trainable) * wb;
+    optimizer = static_cast<double>(tp.trainable) * optimizer_state_bytes(s.optimizer, sb);
+    master = mixed ? static_cast<double>(tp.trainable) * 4 : 0;
+    weights_values = fmt::count(tp.total) + " params × " + std::to_string(wb) + " B";
+    states_values = fmt::count(tp.trainable) + " trainable params";
   } else {
-    e.parts.overhead = kCudaContextBytes;
-    e.explain.push_back({"overhead", "CUDA context with lazy module loading, per GPU", "426 MiB = " + fmt::gb(e.parts.overhead), e.parts.overhead});
-    e.tensor_peak_bytes = e.parts.sum() - e.parts.overhead;
-    e.device_bytes = e.parts.sum();
+    matrices = lora_target_matrices(m, resolve_lora_targets(s.lora_targets, "training.lora_targets"), "training.lora_targets");
+    // The frozen base in 16-bit (QLoRA: its decoder linears in 4 bits with their constants).
+    const double base_bytes = s.precision == TrainingPrecision::fp32 ? 4 : 2;
+    if (s.method == TrainingMethod::qlora) {
+      weights = static_cast<double>(tp.quantized) * quantized_base_bytes(s.quantized_base) +
+                static_cast<double>(tp.total - tp.quantized) * base_bytes;
+      weights_values = fmt::count(tp.quantized) + " params × " + bytes_text(quantized_base_bytes(s.quantized_base)) + " (" +
+                       quantized_base_name(s.quantized_base) + ") + " + fmt::count(tp.total - tp.quantized) + " params × " +
+                       bytes_text(base_bytes);
+    } else {
+      weights = static_cast<double>(tp.total) * base_bytes;
+      weights_values = fmt::count(tp.total) + " frozen params × " + bytes_text(base_bytes);
+    }
+    // Adapters: fp32 by default (PEFT ≥ 0.12: get_peft_model(autocast_adapter_dtype=True) upcasts
+    // fp16/bf16 adapter weights to fp32, PeftModel docstring), else in the base's dtype.
+    const int ab = s.adapter_fp32 ? 4 : wb;
+    const int adapter_states = s.adapter_fp32 ? 4 : sb;
+    adapters = static_cast<double>(tp.adapters) * ab;
+    gradients = static_cast<double>(tp.adapters) * ab;
+    optimizer = static_cast<double>(tp.adapters) * optimizer_state_bytes(s.optimizer, adapter_states);
+    master = (!s.adapter_fp32 && mixed) ? static_cast<double>(tp.adapters) * 4 : 0;
+    if (tp.embedding_copies > 0) {
+      // PEFT modules_to_save: a trainable copy of the embedding and the lm_head (ModulesToSaveWrapper).
+      weights += static_cast<double>(tp.embedding_copies) * wb;
+      gradients += static_cast<double>(tp.embedding_copies) * wb;
+      optimizer += static_cast<double>(tp.embedding_copies) * optimizer_state_bytes(s.optimizer, sb);
+      master += mixed ? static_cast<double>(tp.embedding_copies) * 4 : 0;
+    }
+    states_values = fmt::count(tp.adapters) + " adapter params" + (tp.embedding_copies > 0 ? " + " + fmt::count(tp.embedding_copies) + " embedding-copy params" : "");
   }
-  return e;
+  if (s.optimizer == Optimizer::adafactor) {
+    optimizer += static_cast<double>(adafactor_state_elements(m, tp, matrices, s.lora_rank)) * (adapters_method && s.adapter_fp32 ? 4 : sb);
+  }
+
+  // ---- Optimizer-step temporaries ----
+  // torch.optim.AdamW (foreach, the default on CUDA) allocates sqrt(v) for all parameters at once
+  // (_multi_tensor_adamw: exp_avg_sq_sqrt = torch._foreach_sqrt(exp_avg_sqs)); bitsandbytes and
+  // DeepSpeed's fused Adam update in place.
+  double step_temp = 0;
+  std::string step_text;
+  const double trainable_state_bytes = adapters_method && s.adapter_fp32 ? 4 : sb;
+  if (stage == 0 && s.optimizer == Optimizer::adamw) {
+    step_temp = static_cast<double>(tp.trainable) * trainable_state_bytes;
+    step_text = "torch AdamW foreach sqrt(v) temporary: " + fmt::count(tp.trainable) + " × " + bytes_text(trainable_state_bytes);
+  }
+
+  // ---- Sharding over GPUs (ZeRO) and offload ----
+  double host = 0;
+  double buffers = 0;
+  std::string zero_text;
+  const double trainable_fp32_grads = mixed ? static_cast<double>(tp.trainable) * 4 : 0;
+  if (stage >= 1) {
+    // DeepSpeed ZeRO (Rajbhandari et al. 2020 §5; DeepSpeed docs "Memory Requirements",
+    // estimate_zero2_model_states_mem_needs: 4Ψ + 16Ψ/N bytes per GPU without offload): fp32
+    // master, optimizer states and the fp32 gradient partition are split over the N GPUs; at
+    // stages 1-2 every GPU keeps the 16-bit weights and produces the full 16-bit gradients; stage 3
+    // splits those too and gathers a layer at a time.
+    optimizer /= n;
+    master /= n;
+    double fp32_grads = trainable_fp32_grads / n;
+    if (stage == 3) {
+      weights /= n;
+      gradients /= n;
+      adapters /= n;
+      fp32_grads = std::min(fp32_grads, static_cast<double>(kZero3SubGroupElements) * 4);
+      // Gathered layer: DeepSpeed's estimate_zero3_model_states_mem_needs budgets
+      // 4 × largest layer params (16-bit weights and gradients of the layer in flight).
+      const ParamCounts c = count_params(m);
+      const std::int64_t largest_layer = m.has_architecture()
+                                             ? std::max(c.embedding, (c.per_layer_attention + c.per_layer_mlp) / m.num_layers)
+                                             : 0;
+      const double bucket = static_cast<double>(m.hidden_size) * static_cast<double>(m.hidden_size) * kOverlapCommFactor;
+      buffers += static_cast<double>(largest_layer) * 4 + bucket;
+      zero_text = "ZeRO-3: weights, gradients, optimizer and master ÷ " + std::to_string(n) + " GPUs; gathered layer 4 × " + fmt::count(largest_layer) +
+                  "; buckets h² × 2 B × 2 × 4.5 = " + fmt::gb(static_cast<std::int64_t>(bucket));
+    } else {
+      buffers += static_cast<double>(kZeroBucketElements) * kOverlapCommFactor;
+      zero_text = "ZeRO-" + std::to_string(stage) + ": optimizer, master and fp32 gradients ÷ " + std::to_string(n) +
+                  " GPUs; 16-bit weights and gradients on every GPU; buckets 2e8 × 2 B × 2 × 4.5 = 3.60 GB (HF DeepSpeed guide)";
+    }
+    // The fp32 gradient partition exists while the optimizer steps.
+    step_temp = fp32_grads;
+    step_text = fp32_grads > 0 ? "fp32 gradient partition during the step: " + fmt::gb(static_cast<std::int64_t>(fp32_grads)) : "";
+    if (s.offload_optimizer) {
+      // ZeRO-Offload (Ren et al. 2021): fp32 master, optimizer states and fp32 gradients live in
+      // host RAM and the step runs on the CPU; from stage 2 on, gradients stream to the host.
+      host += (optimizer + master + fp32_grads) * n;
+      optimizer = 0;
+      master = 0;
+      step_temp = 0;
+      if (stage >= 2) gradients = 0;  // each bucket's gradients go to the host's fp32 partition
+      step_text.clear();
+    }
+    if (s.offload_params) {
+      // ZeRO-Infinity parameter offload (stage 3): the 16-bit weights live in host RAM.
+      host += (weights + adapters) * n;
+      weights = 0;
+      adapters = 0;
+    }
+  } else if (s.gpus > 1) {
+    // PyTorch DDP copies gradients into communication buckets of the same total size
+    // (DistributedDataParallel docs, gradient_as_bucket_view=False by default: "the saved memory
+    // size will be equal to the total gradients size" when it is True).
+    gradients *= 2;
+    zero_text = "DDP: a full replica per GPU; gradient buckets double the gradients";
+  }
+
+  // ---- Activations and the two peaks ----
+  const TrainingActivations act = training_activations(m, s);
+  out.activations = act;
+  const double states = weights + gradients + optimizer + master + adapters + buffers;
+  const std::int64_t backward_peak = static_cast<std::int64_t>(std::llround(states)) + act.peak_bytes();
+  const std::int64_t step_peak = static_cast<std::int64_t>(std::llround(states + step_temp));
+  out.backward_peak_bytes = backward_peak;
+  out.step_peak_bytes = step_peak;
+  out.model_states_bytes = static_cast<std::int64_t>(std::llround(weights + gradients + optimizer + master + adapters));
+  out.step_temporary_bytes = static_cast<std::int64_t>(std::llround(step_temp));
+  out.buffer_bytes = static_cast<std::int64_t>(std::llround(buffers));
+  const bool step_is_peak = step_peak > backward_peak;
+
+  e.parts.weights = static_cast<std::int64_t>(std::llround(weights));
+  e.parts.adapters = static_cast<std::int64_t>(std::llround(adapters));
+  e.parts.gradients = static_cast<std::int64_t>(std::llround(gradients));
+  e.parts.optimizer = static_cast<std::int64_t>(std::llround(optimizer));
+  e.parts.master_weights = static_cast<std::int64_t>(std::llround(master));
+  e.parts.overhead = static_cast<std::int64_t>(std::llround(buffers));
+  e.parts.activations = step_is_peak ? 0 : act.peak_bytes();
+  if (step_is_peak) {
+    // The step's temporary belongs to the optimizer (torch) or to the gradients (ZeRO fp32 copy).
+    const auto extra = step_peak - static_cast<std::int64_t>(std::llround(states));
+    if (stage >= 1) {
+      e.parts.gradients += extra;
+    } else {
+      e.parts.optimizer += extra;
+    }
+  }
+
+  // ---- Explanation ----
+  const std::string gpus_text = n > 1 ? " (per GPU)" : "";
+  e.explain.push_back({"weights", adapters_method ? "frozen base params × bytes per param" : "params × bytes per param",
+                       weights_values + (stage == 3 ? " ÷ " + std::to_string(n) + " GPUs" : "") + " = " + fmt::gb(e.parts.weights), e.parts.weights});
+  if (adapters_method) {
+    e.explain.push_back({"adapters", std::string("Σ rank × (d_in + d_out) per targeted matrix") + (s.dora ? " + d_out (DoRA magnitude)" : "") + " × adapter bytes",
+                         fmt::count(tp.adapters) + " params (rank " + std::to_string(s.lora_rank) + ", " + std::to_string(matrices.size()) +
+                             " target kinds) × " + (s.adapter_fp32 ? "4 B (fp32, PEFT autocast_adapter_dtype)" : bytes_text(wb)) + " = " + fmt::gb(e.parts.adapters),
+                         e.parts.adapters});
+  }
+  e.explain.push_back({"gradients", "trainable params × gradient bytes" + std::string(stage >= 1 ? " (+ fp32 gradient partition during the step)" : ""),
+                       states_values + " = " + fmt::gb(e.parts.gradients) + gpus_text, e.parts.gradients});
+  std::string opt_formula = "trainable params × " + bytes_text(optimizer_state_bytes(s.optimizer, adapters_method && s.adapter_fp32 ? 4 : sb)) + " (" + optimizer_id(s.optimizer) + ")";
+  if (is_paged(s.optimizer)) opt_formula += "; paged: bitsandbytes moves pages to host RAM under memory pressure, so the peak can stay below this";
+  if (!step_text.empty()) opt_formula += "; " + step_text;
+  e.explain.push_back({"optimizer", opt_formula, states_values + " = " + fmt::gb(e.parts.optimizer) + gpus_text, e.parts.optimizer});
+  e.explain.push_back({"master_weights", "trainable 16-bit params × 4 B fp32 copy (mixed precision only)", fmt::gb(e.parts.master_weights) + gpus_text, e.parts.master_weights});
+  {
+    const std::string loss = s.chunked_loss ? "chunked loss (one chunk of fp32 logits)"
+                             : std::string("loss buffers (") + (s.loss_fp32 || s.precision == TrainingPrecision::fp32 ? "12" : "6") + " B × vocab per token)";
+    std::string formula;
+    if (s.checkpointing == Checkpointing::full) {
+      formula = "tokens × (layers × h × a kept layer inputs) + one layer recomputed (" + fmt::count(act.per_layer_token_bytes) + " B/token) or " + loss + ", the larger";
+    } else {
+      formula = "tokens × layers × " + fmt::count(act.per_layer_token_bytes) + " B per token and layer (Korthikanti et al. 2022, adapted: GQA, gated MLP" +
+                (s.flash_attention ? ", flash attention" : ", 5·heads·s score bytes") + ") + " + loss;
+    }
+    std::string values = "s " + fmt::count(s.seq_len) + " × b " + fmt::count(s.micro_batch) + ": kept " + fmt::gb(act.kept_bytes) + ", recompute " +
+                         fmt::gb(act.recompute_bytes) + ", loss " + fmt::gb(act.loss_bytes) + ", transient " + fmt::gb(act.transient_bytes);
+    if (step_is_peak) values += "; the optimizer step is the peak (" + fmt::gb(step_peak) + " vs backward " + fmt::gb(backward_peak) + "), activations are freed by then";
+    e.explain.push_back({"activations", formula, values, e.parts.activations});
+  }
+
+  if (s.gpus == 0) {
+    e.host_bytes = e.parts.sum() + static_cast<std::int64_t>(std::llround(host));
+    e.warnings.push_back("training on the CPU: every part is in host RAM");
+  } else {
+    e.parts.overhead += kCudaContextBytes;
+    e.device_bytes = e.parts.sum();
+    e.tensor_peak_bytes = e.device_bytes - kCudaContextBytes;
+    e.host_bytes = static_cast<std::int64_t>(std::llround(host));
+    e.explain.push_back({"overhead", "CUDA context (426 MiB per GPU)" + (zero_text.empty() ? std::string() : "; " + zero_text),
+                         fmt::gb(e.parts.overhead), e.parts.overhead});
+  }
+  if (is_paged(s.optimizer)) e.warnings.push_back("paged optimizer: its states can be paged out to host RAM when the GPU runs short, so training may fit below this estimate (slower)");
+  if (!s.packing) e.warnings.push_back("without packing, sequences are padded to the longest of the micro-batch: memory is sized at seq_len, and time counts padding as work");
+
+  out.time = training_time(m, s);
+  return out;
+}
+
+MemoryEstimate estimate_training_memory(const ModelSpec& model, const TrainingSettings& settings) {
+  return estimate_training(model, settings).memory;
 }
 
 }  // namespace llmsizer

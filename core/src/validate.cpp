@@ -263,15 +263,98 @@ ValidationRow inference_row(const json& r) {
 // Kinds whose estimators are built on other branches: each returns the row excluded until its
 // estimator lands, then maps the row like inference_row does.
 
-ValidationRow pending_row(const json& r, const char* kind, const char* what) {
+ValidationRow row_for(const json& r, const char* kind) {
   ValidationRow row;
   row.id = string_at(r, "id");
   row.kind = kind;
   row.source = string_at(r, "source");
-  return excluded(row, std::string("no ") + what + " comparison in the core yet");
+  return row;
 }
 
-ValidationRow training_row(const json& r) { return pending_row(r, "training", "training-memory"); }
+ValidationRow pending_row(const json& r, const char* kind, const char* what) {
+  return excluded(row_for(r, kind), std::string("no ") + what + " comparison in the core yet");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Training memory
+
+/** A training row as its source ran it. The Qwen-1 README rows ("Profiling of Memory and Speed",
+ *  QwenLM/Qwen@712d922) come from Qwen's finetune.py and finetune/ scripts:
+ *  - LoRA (finetune_lora_single_gpu.sh): no DeepSpeed; Qwen's remote code loads the model in bf16 on
+ *    A100 and the HF Trainer steps torch AdamW on bf16 parameters (pure bf16); PEFT of 2023 made
+ *    adapters in the base's dtype (LoraLayer.update_layer: self.to(weight.device, dtype=weight.dtype));
+ *    r 64, dropout 0.05, c_attn/c_proj/w1/w2; "LoRA (emb)" also trains wte and lm_head copies.
+ *  - Q-LoRA (finetune_qlora_single_gpu.sh): GPTQ-Int4 base, fp16, DeepSpeed ZeRO-2 config on 1 GPU.
+ *  - Full (finetune_ds.sh): bf16 with DeepSpeed ZeRO-2 (ds_config_zero2.json).
+ *  modeling_qwen.py computes CrossEntropyLoss on the 16-bit logits; the HF Trainer runs the forward
+ *  under torch autocast (cross_entropy then in fp32) except under DeepSpeed. */
+ValidationRow training_row(const json& r) {
+  ValidationRow row = row_for(r, "training");
+  const json& st = r.at("setting");
+  const json& measured = r.at("measured");
+  const std::string ref = string_at(r, "model_ref");
+  if (measured.value("oom", false)) return excluded(row, "out-of-memory cell (no number); tests/training_validation_test.cpp checks the estimate exceeds the GPU");
+  if (starts_with(ref, "bigscience/")) {
+    return excluded(row, std::string("PEFT README table: sequence length, batch, precision and LoRA rank not stated") +
+                             (ref == "bigscience/bloomz-7b1" ? "" : "; encoder-decoder model (not modelled)"));
+  }
+  const EmbeddedDocument* doc = find_embedded_document("validation", "training");
+  const json models = doc != nullptr ? json::parse(doc->json.begin(), doc->json.end()).value("models", json::object()) : json::object();
+  const std::string preset = preset_for(ref);
+  if (preset.empty() && !(models.contains(ref) && models[ref].contains("config"))) return excluded(row, "no preset or architecture for " + ref);
+
+  const std::string method = string_at(st, "method");
+  ojson t;
+  t["seq_len"] = st.at("seq_len");
+  t["micro_batch"] = st.at("micro_batch");
+  t["gradient_accumulation"] = st.value("gradient_accumulation", 1);
+  t["gradient_checkpointing"] = st.value("grad_checkpointing", false);
+  t["flash_attention"] = string_at(st, "attention") == "flash_attention_2";
+  t["optimizer"] = "adamw";
+  if (method == "full") {
+    t["method"] = "full";
+    t["precision"] = "mixed-bf16";
+    t["zero_stage"] = 2;
+    t["loss_dtype"] = "16-bit";
+  } else {
+    const bool qlora = starts_with(method, "qlora");
+    t["method"] = qlora ? "qlora" : "lora";
+    t["lora_rank"] = st.at("lora_rank");
+    t["lora_targets"] = st.at("lora_target_modules");
+    t["lora_dropout"] = st.value("lora_dropout", 0.0);
+    t["adapter_dtype"] = "base";
+    t["train_embeddings"] = contains(method, "trainable_embedding");
+    if (qlora) {
+      t["quantization"] = "gptq-int4";
+      t["precision"] = "mixed-fp16";
+      t["zero_stage"] = 2;
+      t["loss_dtype"] = "16-bit";
+    } else {
+      t["precision"] = "bf16";
+    }
+  }
+  ojson request;
+  if (preset.empty()) {
+    request["model"] = {{"config", models[ref]["config"]}};
+  } else {
+    request["model"] = preset;
+  }
+  request["task"] = "training";
+  request["gpus"] = st.value("gpu_count", 1);
+  request["training"] = t;
+  row.request = request.dump();
+  const json response = estimate_json(request);
+  if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].value("message", std::string()));
+  // The README prints "G" without its method: compared as decimal GB with the device total
+  // (tensors + CUDA context), what nvidia-smi shows.
+  row.quantity = "memory.device_bytes (method not stated; read as what nvidia-smi shows)";
+  row.unit = "GB";
+  row.measured = measured.at("gpu_memory_gb").get<double>();
+  row.estimated = response["memory"]["device_bytes"].get<double>() / kGB;
+  row.used = true;
+  return row;
+}
+
 ValidationRow file_size_row(const json& r) { return pending_row(r, "file_size", "file-size"); }
 ValidationRow speed_row(const json& r) { return pending_row(r, "speed", "decode-speed"); }
 

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/lora.hpp"
+
+#include <algorithm>
+
+#include "llmsizer/error.hpp"
+
+namespace llmsizer {
+namespace {
+
+const std::vector<std::string> kAttentionPreset = {"q_proj", "k_proj", "v_proj", "o_proj"};
+const std::vector<std::string> kAllLinearPreset = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj", "router"};
+/// Llama/Qwen2/Mistral names, Qwen-1 names (c_attn = fused qkv, c_proj = attention output and MLP
+/// down projection, w1/w2 = the two MLP input branches), Phi-3 fused qkv_proj / gate_up_proj,
+/// BLOOM/Falcon query_key_value, and the output layer / embedding.
+const std::vector<std::string> kKnownModules = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
+                                                "router", "c_attn", "c_proj", "w1", "w2", "qkv_proj", "query_key_value",
+                                                "gate_up_proj", "lm_head", "embed_tokens", "q_a_proj", "q_b_proj",
+                                                "kv_a_proj_with_mqa", "kv_b_proj"};
+
+struct LayerCounts {
+  std::int64_t attention = 0;   ///< softmax-attention layers
+  std::int64_t dense_mlp = 0;   ///< layers with a dense MLP
+  std::int64_t moe = 0;         ///< layers with an MoE MLP
+};
+
+LayerCounts layer_counts(const ModelSpec& m) {
+  LayerCounts c;
+  for (int layer = 0; layer < m.num_layers; ++layer) {
+    const MixerKind k = m.mixer(layer);
+    if (k == MixerKind::full_attention || k == MixerKind::sliding_attention) ++c.attention;
+    if (is_moe_layer(m, layer)) {
+      ++c.moe;
+    } else {
+      ++c.dense_mlp;
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+std::vector<std::string> resolve_lora_targets(const std::vector<std::string>& targets, const std::string& field) {
+  std::vector<std::string> out;
+  auto add = [&out](const std::string& name) {
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  };
+  for (const auto& t : targets) {
+    if (t == "attention") {
+      for (const auto& n : kAttentionPreset) add(n);
+    } else if (t == "all-linear") {
+      for (const auto& n : kAllLinearPreset) add(n);
+    } else if (std::find(kKnownModules.begin(), kKnownModules.end(), t) != kKnownModules.end()) {
+      add(t);
+    } else {
+      std::string known;
+      for (const auto& n : kKnownModules) known += (known.empty() ? "" : ", ") + n;
+      throw InputError(field, "unknown LoRA target \"" + t + "\"; use \"attention\", \"all-linear\" or module names from: " + known);
+    }
+  }
+  if (out.empty()) throw InputError(field, "must name at least one module, or \"attention\" / \"all-linear\"");
+  return out;
+}
+
+std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& m, const std::vector<std::string>& targets,
+                                                     const std::string& field) {
+  if (!m.has_architecture()) {
+    throw InputError(field, "LoRA adapter sizes need the model's architecture; give a preset id or {\"config\": {...}} instead of a bare parameter count");
+  }
+  const LayerCounts layers = layer_counts(m);
+  const std::int64_t h = m.hidden_size;
+  const std::int64_t q = static_cast<std::int64_t>(m.num_attention_heads) * m.head_dim;
+  const std::int64_t kv = static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim;
+  const std::int64_t f = m.intermediate_size;
+  const std::int64_t fe = m.moe.expert_intermediate_size;
+  const std::int64_t experts = m.moe.num_experts;
+  const std::int64_t fs = m.moe.shared_expert_intermediate_size;
+  const std::int64_t shared = m.moe.num_shared_experts;
+  const bool mla = m.mla.kv_lora_rank > 0;
+
+  std::vector<LoraTargetMatrices> out;
+  auto add = [&out](const std::string& name, std::int64_t d_in, std::int64_t d_out, std::int64_t count, bool routed = false) {
+    if (count > 0 && d_in > 0 && d_out > 0) out.push_back({name, d_in, d_out, count, routed});
+  };
+  // DeepSeek MLA (modeling_deepseek.py DeepseekV3Attention): q_a_proj (h → q_lora_rank) and
+  // q_b_proj (q_lora_rank → heads × (nope + rope)), or one q_proj; kv_a_proj_with_mqa
+  // (h → kv_lora_rank + rope); kv_b_proj (kv_lora_rank → heads × (nope + v)); o_proj.
+  const std::int64_t heads = m.num_attention_heads;
+  const std::int64_t q_head = static_cast<std::int64_t>(m.mla.qk_nope_head_dim) + m.mla.qk_rope_head_dim;
+  auto add_mla_q = [&](const std::string& name, bool a, bool b) {
+    if (m.mla.q_lora_rank > 0) {
+      if (a) add(name, h, m.mla.q_lora_rank, layers.attention);
+      if (b) add(name, m.mla.q_lora_rank, heads * q_head, layers.attention);
+    } else {
+      add(name, h, heads * q_head, layers.attention);
+    }
+  };
+  auto add_mla_kv_a = [&](const std::string& name) { add(name, h, static_cast<std::int64_t>(m.mla.kv_lora_rank) + m.mla.qk_rope_head_dim, layers.attention); };
+  auto add_mla_kv_b = [&](const std::string& name) {
+    add(name, m.mla.kv_lora_rank, heads * (static_cast<std::int64_t>(m.mla.qk_nope_head_dim) + m.mla.v_head_dim), layers.attention);
+  };
+  auto need_mla = [&](const std::string& name) {
+    if (!mla) throw InputError(field, "LoRA target \"" + name + "\" exists only in multi-head latent attention models (DeepSeek-V2/V3)");
+  };
+  auto need_gated = [&](const std::string& name) {
+    if (!m.gated_mlp) throw InputError(field, "LoRA target \"" + name + "\": this model's MLP is not gated (no gate projection); use up_proj and down_proj");
+  };
+  // One MLP input branch (gate or up): dense layers, routed experts, shared experts.
+  auto add_mlp_in = [&](const std::string& name, std::int64_t branches) {
+    add(name, h, branches * f, layers.dense_mlp);
+    add(name, h, branches * fe, layers.moe * experts, true);
+    add(name, h, branches * fs, layers.moe * shared);
+  };
+  auto add_mlp_out = [&](const std::string& name) {
+    add(name, f, h, layers.dense_mlp);
+    add(name, fe, h, layers.moe * experts, true);
+    add(name, fs, h, layers.moe * shared);
+  };
+  const bool non_gated_all_linear = !m.gated_mlp;
+  for (const auto& t : targets) {
+    if (mla && (t == "q_proj" || t == "k_proj" || t == "v_proj")) {
+      // On MLA models the presets' q/k/v stand for MLA's query, joint-KV and KV up-projections.
+      if (t == "q_proj") add_mla_q(t, true, true);
+      if (t == "k_proj") add_mla_kv_a(t);
+      if (t == "v_proj") add_mla_kv_b(t);
+    } else if (t == "q_a_proj" || t == "q_b_proj") {
+      need_mla(t);
+      add_mla_q(t, t == "q_a_proj", t == "q_b_proj");
+    } else if (t == "kv_a_proj_with_mqa") {
+      need_mla(t);
+      add_mla_kv_a(t);
+    } else if (t == "kv_b_proj") {
+      need_mla(t);
+      add_mla_kv_b(t);
+    } else if (t == "q_proj") {
+      add(t, h, q, layers.attention);
+    } else if (t == "k_proj" || t == "v_proj") {
+      add(t, h, kv, layers.attention);
+    } else if (t == "o_proj") {
+      add(t, mla ? static_cast<std::int64_t>(m.num_attention_heads) * m.mla.v_head_dim : q, h, layers.attention);
+    } else if (t == "c_attn" || t == "qkv_proj" || t == "query_key_value") {
+      add(t, h, q + 2 * kv, layers.attention);
+    } else if (t == "c_proj") {
+      add(t, mla ? heads * m.mla.v_head_dim : q, h, layers.attention);
+      add_mlp_out(t);
+    } else if (t == "gate_proj") {
+      // "all-linear" on a non-gated MLP simply has no gate projection.
+      if (non_gated_all_linear && std::find(targets.begin(), targets.end(), "up_proj") != targets.end()) continue;
+      need_gated(t);
+      add_mlp_in(t, 1);
+    } else if (t == "up_proj" || t == "w1" || t == "w2") {
+      if (t != "up_proj") need_gated(t);
+      add_mlp_in(t, 1);
+    } else if (t == "gate_up_proj") {
+      need_gated(t);
+      add_mlp_in(t, 2);
+    } else if (t == "down_proj") {
+      add_mlp_out(t);
+    } else if (t == "router") {
+      add(t, h, experts, layers.moe);  // no-op for dense models
+    } else if (t == "lm_head") {
+      add(t, h, m.vocab_size, 1);
+    } else if (t == "embed_tokens") {
+      // LoRA on an embedding: lora_embedding_A (r × vocab) and lora_embedding_B (hidden × r).
+      add(t, m.vocab_size, h, 1);
+    }
+  }
+  return out;
+}
+
+std::int64_t lora_adapter_params(const std::vector<LoraTargetMatrices>& matrices, std::int64_t rank, bool dora) {
+  std::int64_t params = 0;
+  for (const auto& mat : matrices) {
+    params += mat.count * rank * (mat.d_in + mat.d_out);
+    if (dora) params += mat.count * mat.d_out;
+  }
+  return params;
+}
+
+std::int64_t lora_inputs_per_layer(const ModelSpec& m, const std::vector<LoraTargetMatrices>& matrices) {
+  if (!m.has_architecture()) return 0;
+  std::int64_t inputs = 0;
+  for (const auto& mat : matrices) {
+    if (mat.module == "lm_head" || mat.module == "embed_tokens" || mat.module == "router") continue;
+    // Per layer: the count spread over the layers; a token passes through top-k routed experts.
+    double per_layer = static_cast<double>(mat.count) / m.num_layers;
+    if (mat.routed_expert) per_layer = per_layer * m.moe.experts_per_token / m.moe.num_experts;
+    inputs += static_cast<std::int64_t>(per_layer * static_cast<double>(mat.d_in) + 0.5);
+  }
+  return inputs;
+}
+
+}  // namespace llmsizer

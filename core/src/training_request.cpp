@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+#include "training_request.hpp"
+
+#include <set>
+
+#include "llmsizer/error.hpp"
+#include "request.hpp"
+
+namespace llmsizer::request {
+namespace {
+
+constexpr std::int64_t kMaxTokens = 10'000'000;
+constexpr std::int64_t kMaxBatch = 1'000'000;
+
+const std::set<std::string> kTrainingKeys = {
+    "method", "optimizer", "precision", "seq_len", "micro_batch", "gradient_accumulation", "gradient_checkpointing",
+    "flash_attention", "lora_rank", "lora_alpha", "lora_dropout", "lora_targets", "dora", "adapter_dtype",
+    "train_embeddings", "quantization", "trainable_layers", "zero_stage", "offload_optimizer", "offload_params",
+    "packing", "chunked_loss", "loss_dtype", "dataset_tokens", "epochs", "peak_tflops", "usd_per_hour", "mfu"};
+
+const char* method_id(TrainingMethod m) {
+  switch (m) {
+    case TrainingMethod::full: return "full";
+    case TrainingMethod::freeze: return "freeze";
+    case TrainingMethod::lora: return "lora";
+    case TrainingMethod::qlora: return "qlora";
+  }
+  return "full";
+}
+const char* precision_id(TrainingPrecision p) {
+  switch (p) {
+    case TrainingPrecision::mixed_bf16: return "mixed-bf16";
+    case TrainingPrecision::mixed_fp16: return "mixed-fp16";
+    case TrainingPrecision::fp32: return "fp32";
+    case TrainingPrecision::bf16: return "bf16";
+  }
+  return "mixed-bf16";
+}
+const char* quantization_id(QuantizedBase q) {
+  switch (q) {
+    case QuantizedBase::nf4: return "nf4";
+    case QuantizedBase::nf4_single: return "nf4-no-double-quant";
+    case QuantizedBase::gptq_int4: return "gptq-int4";
+  }
+  return "nf4";
+}
+
+std::vector<std::string> parse_targets(const json& training) {
+  const auto it = training.find("lora_targets");
+  if (it == training.end() || it->is_null()) return {"all-linear"};
+  if (it->is_string()) return {it->get<std::string>()};
+  if (!it->is_array()) {
+    throw InputError("training.lora_targets", "must be \"attention\", \"all-linear\" or a list of module names such as [\"q_proj\", \"v_proj\"]; got " + it->dump());
+  }
+  std::vector<std::string> out;
+  for (const auto& v : *it) {
+    if (!v.is_string()) throw InputError("training.lora_targets", "every entry must be a module name string; got " + v.dump());
+    out.push_back(v.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+TrainingSettings parse_training(const json& training, const ModelSpec& model, int gpus, std::int64_t seq_len_default,
+                                std::int64_t micro_batch_default, bool flash_default, std::vector<std::string>& warnings) {
+  if (!training.is_object()) throw InputError("training", "must be an object such as {\"method\": \"lora\", \"seq_len\": 2048}");
+  for (auto it = training.begin(); it != training.end(); ++it) {
+    if (kTrainingKeys.count(it.key()) == 0) warnings.push_back("training: unknown field \"" + it.key() + "\" ignored");
+  }
+  TrainingSettings t;
+  t.gpus = gpus;
+  const std::string method = text(training, "method", "training.method", {"full", "freeze", "lora", "qlora"}, "full");
+  t.method = method == "freeze" ? TrainingMethod::freeze : method == "lora" ? TrainingMethod::lora : method == "qlora" ? TrainingMethod::qlora : TrainingMethod::full;
+  const std::vector<std::string> optimizers = {"adamw", "adamw-8bit", "paged-adamw-8bit", "paged-adamw", "sgd", "sgd-momentum", "adafactor", "lion"};
+  const std::string optimizer = text(training, "optimizer", "training.optimizer", optimizers, "adamw");
+  for (int i = 0; i < static_cast<int>(optimizers.size()); ++i) {
+    if (optimizers[static_cast<std::size_t>(i)] == optimizer) t.optimizer = static_cast<Optimizer>(i);
+  }
+  const std::string precision = text(training, "precision", "training.precision", {"mixed-bf16", "mixed-fp16", "bf16", "fp32"}, "mixed-bf16");
+  t.precision = precision == "mixed-fp16" ? TrainingPrecision::mixed_fp16 : precision == "bf16" ? TrainingPrecision::bf16
+              : precision == "fp32" ? TrainingPrecision::fp32 : TrainingPrecision::mixed_bf16;
+  t.seq_len = whole_number(training, "seq_len", "training.seq_len", 1, kMaxTokens, seq_len_default);
+  t.micro_batch = whole_number(training, "micro_batch", "training.micro_batch", 1, kMaxBatch, micro_batch_default);
+  t.gradient_accumulation = whole_number(training, "gradient_accumulation", "training.gradient_accumulation", 1, 1'000'000, 1);
+  {
+    const auto it = training.find("gradient_checkpointing");
+    if (it != training.end() && !it->is_null()) {
+      if (it->is_boolean()) {
+        t.checkpointing = it->get<bool>() ? Checkpointing::full : Checkpointing::none;
+      } else if (it->is_string() && (it->get<std::string>() == "selective" || it->get<std::string>() == "full")) {
+        t.checkpointing = it->get<std::string>() == "selective" ? Checkpointing::selective : Checkpointing::full;
+      } else {
+        throw InputError("training.gradient_checkpointing", "must be true (every layer's input kept, the rest recomputed), false, or \"selective\" (attention recomputed); got " + it->dump());
+      }
+    }
+  }
+  t.flash_attention = boolean(training, "flash_attention", "training.flash_attention", flash_default);
+  t.packing = boolean(training, "packing", "training.packing", false);
+  t.chunked_loss = boolean(training, "chunked_loss", "training.chunked_loss", false);
+  t.loss_fp32 = text(training, "loss_dtype", "training.loss_dtype", {"fp32", "16-bit"}, "fp32") == "fp32";
+
+  t.lora_rank = whole_number(training, "lora_rank", "training.lora_rank", 1, 65536, 16);
+  number(training, "lora_alpha", "training.lora_alpha", 0.0, 1e6, 32.0);  // scaling only: no memory effect
+  t.lora_dropout = number(training, "lora_dropout", "training.lora_dropout", 0.0, 0.99, 0.0);
+  t.lora_targets = parse_targets(training);
+  t.dora = boolean(training, "dora", "training.dora", false);
+  t.adapter_fp32 = text(training, "adapter_dtype", "training.adapter_dtype", {"fp32", "base"}, "fp32") == "fp32";
+  t.train_embeddings = boolean(training, "train_embeddings", "training.train_embeddings", false);
+  const std::string quant = text(training, "quantization", "training.quantization", {"nf4", "nf4-no-double-quant", "gptq-int4"}, "nf4");
+  t.quantized_base = quant == "gptq-int4" ? QuantizedBase::gptq_int4 : quant == "nf4-no-double-quant" ? QuantizedBase::nf4_single : QuantizedBase::nf4;
+  const std::int64_t max_layers = model.num_layers > 0 ? model.num_layers : 100'000;
+  t.trainable_layers = static_cast<int>(whole_number(training, "trainable_layers", "training.trainable_layers", 1, max_layers, std::min<std::int64_t>(2, max_layers)));
+
+  t.zero_stage = static_cast<int>(whole_number(training, "zero_stage", "training.zero_stage", 0, 3, 0));
+  t.offload_optimizer = boolean(training, "offload_optimizer", "training.offload_optimizer", false);
+  t.offload_params = boolean(training, "offload_params", "training.offload_params", false);
+  if (t.zero_stage > 0 && gpus == 0) throw InputError("training.zero_stage", "ZeRO shards over GPUs; with gpus 0 (CPU training) use zero_stage 0");
+  if (t.offload_optimizer && t.zero_stage == 0) throw InputError("training.offload_optimizer", "optimizer offload is a ZeRO feature: set zero_stage to 1, 2 or 3");
+  if (t.offload_params && t.zero_stage != 3) throw InputError("training.offload_params", "parameter offload needs zero_stage 3 (ZeRO-Infinity / FSDP CPU offload)");
+
+  t.dataset_tokens = number(training, "dataset_tokens", "training.dataset_tokens", 0.0, 1e16, 0.0);
+  t.epochs = number(training, "epochs", "training.epochs", 0.0, 10000.0, 1.0);
+  t.peak_tflops = number(training, "peak_tflops", "training.peak_tflops", 0.0, 1e6, 0.0);
+  t.usd_per_gpu_hour = number(training, "usd_per_hour", "training.usd_per_hour", 0.0, 1e6, 0.0);
+  t.mfu = number(training, "mfu", "training.mfu", 0.0, 1.0, 0.0);
+  return t;
+}
+
+nlohmann::ordered_json training_settings_json(const TrainingSettings& t) {
+  nlohmann::ordered_json j;
+  j["method"] = method_id(t.method);
+  j["optimizer"] = optimizer_id(t.optimizer);
+  j["precision"] = precision_id(t.precision);
+  j["seq_len"] = t.seq_len;
+  j["micro_batch"] = t.micro_batch;
+  j["gradient_accumulation"] = t.gradient_accumulation;
+  j["gradient_checkpointing"] = t.checkpointing == Checkpointing::full ? nlohmann::ordered_json(true)
+                              : t.checkpointing == Checkpointing::selective ? nlohmann::ordered_json("selective") : nlohmann::ordered_json(false);
+  j["flash_attention"] = t.flash_attention;
+  j["packing"] = t.packing;
+  j["chunked_loss"] = t.chunked_loss;
+  j["loss_dtype"] = t.loss_fp32 ? "fp32" : "16-bit";
+  if (t.method == TrainingMethod::lora || t.method == TrainingMethod::qlora) {
+    j["lora_rank"] = t.lora_rank;
+    j["lora_targets"] = t.lora_targets;
+    j["lora_dropout"] = t.lora_dropout;
+    j["dora"] = t.dora;
+    j["adapter_dtype"] = t.adapter_fp32 ? "fp32" : "base";
+    j["train_embeddings"] = t.train_embeddings;
+  }
+  if (t.method == TrainingMethod::qlora) j["quantization"] = quantization_id(t.quantized_base);
+  if (t.method == TrainingMethod::freeze) j["trainable_layers"] = t.trainable_layers;
+  j["zero_stage"] = t.zero_stage;
+  j["offload_optimizer"] = t.offload_optimizer;
+  j["offload_params"] = t.offload_params;
+  return j;
+}
+
+nlohmann::ordered_json training_result_json(const TrainingEstimate& e) {
+  nlohmann::ordered_json j;
+  j["trainable_params"] = e.params.trainable;
+  j["adapter_params"] = e.params.adapters;
+  j["tokens_per_step"] = e.time.tokens_per_step;
+  j["flops_per_token"] = e.time.flops_per_token;
+  j["flops"] = e.time.flops;
+  j["mfu"] = e.time.mfu;
+  j["hours"] = e.time.hours;
+  j["usd"] = e.time.usd;
+  j["backward_peak_bytes"] = e.backward_peak_bytes;
+  j["step_peak_bytes"] = e.step_peak_bytes;
+  j["model_states_bytes"] = e.model_states_bytes;
+  return j;
+}
+
+}  // namespace llmsizer::request
