@@ -12,4 +12,14 @@ if(LLMSIZER_NODE)
   set_tests_properties(wasm.identity_with_native browser.page_basic PROPERTIES
     SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(browser.page_basic PROPERTIES LABELS "browser" TIMEOUT 180 RUN_SERIAL ON)
+  # The page (issue 8): walk-throughs in headless Chromium, and the download budget.
+  foreach(_page_test scenarios share embed)
+    add_test(NAME browser.page_${_page_test}
+             COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_${_page_test}.mjs ${LLMSIZER_WASM_WEB_DIR})
+    set_tests_properties(browser.page_${_page_test} PROPERTIES
+      SKIP_RETURN_CODE 77 LABELS "browser" TIMEOUT 300 RUN_SERIAL ON WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  endforeach()
+  add_test(NAME wasm.page_size_budget
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 300000)
+  set_tests_properties(wasm.page_size_budget PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endif()

@@ -8,6 +8,8 @@
 #include "llmsizer/api.hpp"
 #include "llmsizer/catalog.hpp"
 #include "llmsizer/config_import.hpp"
+#include "llmsizer/memory.hpp"
+#include "llmsizer/precision.hpp"
 
 namespace test_support {
 
@@ -32,6 +34,17 @@ inline bool any_contains(const std::vector<std::string>& lines, const std::strin
     if (line.find(text) != std::string::npos) return true;
   }
   return false;
+}
+
+/// Inference settings with bf16 KV cache and the generic engine.
+inline llmsizer::InferenceSettings inference(const char* weights, std::int64_t input, std::int64_t output, std::int64_t batch = 1) {
+  llmsizer::InferenceSettings s;
+  s.weights = llmsizer::find_weight_format(weights);
+  s.kv_cache = llmsizer::find_kv_cache_format("bf16");
+  s.input_tokens = input;
+  s.output_tokens = output;
+  s.batch = batch;
+  return s;
 }
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;

@@ -1,56 +1,698 @@
-// Minimal page: renders what the core answers. Every number comes from the WASM module.
-import createCore from './llmsizer.js';
+// SPDX-License-Identifier: MIT
+// The page: reads the form into a request, asks the WASM core, renders its answer. Every number
+// shown comes from the core (estimate, recommend, listModels, listHardware, listOptions); this file
+// only converts bytes to GB/GiB and formats numbers for the reader's language.
+import { startSession } from './lib/session.js';
+import { ALL_LINEAR_TARGETS, ATTENTION_TARGETS, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
+import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
+import { contextChart } from './lib/charts.js';
+import { el, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
 
-const qs = (id) => document.getElementById(id);
-const core = await createCore();
-const options = JSON.parse(core.listOptions());
-const models = JSON.parse(core.listModels());
+const $ = (id) => document.getElementById(id);
+const S = await startSession();
+const { call, menus, base, options } = S;
+let models = [];    // listModels and listHardware are read after the first result (see loadCatalogs)
+let hardware = [];
+let { state, t, f } = S;
+let lastResponse = null;
+let extrasTimer = 0;
+let extrasGeneration = 0;
+let showAllOptions = false;
 
-function fill(select, items, value) {
-  for (const item of items) {
-    const option = document.createElement('option');
-    option.value = item.id ?? item;
-    option.textContent = item.name ?? item;
-    select.append(option);
-  }
-  select.value = value;
+const modelById = new Map();
+const hardwareById = new Map();
+const NUMBER_KEYS = ['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'budget_gb'];
+const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens'];  // empty means "not set" (0)
+const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal'];
+
+// ---------------------------------------------------------------- text and menus
+
+function translateStatic() {
+  document.documentElement.lang = S.lang;
+  for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
+  for (const e of document.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const e of document.querySelectorAll('[data-i18n-title]')) e.title = t(e.dataset.i18nTitle);
+  $('lang-switch').lang = S.lang === 'ja' ? 'en' : 'ja';
+  document.title = t('title');
 }
-fill(qs('model'), models.models || [], 'qwen2.5-7b-instruct');
-fill(qs('weights'), options.weights, 'bf16');
-fill(qs('engine'), options.engines, 'generic');
 
-function render() {
-  const request = {
-    model: qs('model').value,
-    weights: qs('weights').value,
-    engine: qs('engine').value,
-    input_tokens: Number(qs('input_tokens').value),
-    output_tokens: Number(qs('output_tokens').value),
-    batch: Number(qs('batch').value),
+function option(value, text) {
+  const o = document.createElement('option');
+  o.value = value;
+  o.textContent = text;
+  return o;
+}
+
+/** Fills a select from items grouped by `groupOf` (no groups when it returns ''). */
+function fillGrouped(select, items, { value, text, groupOf = () => '' }) {
+  const groups = new Map();
+  for (const item of items) {
+    const g = groupOf(item);
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push(item);
+  }
+  const nodes = [];
+  for (const [g, list] of groups) {
+    const target = g ? document.createElement('optgroup') : null;
+    if (target) target.label = g;
+    for (const item of list) (target || { append: (o) => nodes.push(o) }).append(option(value(item), text(item)));
+    if (target) nodes.push(target);
+  }
+  select.replaceChildren(...nodes);
+}
+
+const idOf = (x) => (typeof x === 'string' ? x : x.id);
+const nameOf = (prefix) => (x) => {
+  if (typeof x !== 'string' && x.name) return x.name;
+  const key = `${prefix}.${idOf(x)}`;
+  const s = t(key);
+  return s === key ? idOf(x) : s;
+};
+
+function fillMenus() {
+  fillModels();
+  // Formats grouped by ecosystem, in the core's order (weight_groups) when it gives one.
+  const weights = options.weights || [];
+  const groups = Array.isArray(options.weight_groups) ? options.weight_groups : [];
+  const ordered = groups.length ? groups.flatMap((g) => (g.formats || []).map((id) => weights.find((w) => w.id === id)).filter(Boolean)) : weights;
+  const groupLabel = (w) => {
+    const g = groups.find((x) => (x.formats || []).includes(w.id));
+    const eco = g ? g.ecosystem : w.ecosystem;
+    const key = `ecosystem.${eco}`;
+    return !eco ? '' : t(key) !== key ? t(key) : (g && g.label) || eco;
   };
-  const response = JSON.parse(core.estimate(JSON.stringify(request)));
-  const result = qs('result');
-  result.replaceChildren();
+  fillGrouped($('weights'), ordered, {
+    value: idOf,
+    text: (w) => (typeof w.bits_per_weight === 'number' ? `${w.name || w.id} · ${t('unit.bitsPerWeight', { value: f.sig(w.bits_per_weight) })}` : w.name || w.id),
+    groupOf: groupLabel,
+  });
+  if (state.file_bytes) $('weights').prepend(option('file', t('import.asStored')));
+  fillGrouped($('kv_cache'), options.kv_cache || [], { value: idOf, text: (k) => k.name || k.id });
+  fillGrouped($('engine'), options.engines || [], { value: idOf, text: nameOf('engine') });
+  const training = options.training || {};
+  fillGrouped($('method'), training.methods || [...menus.method], { value: idOf, text: nameOf('method') });
+  fillGrouped($('optimizer'), training.optimizers || [...menus.optimizer], { value: idOf, text: nameOf('optimizer') });
+  fillGrouped($('precision'), training.precisions || [...menus.precision], { value: idOf, text: nameOf('precision') });
+  fillGrouped($('quantization'), training.quantizations || [...menus.quantization], { value: idOf, text: nameOf('quantization') });
+  fillGrouped($('goal'), options.goals || [...menus.goal], { value: idOf, text: nameOf('goal') });
+  const hw = $('hardware');
+  fillGrouped(hw, hardware, {
+    value: (h) => h.id,
+    text: (h) => {
+      const bytes = h.memory_bytes ?? h.gpu_memory_bytes;
+      return typeof bytes === 'number' ? `${h.name || h.id} · ${f.bytes(bytes)}` : h.name || h.id;
+    },
+    groupOf: (h) => nameOf('hwkind')(h.kind || 'other'),
+  });
+  hw.prepend(option('budget', t('hardware.budget')));
+  if (!hardware.length && state.hardware !== 'budget') hw.append(option(state.hardware, state.hardware));
+  const boxes = $('target-boxes');
+  if (!boxes.childElementCount) {
+    for (const name of ALL_LINEAR_TARGETS) {
+      const input = el('input', { attrs: { type: 'checkbox', id: `target-${name}`, value: name } });
+      boxes.append(el('label', { cls: 'check' }, input, document.createTextNode(` ${name}`)));
+    }
+  }
+}
+
+function fillModels() {
+  const terms = $('model-filter').value.toLowerCase().split(/\s+/).filter(Boolean);
+  const match = (m) => terms.every((term) => `${m.name} ${m.id} ${m.family || ''}`.toLowerCase().includes(term));
+  const placeholder = { id: state.model, name: (lastResponse && lastResponse.model && lastResponse.model.name) || state.model };
+  const list = models.length ? models.filter((m) => match(m) || m.id === state.model) : [placeholder];
+  fillGrouped($('model'), list, {
+    value: (m) => m.id,
+    text: (m) => (typeof m.params === 'number' ? `${m.name} (${f.count(m.params)})` : m.name),
+    groupOf: (m) => m.family || t('model.otherFamily'),
+  });
+  $('model').value = state.config ? '' : state.model;
+}
+
+// ---------------------------------------------------------------- form <-> state
+
+function writeForm() {
+  for (const k of SELECT_KEYS) if ($(k)) $(k).value = String(state[k]);
+  for (const k of NUMBER_KEYS) $(k).value = String(state[k]);
+  for (const k of OPTIONAL_NUMBER_KEYS) $(k).value = state[k] ? String(state[k]) : '';
+  $('zero_stage').value = String(state.zero_stage);
+  $('checkpointing').checked = state.checkpointing;
+  $('offload').checked = state.offload;
+  $(`task-${state.task}`).checked = true;
+  const targets = new Set(state.lora_targets.split(','));
+  for (const name of ALL_LINEAR_TARGETS) $(`target-${name}`).checked = targets.has(name);
+  $('model').value = state.config ? '' : state.model;
+  if (state.config && !$('config-text').value) $('config-text').value = JSON.stringify(JSON.parse(state.config), null, 2);
+  for (const b of document.querySelectorAll('[data-unit]')) b.setAttribute('aria-pressed', String(b.dataset.unit === state.unit));
+  showSections();
+}
+
+/** A number input's value: a number when it reads as one, else the raw text (the core explains what is wrong). */
+function numberOf(input) {
+  const raw = input.value.trim();
+  if (raw === '' && input.validity.badInput) return 'not a number';
+  return raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+}
+
+function readForm() {
+  const s = { ...state };
+  for (const k of SELECT_KEYS) if ($(k).value) s[k] = $(k).value;
+  for (const k of NUMBER_KEYS) s[k] = numberOf($(k));
+  for (const k of OPTIONAL_NUMBER_KEYS) s[k] = $(k).value.trim() === '' && !$(k).validity.badInput ? 0 : numberOf($(k));
+  s.zero_stage = Number($('zero_stage').value);
+  s.checkpointing = $('checkpointing').checked;
+  s.offload = $('offload').checked;
+  s.task = $('task-training').checked ? 'training' : 'inference';
+  s.lora_targets = ALL_LINEAR_TARGETS.filter((n) => $(`target-${n}`).checked).join(',');
+  if ($('model').value) s.model = $('model').value;
+  return s;
+}
+
+function showSections() {
+  const training = state.task === 'training';
+  $('fs-inference').hidden = training;
+  $('fs-training').hidden = !training;
+  $('lora-options').hidden = !(state.method === 'lora' || state.method === 'qlora');
+  $('quant-row').hidden = state.method !== 'qlora';
+  const format = (options.weights || []).find((w) => w.id === state.weights);
+  $('group-row').hidden = !((format && format.group_size) || state.group_size);
+  $('budget-row').hidden = state.hardware !== 'budget';
+  $('config-clear').disabled = !state.config;
+}
+
+// ---------------------------------------------------------------- errors and notices
+
+function clearErrors() {
+  for (const e of document.querySelectorAll('.field-error')) e.remove();
+  for (const e of document.querySelectorAll('[aria-invalid="true"]')) { e.removeAttribute('aria-invalid'); e.removeAttribute('aria-describedby'); }
+}
+
+/** Puts the core's (English) message next to the field it names, after a translated lead-in. */
+function showFieldError(error, forceId = '') {
+  const key = stateKeyForField(error.field);
+  const id = forceId || (key === 'model' || key === 'config' ? (state.config ? 'config-text' : 'model') : key);
+  const target = id && $(id);
+  const labelKey = `field.${id === 'config-text' ? 'config' : id}`;
+  const label = id && t(labelKey) !== labelKey ? t(labelKey) : error.field || t('error.request');
+  const lead = t('error.lead', { label, field: error.field || t('error.request') });
+  const text = `${lead} ${error.message}`;
+  setStatus(text, 'error');
+  if (!target) return;
+  const p = el('p', { cls: 'field-error', text, attrs: { id: `${id}-error` } });
+  const anchor = target.closest('.check, .targets') || target;
+  anchor.after(p);
+  target.setAttribute('aria-invalid', 'true');
+  target.setAttribute('aria-describedby', p.id);
+  if (id === 'config-text') $('import').open = true;
+}
+
+function setStatus(text, cls = '') {
+  const s = $('status');
+  s.textContent = text;
+  s.className = cls;
+}
+
+function renderNotices() {
+  const box = $('notice');
+  box.replaceChildren();
+  if (!S.notices.length) { box.hidden = true; return; }
+  box.hidden = false;
+  box.append(el('strong', { text: t('notice.lead') }));
+  const ul = el('ul');
+  for (const n of S.notices.slice(0, 12)) {
+    const label = n.key ? t(`field.${n.key}`) === `field.${n.key}` ? n.key : t(`field.${n.key}`) : t('error.request');
+    let text = t(`notice.${n.reason}`, { field: label, value: n.value });
+    if (n.message) text += ` (${n.message})`;
+    ul.append(el('li', { text }));
+  }
+  const close = el('button', { text: t('notice.dismiss'), attrs: { type: 'button' } });
+  close.addEventListener('click', () => { S.notices.length = 0; renderNotices(); });
+  box.append(ul, close);
+}
+
+// ---------------------------------------------------------------- the result
+
+function hardwareName(id) {
+  const h = hardwareById.get(id);
+  return h ? h.name || h.id : id;
+}
+
+function update({ fromForm = true } = {}) {
+  if (fromForm) state = readForm();
+  showSections();
+  writeUrl();
+  const response = call('estimate', JSON.stringify(toRequest(state)));
+  clearErrors();
   if (response.error) {
-    qs('status').textContent = `${response.error.field}: ${response.error.message}`;
-    qs('status').className = 'error';
+    showFieldError(response.error);
+    $('results').classList.add('stale');
     return;
   }
-  qs('status').textContent = 'Ready';
-  qs('status').className = '';
-  const table = document.createElement('table');
-  for (const line of response.explain) {
-    const row = table.insertRow();
-    row.insertCell().textContent = line.part;
-    const cell = row.insertCell();
-    cell.textContent = (line.bytes / 1e9).toFixed(2) + ' GB';
-    cell.dataset.part = line.part;
-    row.insertCell().textContent = `${line.formula}: ${line.values}`;
-  }
-  const total = document.createElement('p');
-  total.id = 'total';
-  total.textContent = `Device memory: ${(response.memory.device_bytes / 1e9).toFixed(2)} GB (GB = 10^9 bytes)`;
-  result.append(total, table);
+  render(response);
+  scheduleExtras();
 }
-qs('form').addEventListener('input', render);
-render();
+
+function render(response) {
+  lastResponse = response;
+  $('results').classList.remove('stale');
+  setStatus(t('status.ready'));
+  const verdict = verdictOf(response, state, hardwareName(state.hardware));
+  renderVerdict($('verdict'), response, verdict, { t, f, budgetGb: state.budget_gb });
+  renderBreakdown($('bar'), $('parts'), response, verdict, { t, f });
+  renderSummary(response);
+  renderModelInfo(response);
+  renderExplain($('explain'), response, { t, f });
+  const warnings = Array.isArray(response.warnings) ? response.warnings : [];
+  $('warnings').replaceChildren(...warnings.map((w) => el('li', { text: String(w) })));
+  $('warnings-card').hidden = !warnings.length;
+}
+
+function renderSummary(response) {
+  const box = $('summary');
+  box.replaceChildren();
+  const ctx = { t, f };
+  // Whatever the core adds to the response is shown; the fit and the training run open, the rest folded.
+  const blocks = [['fit', 'section.fit', ['fits']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
+    ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types']]];
+  for (const [key, title, skip] of blocks) {
+    const value = response[key];
+    if (!value || typeof value !== 'object') continue;
+    const details = el('details', { attrs: { id: `summary-${key}` } }, el('summary', { text: t(title) }), renderFields(value, ctx, skip));
+    if (key === 'weights_detail' && Array.isArray(value.types)) details.append(renderFields({ types: value.types }, ctx));
+    details.open = key === 'fit' || key === 'training';
+    box.append(details);
+  }
+}
+
+function renderModelInfo(response) {
+  const m = response.model || {};
+  const name = state.config ? state.name || m.name || t('import.custom') : m.name || state.model;
+  const bits = [name];
+  if (typeof m.params === 'number') bits.push(t('model.params', { value: f.count(m.params) }));
+  if (typeof m.active_params === 'number' && m.active_params !== m.params) bits.push(t('model.active', { value: f.count(m.active_params) }));
+  if (typeof m.layers === 'number' && m.layers > 0) bits.push(t('model.layers', { value: f.whole(m.layers) }));
+  $('model-info').textContent = bits.join(' · ');
+  const features = m.features;
+  const list = Array.isArray(features) ? features : features && typeof features === 'object' ? Object.values(features) : [];
+  $('model-features').replaceChildren(...list.map((x) => el('li', { text: typeof x === 'string' ? x : x.sentence || x.text || JSON.stringify(x) })));
+}
+
+// ---------------------------------------------------------------- extras: chart, precisions, ranking
+
+function scheduleExtras(delay = 120) {
+  clearTimeout(extrasTimer);
+  const generation = ++extrasGeneration;
+  document.body.dataset.busy = 'true';  // tests wait for the extras to be drawn
+  extrasTimer = setTimeout(() => {
+    if (generation !== extrasGeneration) return;
+    if (lastResponse) {
+      renderChart();
+      renderPrecisions();
+      renderOptions();
+    }
+    delete document.body.dataset.busy;
+  }, delay);
+}
+
+function maxContextOf() {
+  if (state.config) {
+    try { return Number(JSON.parse(state.config).max_position_embeddings) || 0; } catch { return 0; }
+  }
+  return (modelById.get(state.model) || {}).max_context || 0;
+}
+
+function renderChart() {
+  const training = state.task === 'training';
+  const current = training ? Number(state.seq_len) : Number(state.input_tokens) + Number(state.output_tokens);
+  const limit = Math.min(Math.max(maxContextOf() || 32768, current || 0, 4096), 1 << 23);
+  const xs = new Set();
+  for (let x = 256; x <= limit; x *= 2) xs.add(x);
+  if (Number.isFinite(current) && current > 0) xs.add(current);
+  const points = [];
+  for (const x of [...xs].sort((a, b) => a - b)) {
+    const s = { ...state };
+    if (training) s.seq_len = x;
+    else if (x > Number(state.output_tokens)) s.input_tokens = x - Number(state.output_tokens);
+    else continue;
+    // Memory only: without `hardware` the core skips its fit search (max context, max batch) per point.
+    const r = call('estimate', JSON.stringify(toRequest(s, { withHardware: false })));
+    if (!r.error) points.push({ x, y: totalBytes(r) });
+  }
+  const verdict = verdictOf(lastResponse, state, hardwareName(state.hardware));
+  const currentPoint = points.find((p) => p.x === current);
+  const xLabel = training ? t('chart.seqLen') : t('chart.context');
+  $('chart').replaceChildren(contextChart(points, {
+    width: $('chart').clientWidth || 640,
+    capacity: verdict.capacity,
+    current: currentPoint,
+    label: t('chart.label'),
+    xLabel,
+    yLabel: t('chart.memory', { unit: f.unitText }),
+    capacityLabel: verdict.device ? t('chart.capacityOf', { device: verdict.device }) : t('chart.capacity'),
+    formatX: (x) => (x >= 1024 ? `${f.whole(x / 1024)}K` : f.whole(x)),
+    formatY: (y) => f.bytesNumber(y),
+    unitDivisor: f.divisor,
+    pointLabel: (p) => `${t('unit.tokens', { value: f.whole(p.x) })}: ${f.bytes(p.y)}`,
+  }));
+  const table = $('chart-table');
+  table.replaceChildren();
+  const head = table.createTHead().insertRow();
+  head.append(el('th', { text: xLabel, attrs: { scope: 'col' } }), el('th', { text: t('result.total'), attrs: { scope: 'col' } }));
+  const body = table.createTBody();
+  for (const p of points) {
+    const row = body.insertRow();
+    row.insertCell().textContent = t('unit.tokens', { value: f.whole(p.x) });
+    const c = row.insertCell();
+    c.textContent = f.bytes(p.y);
+    c.className = 'num';
+  }
+}
+
+function renderPrecisions() {
+  const table = $('precisions');
+  table.replaceChildren();
+  // For training the base format is the method's (QLoRA's quantization), so the table is for inference.
+  $('precision-card').hidden = state.task === 'training';
+  if (state.task === 'training') return;
+  const head = table.createTHead().insertRow();
+  for (const h of ['table.format', 'part.weights', 'result.total', 'table.fits']) head.append(el('th', { text: t(h), attrs: { scope: 'col' } }));
+  const body = table.createTBody();
+  for (const w of options.weights || []) {
+    const id = idOf(w);
+    const r = call('estimate', JSON.stringify(toRequest({ ...state, weights: id })));
+    const row = body.insertRow();
+    row.dataset.weights = id;
+    if (id === state.weights) row.className = 'current';
+    row.append(el('th', { text: w.name || id, attrs: { scope: 'row' } }));
+    if (r.error) {
+      const c = row.insertCell();
+      c.colSpan = 3;
+      c.textContent = r.error.message;
+      c.className = 'hint';
+      continue;
+    }
+    const v = verdictOf(r, state, hardwareName(state.hardware));
+    for (const bytes of [(r.memory.parts || {}).weights, v.total]) {
+      const c = row.insertCell();
+      c.textContent = f.bytes(bytes);
+      c.className = 'num';
+    }
+    const fit = row.insertCell();
+    fit.textContent = v.known ? (v.fits ? `✓ ${t('value.fits')}` : `✗ ${t('value.noFit')}`) : t('value.unknown');
+    fit.dataset.fits = v.known ? String(v.fits) : '';
+    fit.className = v.known ? (v.fits ? 'yes' : 'no') : '';
+  }
+}
+
+function renderOptions() {
+  const table = $('options');
+  const note = $('options-note');
+  const more = $('options-more');
+  table.replaceChildren();
+  $('near-misses').replaceChildren();
+  const r = call('recommend', JSON.stringify({ ...toRequest(state, { withHardware: false }), goal: state.goal }));
+  if (r.error || !Array.isArray(r.options)) {
+    note.textContent = `${t('options.unavailable')} ${r.error ? r.error.message : ''}`;
+    more.hidden = true;
+    return;
+  }
+  if (Array.isArray(r.near_misses) && r.near_misses.length) {
+    const ul = el('ul');
+    for (const m of r.near_misses.slice(0, 8)) {
+      const short = typeof m.short_by_bytes === 'number' ? t('options.shortBy', { value: f.bytes(m.short_by_bytes) }) : '';
+      const fixes = Array.isArray(m.fixes) ? m.fixes.join('; ') : '';
+      ul.append(el('li', { text: `${m.name || hardwareName(m.id)}: ${short}${m.reason ? ` — ${m.reason}` : ''}${fixes ? ` (${fixes})` : ''}` }));
+    }
+    $('near-misses').append(el('h4', { text: t('options.nearMisses') }), ul);
+  }
+  note.textContent = r.options.length ? t('options.count', { count: f.whole(r.options.length) }) : t('options.none');
+  const speedKey = state.task === 'training' ? 'tokens_per_s' : 'decode_tokens_per_s';
+  const get = (o, k) => (o[k] !== undefined ? o[k] : o.throughput ? o.throughput[k] : undefined);
+  const cols = [
+    ['table.rank', (o, i) => f.whole(i + 1)],
+    ['table.device', (o) => o.name || hardwareName(o.id)],
+    ['table.fits', (o) => (o.fits ? `✓ ${t('value.fits')}` : `✗ ${t('value.noFit')}`)],
+    ['key.gpus_needed', (o) => (typeof o.gpus_needed === 'number' ? f.whole(o.gpus_needed) : t('value.unknown'))],
+    ['table.memory', (o) => f.bytes(o.device_bytes)],
+    [state.task === 'training' ? 'key.tokens_per_s' : 'key.decode_tokens_per_s', (o) => f.field(speedKey, get(o, speedKey))],
+    ['key.usd_per_hour', (o) => f.field('usd_per_hour', o.usd_per_hour)],
+    [state.task === 'training' ? 'key.usd_total' : 'key.usd_per_million_tokens',
+      (o) => (state.task === 'training' ? f.field('usd', o.usd_total ?? get(o, 'usd_total')) : f.field('usd_per_million_tokens', o.usd_per_million_tokens))],
+  ];
+  const head = table.createTHead().insertRow();
+  for (const [h] of cols) head.append(el('th', { text: h.startsWith('key.') ? fieldLabel(t, h.slice(4)) : t(h), attrs: { scope: 'col' } }));
+  head.append(el('th', { text: '', attrs: { scope: 'col' } }));
+  const body = table.createTBody();
+  const shown = showAllOptions ? r.options : r.options.slice(0, 10);
+  shown.forEach((o, i) => {
+    const row = body.insertRow();
+    row.className = o.fits ? 'yes' : 'no';
+    if (o.id === state.hardware) row.classList.add('current');
+    for (const [, fn] of cols) row.insertCell().textContent = fn(o, i);
+    for (const i of [4, 5, 6, 7]) row.cells[i].className = 'num';
+    if (o.reason) row.cells[1].append(el('span', { cls: 'reason', text: String(o.reason) }));
+    const cell = row.insertCell();
+    if (menus.hardware && menus.hardware.has(o.id)) {
+      const use = el('button', { text: t('options.use'), attrs: { type: 'button', 'aria-label': t('options.useLabel', { device: o.name || hardwareName(o.id) }) } });
+      use.addEventListener('click', () => { state.hardware = o.id; writeForm(); update({ fromForm: false }); });
+      cell.append(use);
+    }
+  });
+  more.hidden = r.options.length <= 10;
+  more.textContent = showAllOptions ? t('options.fewer') : t('options.all', { count: f.whole(r.options.length) });
+}
+
+/** Reads the presets and the catalog (after the first result: listModels is the slowest call) and
+ *  checks a hardware id that came from a link against the catalog. */
+function loadCatalogs() {
+  models = call('listModels').models || [];
+  hardware = call('listHardware').hardware || [];
+  for (const m of models) modelById.set(m.id, m);
+  for (const h of hardware) hardwareById.set(h.id, h);
+  menus.model = new Set(models.map((m) => m.id));
+  menus.hardware = new Set(hardware.map((h) => h.id));
+  const badHardware = state.hardware !== 'budget' && !menus.hardware.has(state.hardware);
+  if (badHardware) {
+    S.notices.push({ key: 'hardware', value: String(state.hardware).slice(0, 40), reason: 'unknown-id' });
+    state.hardware = base.hardware;
+    renderNotices();
+  }
+  fillMenus();
+  writeForm();
+  if (badHardware) update({ fromForm: false });
+  else scheduleExtras(0);
+}
+
+// ---------------------------------------------------------------- share
+
+function shareUrl() {
+  return `${location.origin}${location.pathname}#${toParams(state).toString()}`;
+}
+
+function writeUrl() {
+  const url = shareUrl();
+  $('share-url').value = url;
+  history.replaceState(null, '', url);
+}
+
+async function copyLink() {
+  const url = shareUrl();
+  try {
+    await navigator.clipboard.writeText(url);
+    setStatus(t('share.copied'));
+  } catch {
+    $('share-url').focus();
+    $('share-url').select();
+    setStatus(t('share.selectToCopy'));
+  }
+}
+
+// ---------------------------------------------------------------- import
+
+function applyConfig(text, name, file = { file_params: 0, file_bytes: 0, file_format: '' }) {
+  let parsed;
+  try {
+    parsed = parseConfigText(text);
+  } catch {
+    clearErrors();
+    showFieldError({ field: 'model.config', message: t('import.badJson') }, 'config-text');
+    return;
+  }
+  state = { ...readForm(), ...file };
+  if (file.file_bytes) state.weights = 'file';
+  else if (state.weights === 'file') state.weights = base.weights;
+  state.config = JSON.stringify(parsed.value);
+  const v = parsed.value;
+  fillMenus();
+  state.name = String(name || v._name_or_path || (Array.isArray(v.architectures) ? v.architectures[0] : '') || v.model_type || t('import.custom')).slice(0, 120);
+  writeForm();
+  update({ fromForm: false });
+}
+
+async function importFile(file) {
+  const status = $('import-status');
+  status.textContent = '';
+  if (!file) return;
+  if (!/\.(gguf|safetensors)$/i.test(file.name)) { status.textContent = t('import.badFile'); return; }
+  if (typeof S.core.inspectModelFile !== 'function') { status.textContent = t('import.fileUnsupported'); return; }
+  let length = Math.min(file.size, 1 << 20);
+  for (let round = 0; round < 12; round++) {
+    const bytes = new Uint8Array(await file.slice(0, length).arrayBuffer());
+    let r;
+    try {
+      r = JSON.parse(S.core.inspectModelFile(bytes, file.size));
+    } catch (e) {
+      status.textContent = `${t('import.failed')} ${String(e && e.message || e)}`;
+      return;
+    }
+    if (r.error && typeof r.error.needed_bytes === 'number' && r.error.needed_bytes > length && length < file.size) {
+      length = Math.min(file.size, Math.max(r.error.needed_bytes, length * 2), 512 * (1 << 20));
+      continue;
+    }
+    if (r.error) { status.textContent = `${t('import.failed')} ${r.error.message}`; return; }
+    const config = r.model || r.config;
+    if (!config || typeof config !== 'object') { status.textContent = t('import.noArchitecture'); return; }
+    status.textContent = t('import.read', { bytes: f.bytes(length), name: file.name });
+    $('config-text').value = JSON.stringify(config, null, 2);
+    // The header's exact counts go with the config (model {config, params, weight_bytes}).
+    const fileType = r.file_type && typeof r.file_type === 'object' ? r.file_type.name : r.file_type;
+    applyConfig(JSON.stringify(config), r.name || file.name, {
+      file_params: Number.isSafeInteger(r.parameter_count) ? r.parameter_count : 0,
+      file_bytes: Number.isSafeInteger(r.weight_bytes) ? r.weight_bytes : 0,
+      file_format: String(fileType || r.format || '').slice(0, 40),
+    });
+    return;
+  }
+  status.textContent = t('import.tooBig');
+}
+
+// ---------------------------------------------------------------- language and units
+
+async function switchLang() {
+  const next = S.lang === 'ja' ? 'en' : 'ja';
+  const strings = await loadStrings(next);
+  S.lang = next;
+  state.lang = next;
+  t = translator(strings);
+  f = formatter(S.lang, state.unit, t);
+  relabel();
+}
+
+function relabel() {
+  translateStatic();
+  fillMenus();
+  writeForm();
+  renderNotices();
+  update({ fromForm: false });
+}
+
+// ---------------------------------------------------------------- probe (optional module)
+
+async function runProbe() {
+  const status = $('probe-status');
+  const out = $('probe-out');
+  if (!navigator.gpu) { status.textContent = t('probe.noWebGpu'); return; }
+  status.textContent = t('probe.running');
+  let mod;
+  try {
+    mod = await import('./probe-webgpu.js');
+  } catch {
+    status.textContent = t('probe.missing');
+    return;
+  }
+  try {
+    const doc = await mod.runWebGpuProbe(navigator.gpu, { quick: true });
+    const text = mod.toJsonText ? mod.toJsonText(doc) : JSON.stringify(doc, null, 2);
+    out.textContent = text;
+    out.hidden = false;
+    const link = el('a', { text: t('probe.download'), attrs: { download: 'llmsizer-webgpu-probe.json', href: URL.createObjectURL(new Blob([text], { type: 'application/json' })) } });
+    status.replaceChildren(document.createTextNode(`${t('probe.done')} `), link);
+  } catch (e) {
+    status.textContent = `${t('probe.failed')} ${String(e && e.message || e)}`;
+  }
+}
+
+// ---------------------------------------------------------------- wiring
+
+/** Back to a preset: forgets the imported config and a file's exact counts. */
+function clearImport() {
+  const hadFile = Boolean(state.file_bytes);
+  Object.assign(state, { config: '', name: '', file_params: 0, file_bytes: 0, file_format: '' });
+  if (state.weights === 'file') state.weights = base.weights;
+  $('config-text').value = '';
+  $('import-status').textContent = '';
+  if (hadFile) { fillMenus(); writeForm(); }
+}
+
+function wire() {
+  const form = $('form');
+  form.addEventListener('input', (e) => {
+    const id = e.target.id;
+    if (id === 'model-filter' || id === 'config-text' || id === 'model-file') return;
+    if (id === 'model') {
+      if (!$('model').value) return;
+      clearImport();
+    }
+    update();
+  });
+  $('goal').addEventListener('input', () => {
+    state.goal = $('goal').value;
+    writeUrl();
+    scheduleExtras(0);
+  });
+  form.addEventListener('submit', (e) => e.preventDefault());
+  $('model-filter').addEventListener('input', fillModels);
+  $('config-apply').addEventListener('click', () => applyConfig($('config-text').value));
+  $('config-clear').addEventListener('click', () => {
+    state = readForm();
+    clearImport();
+    writeForm();
+    update({ fromForm: false });
+  });
+  $('model-file').addEventListener('change', (e) => importFile(e.target.files[0]));
+  const drop = $('drop-zone');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); importFile(e.dataTransfer.files[0]); });
+  $('targets-attention').addEventListener('click', () => { for (const n of ALL_LINEAR_TARGETS) $(`target-${n}`).checked = ATTENTION_TARGETS.includes(n); update(); });
+  $('targets-all').addEventListener('click', () => { for (const n of ALL_LINEAR_TARGETS) $(`target-${n}`).checked = true; update(); });
+  for (const b of document.querySelectorAll('[data-unit]')) {
+    b.addEventListener('click', () => {
+      state.unit = b.dataset.unit;
+      f = formatter(S.lang, state.unit, t);
+      relabel();
+    });
+  }
+  $('lang-switch').addEventListener('click', switchLang);
+  $('copy-link').addEventListener('click', copyLink);
+  $('options-more').addEventListener('click', () => { showAllOptions = !showAllOptions; renderOptions(); });
+  $('probe-run').addEventListener('click', runProbe);
+  // A link pasted into the address bar of an open page: read it afresh (in-page anchors carry no '=').
+  window.addEventListener('hashchange', () => { if (location.hash.includes('=')) location.reload(); });
+  document.querySelector('.skip').addEventListener('click', (e) => {
+    e.preventDefault();
+    $('results').focus();
+    $('results').scrollIntoView();
+  });
+  let lastWidth = $('chart').clientWidth;
+  window.addEventListener('resize', () => {
+    if ($('chart').clientWidth !== lastWidth) { lastWidth = $('chart').clientWidth; scheduleExtras(200); }
+  });
+}
+
+// ---------------------------------------------------------------- start
+
+translateStatic();
+fillMenus();
+writeForm();
+renderNotices();
+if (S.firstResponse.error) {
+  update({ fromForm: false });
+} else {
+  writeUrl();
+  render(S.firstResponse);
+  performance.mark('llmsizer:first-result');
+}
+document.body.dataset.busy = 'true';
+setTimeout(loadCatalogs, 0);
+wire();
+document.body.dataset.ready = 'true';

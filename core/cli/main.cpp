@@ -39,7 +39,7 @@ FILE holds a JSON request (../shared/contract.md); '-' reads standard input. Fla
 override the request instead:
   --model ID  --model-file PATH (a GGUF, .safetensors or config.json: only its header is read)
   --task inference|training  --weights FMT  --kv-cache FMT  --engine NAME
-  --input N  --output N  --batch N  --gpus N  --hardware ID
+  --input N  --output N  --batch N  --gpus N  --hardware ID  --goal GOAL
   --engine-version X.Y (transformers version whose generate is modelled)
   --method full|freeze|lora|qlora  --seq-len N  --micro-batch N  --checkpointing
 Sizes print in GB (10^9 bytes); --gib prints GiB (2^30 bytes).
@@ -159,6 +159,7 @@ bool build_request(const Options& o, std::string& request, std::string& error_fi
     else if (name == "--batch") body["batch"] = number_or_text(value);
     else if (name == "--gpus") body["gpus"] = number_or_text(value);
     else if (name == "--hardware") body["hardware"] = value;
+    else if (name == "--goal") body["goal"] = value;
     else if (name == "--method") body["training"]["method"] = value;
     else if (name == "--seq-len") body["training"]["seq_len"] = number_or_text(value);
     else if (name == "--micro-batch") body["training"]["micro_batch"] = number_or_text(value);
@@ -216,6 +217,44 @@ void print_models(const ordered_json& r) {
   for (const auto& m : r["models"]) {
     const std::string published = m["published_params"].is_number() ? std::to_string(m["published_params"].get<long long>()) : "-";
     std::printf("%-34s %16lld %16s %7d\n", m.value("id", "").c_str(), m.value("params", 0LL), published.c_str(), m.value("layers", 0));
+  }
+}
+
+void print_recommendation(const ordered_json& r) {
+  auto number = [](const ordered_json& v, const char* format) -> std::string {
+    if (!v.is_number()) return "-";
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, format, v.get<double>());
+    return buffer;
+  };
+  std::cout << "Model: " << r["model"].value("name", "") << ", goal " << r.value("goal", "") << "\n\n";
+  std::printf("%-4s %-44s %-9s %5s %10s %10s %9s %10s\n", "#", "option", "kind", "GPUs", "spare GB", "tokens/s", "$/hour", "$/M tok");
+  int rank = 0;
+  for (const auto& o : r["options"]) {
+    const std::string gpus = o["gpus_used"].is_number() ? std::to_string(o["gpus_used"].get<int>()) : "-";
+    std::printf("%-4d %-44.44s %-9s %5s %10s %10s %9s %10s\n", ++rank, o.value("id", "").c_str(), o.value("kind", "").c_str(), gpus.c_str(),
+                number(o["headroom_bytes"].is_number() ? ordered_json(o["headroom_bytes"].get<double>() / 1e9) : ordered_json(), "%.1f").c_str(),
+                number(o["decode_tokens_per_s"], "%.1f").c_str(), number(o.value("usd_per_hour", ordered_json()), "%.3f").c_str(),
+                number(o.value("usd_per_million_tokens", ordered_json()), "%.2f").c_str());
+  }
+  if (!r["options"].empty()) std::cout << "\nBest: " << r["options"][0].value("name", "") << ": " << r["options"][0].value("reason", "") << "\n";
+  if (!r["near_misses"].empty()) std::cout << "\nNearly fits:\n";
+  for (const auto& m : r["near_misses"]) {
+    std::cout << "  " << m.value("id", "") << ": " << m.value("reason", "") << "\n";
+    for (const auto& fix : m["fixes"]) std::cout << "    - " << fix.get<std::string>() << "\n";
+  }
+  for (const auto& w : r["warnings"]) std::cout << "warning: " << w.get<std::string>() << "\n";
+}
+
+void print_hardware(const ordered_json& r) {
+  std::printf("%-44s %-9s %5s %10s %10s %10s %10s\n", "id", "kind", "GPUs", "memory GB", "GB/s", "price $", "$/hour");
+  for (const auto& h : r["hardware"]) {
+    const double price = h["price_usd"].is_number() ? h["price_usd"].get<double>() : 0.0;
+    const double hourly = h["price_usd_per_hour"].is_number() ? h["price_usd_per_hour"].get<double>() : 0.0;
+    std::printf("%-44.44s %-9s %5d %10.1f %10.1f %10s %10s\n", h.value("id", "").c_str(), h.value("kind", "").c_str(), h.value("device_count", 0),
+                h.value("memory_bytes", 0.0) / 1e9, h.value("memory_bandwidth_gb_per_s", 0.0),
+                price > 0 ? std::to_string(static_cast<long long>(price)).c_str() : "-",
+                hourly > 0 ? std::to_string(hourly).substr(0, 6).c_str() : "-");
   }
 }
 
@@ -332,8 +371,9 @@ int main(int argc, char** argv) {
                           : o.command == "hardware" ? llmsizer::list_hardware()
                                                     : llmsizer::list_options();
     if (llmsizer::is_error_response(out)) return report_error(out, o.json);
-    if (o.json || o.command != "models") std::cout << out << "\n";
-    else print_models(ordered_json::parse(out));
+    if (o.json || o.command == "options") std::cout << out << "\n";
+    else if (o.command == "models") print_models(ordered_json::parse(out));
+    else print_hardware(ordered_json::parse(out));
     return kExitOk;
   }
   if (o.command == "validate") {
@@ -383,8 +423,7 @@ int main(int argc, char** argv) {
   } else if (o.command == "estimate") {
     print_estimate(ordered_json::parse(response), o.gib);
   } else {
-    const auto r = ordered_json::parse(response);
-    for (const auto& opt : r["options"]) std::cout << opt.dump() << "\n";
+    print_recommendation(ordered_json::parse(response));
   }
   return kExitOk;
 }

@@ -3,6 +3,8 @@
 
 #include <cctype>
 #include <cmath>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +15,7 @@
 #include "llmsizer/file_header.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/training.hpp"
+#include "hardware_api.hpp"
 #include "request.hpp"
 #include "training_request.hpp"
 
@@ -30,7 +33,7 @@ constexpr std::int64_t kMaxGpus = 4096;
 
 const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cache", "engine", "input_tokens",
                                             "output_tokens", "batch", "gpus", "hardware", "training",
-                                            "flash_attention", "engine_version"};
+                                            "flash_attention", "engine_version", "goal", "cost", "cpu", "enforce_eager"};
 
 /// Serialises a response. User text (field names, echoed values, parser messages quoting the input)
 /// may hold invalid UTF-8: it is replaced by U+FFFD instead of throwing, so the output is always JSON.
@@ -124,54 +127,100 @@ json parts_json(const MemoryParts& p) {
   return j;
 }
 
-std::string estimate_or_throw(const std::string& text) {
-  const nlohmann::json body = parse_body(text);
+/// The fields every task reads (model, formats, tokens, devices), validated.
+struct CommonRequest {
+  ModelSpec model;
   std::vector<std::string> warnings;
+  std::string task;
+  std::string weights_id;
+  /// A model imported from a weights file, with no `weights` in the request: its exact stored
+  /// bytes as a one-block format (weights_id "file"). Shared so copies keep the pointer valid.
+  std::shared_ptr<const WeightFormat> file_format;
+  std::string kv_id;
+  std::string engine_name;
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+  std::int64_t batch = 1;
+  int gpus = 1;
+  bool flash = true;
+  int engine_version = 0;
+};
+
+CommonRequest parse_common(const nlohmann::json& body) {
+  CommonRequest r;
   for (auto it = body.begin(); it != body.end(); ++it) {
-    if (kRequestKeys.count(it.key()) == 0) warnings.push_back("request: unknown field \"" + it.key() + "\" ignored");
+    if (kRequestKeys.count(it.key()) == 0) r.warnings.push_back("request: unknown field \"" + it.key() + "\" ignored");
   }
   if (!body.contains("model")) throw InputError("model", "is required: a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}");
   std::vector<std::string> model_warnings;
-  ModelSpec model = request::parse_model(body.at("model"), "model", model_warnings);
-  warnings.insert(warnings.end(), model_warnings.begin(), model_warnings.end());
+  r.model = request::parse_model(body.at("model"), "model", model_warnings);
+  r.warnings.insert(r.warnings.end(), model_warnings.begin(), model_warnings.end());
 
-  const std::string task = request::text(body, "task", "task", {"inference", "training"}, "inference");
+  r.task = request::text(body, "task", "task", {"inference", "training"}, "inference");
   // A model imported from a weights file brings its exact stored bytes: they stand for the
   // weights unless the request names a format (then params × bytes per parameter of that format).
-  const bool file_weights = model.file_weight_bytes > 0 && !body.contains("weights");
-  const std::string weights_id = file_weights ? "file" : request::text(body, "weights", "weights", weight_format_ids(), "bf16");
-  const WeightFormat file_format{"file", "as stored in the imported file", "file", std::max<std::int64_t>(1, count_params(model).total),
-                                 model.file_weight_bytes, "the file's header"};
-  const WeightFormat* weights_format = file_weights ? &file_format : find_weight_format(weights_id);
-  const std::string kv_default = weights_id == "fp16" ? "fp16" : (weights_id == "fp32" ? "fp32" : "bf16");
-  const std::string kv_id = request::text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default);
-  const std::string engine_name = request::text(body, "engine", "engine", {"generic", "transformers", "vllm", "llama.cpp"}, "generic");
-  const std::int64_t input_tokens = whole_number(body, "input_tokens", "input_tokens", 1, kMaxTokens, 1024);
-  const std::int64_t output_tokens = whole_number(body, "output_tokens", "output_tokens", 0, kMaxTokens, task == "training" ? 0 : 1024);
-  const std::int64_t batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
-  const int gpus = static_cast<int>(whole_number(body, "gpus", "gpus", 0, kMaxGpus, 1));
-  const bool flash = request::boolean(body, "flash_attention", "flash_attention", true);
-  const int engine_version = parse_engine_version(body);
-  if (input_tokens + output_tokens > kMaxTokens) {
-    throw InputError("output_tokens", "input_tokens + output_tokens must be at most " + std::to_string(kMaxTokens) + "; got " + std::to_string(input_tokens + output_tokens));
+  if (r.model.file_weight_bytes > 0 && !body.contains("weights")) {
+    r.weights_id = "file";
+    r.file_format = std::make_shared<const WeightFormat>(WeightFormat{"file", "as stored in the imported file", "file",
+                                                                      std::max<std::int64_t>(1, count_params(r.model).total),
+                                                                      r.model.file_weight_bytes, "the file's header"});
+  } else {
+    r.weights_id = request::text(body, "weights", "weights", weight_format_ids(), "bf16");
   }
+  const std::string kv_default = r.weights_id == "fp16" ? "fp16" : (r.weights_id == "fp32" ? "fp32" : "bf16");
+  r.kv_id = request::text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default);
+  r.engine_name = request::text(body, "engine", "engine", {"generic", "transformers", "vllm", "llama.cpp"}, "generic");
+  r.input_tokens = whole_number(body, "input_tokens", "input_tokens", 1, kMaxTokens, 1024);
+  r.output_tokens = whole_number(body, "output_tokens", "output_tokens", 0, kMaxTokens, r.task == "training" ? 0 : 1024);
+  r.batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
+  r.gpus = static_cast<int>(whole_number(body, "gpus", "gpus", 0, kMaxGpus, 1));
+  r.flash = request::boolean(body, "flash_attention", "flash_attention", true);
+  r.engine_version = parse_engine_version(body);
+  if (r.input_tokens + r.output_tokens > kMaxTokens) {
+    throw InputError("output_tokens", "input_tokens + output_tokens must be at most " + std::to_string(kMaxTokens) + "; got " + std::to_string(r.input_tokens + r.output_tokens));
+  }
+  return r;
+}
+
+InferenceSettings inference_settings(const CommonRequest& r) {
+  check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
+  InferenceSettings s;
+  s.weights = r.file_format ? r.file_format.get() : find_weight_format(r.weights_id);
+  s.kv_cache = find_kv_cache_format(r.kv_id);
+  s.engine = parse_engine(r.engine_name);
+  s.input_tokens = r.input_tokens;
+  s.output_tokens = r.output_tokens;
+  s.batch = r.batch;
+  s.gpus = r.gpus;
+  s.flash_attention = r.flash;
+  s.engine_version = r.engine_version;
+  return s;
+}
+
+std::string estimate_or_throw(const std::string& text) {
+  const nlohmann::json body = parse_body(text);
+  CommonRequest common = parse_common(body);
+  const ModelSpec& model = common.model;
+  std::vector<std::string>& warnings = common.warnings;
+  const std::string& task = common.task;
+  const std::string& weights_id = common.weights_id;
+  const std::string& kv_id = common.kv_id;
+  const std::int64_t input_tokens = common.input_tokens;
+  const std::int64_t output_tokens = common.output_tokens;
+  const std::int64_t batch = common.batch;
+  const int gpus = common.gpus;
+  const bool flash = common.flash;
+  const int engine_version = common.engine_version;
 
   MemoryEstimate estimate;
   json settings;
   json training_out;    // task training: the response's `training` object
   json throughput_out;  // task training with a known GPU peak: tokens_per_s and hours
+  std::optional<InferenceSettings> inference;
+  std::optional<TrainingSettings> training_settings;
   if (task == "inference") {
-    check_magnitude(model, input_tokens + output_tokens, batch);
-    InferenceSettings s;
-    s.weights = weights_format;
-    s.kv_cache = find_kv_cache_format(kv_id);
-    s.engine = parse_engine(engine_name);
-    s.input_tokens = input_tokens;
-    s.output_tokens = output_tokens;
-    s.batch = batch;
-    s.gpus = gpus;
-    s.flash_attention = flash;
-    s.engine_version = engine_version;
+    const InferenceSettings s = inference_settings(common);
+    inference = s;
     estimate = estimate_inference_memory(model, s);
     settings["task"] = task;
     settings["weights"] = weights_id;
@@ -184,10 +233,12 @@ std::string estimate_or_throw(const std::string& text) {
     settings["flash_attention"] = flash;
     if (engine_version > 0) settings["engine_version"] = body.at("engine_version");
   } else {
-    const TrainingSettings t = request::parse_training(body.value("training", nlohmann::json::object()), model, gpus, input_tokens, batch, flash, warnings);
+    TrainingSettings t = request::parse_training(body.value("training", nlohmann::json::object()), model, gpus, input_tokens, batch, flash, warnings);
     check_magnitude(model, t.seq_len, t.micro_batch);
+    if (body.contains("hardware")) apply_hardware_to_training(body, t);
     const TrainingEstimate training = estimate_training(model, t);
     estimate = training.memory;
+    training_settings = t;
     settings["task"] = task;
     settings["weights"] = weights_id;
     settings["gpus"] = gpus;
@@ -205,13 +256,17 @@ std::string estimate_or_throw(const std::string& text) {
   out["memory"]["tensor_peak_bytes"] = estimate.tensor_peak_bytes;
   out["memory"]["host_bytes"] = estimate.host_bytes;
   out["memory"]["parts"] = parts_json(estimate.parts);
-  out["disk_bytes"] = weight_bytes(model, *weights_format);
+  out["disk_bytes"] = weight_bytes(model, common.file_format ? *common.file_format : *find_weight_format(weights_id));
   if (!training_out.is_null()) out["training"] = training_out;
   if (!throughput_out.is_null()) out["throughput"] = throughput_out;
   out["warnings"] = warnings;
   out["explain"] = json::array();
   for (const auto& line : estimate.explain) {
     out["explain"].push_back({{"part", line.part}, {"formula", line.formula}, {"values", line.values}, {"bytes", line.bytes}});
+  }
+  if (body.contains("hardware")) {
+    if (inference) add_inference_hardware(out, body, model, *inference);
+    else add_training_hardware(out, body, *training_settings, estimate);
   }
   return to_text(out);
 }
@@ -237,8 +292,10 @@ std::string estimate(const std::string& request_json) {
 
 std::string recommend(const std::string& request_json) {
   return guarded([&]() -> std::string {
-    parse_body(request_json);
-    throw InputError("hardware", "the hardware catalog is not available in this build");
+    const nlohmann::json body = parse_body(request_json);
+    CommonRequest common = parse_common(body);
+    if (common.task != "inference") throw InputError("task", "recommend sizes inference; use estimate with a hardware id for training");
+    return to_text(recommend_json(body, common.model, inference_settings(common), common.warnings));
   });
 }
 
@@ -270,9 +327,8 @@ std::string list_models() {
 
 std::string list_hardware() {
   return guarded([] {
-    json out;
+    json out = hardware_list_json();
     out["schema_version"] = kSchemaVersion;
-    out["hardware"] = json::array();
     return out.dump();
   });
 }

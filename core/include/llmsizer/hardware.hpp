@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// Hardware: what a GPU, CPU, laptop or cloud instance offers (memory, bandwidth, compute, price),
+/// how much of its memory a model may really use, and whether a request fits — on one GPU, on
+/// several with tensor parallelism, in CPU RAM, in Apple unified memory, or split between GPU and
+/// RAM (llama.cpp `-ngl` partial offload). Plain structs and pure functions; the catalog itself
+/// is parsed at the edge (hardware_json.cpp) from data/hardware/*.json.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "llmsizer/memory.hpp"
+#include "llmsizer/model.hpp"
+
+namespace llmsizer {
+
+enum class HardwareKind { gpu, cpu, instance, laptop };
+const char* hardware_kind_id(HardwareKind kind);
+
+/** One catalog entry (or an inline `hardware` object of a request). Units are in the names;
+ *  0 means "not known". For an instance or a laptop the accelerator fields are its GPU's. */
+struct HardwareSpec {
+  std::string id;
+  std::string name;
+  HardwareKind kind = HardwareKind::gpu;
+  std::string vendor;
+  std::string segment;             ///< consumer, workstation, datacenter, apple-silicon, desktop, laptop, server, cloud
+
+  // The accelerator. A CPU entry has none (`device_count` 0).
+  int device_count = 1;            ///< GPUs (an instance's gpu_count); 0 for a CPU
+  std::int64_t device_memory_bytes = 0;  ///< per device, as printed by the vendor, read as GiB (hardware-sources.md §1)
+  std::vector<std::int64_t> memory_options_bytes;  ///< Apple unified-memory configurations (ascending)
+  bool unified_memory = false;     ///< Apple silicon: the GPU uses system RAM up to the working-set limit
+  bool drives_display = false;     ///< a desktop or laptop GPU that also draws the desktop
+  bool ecc_carveout = false;       ///< GDDR datacenter part with ECC on: 1/16 of the DRAM holds check bits
+  double memory_bandwidth_gb_per_s = 0;  ///< per device, theoretical peak, 1e9 B/s
+  double matrix_tflops = 0;        ///< dense FP16/BF16 tensor throughput, FP32 accumulate, 1e12 FLOP/s
+  double fp32_tflops = 0;          ///< non-tensor FP32 peak
+  double link_gb_per_s = 0;        ///< device-to-device, per direction (NVLink, else PCIe), 1e9 B/s
+  double pcie_gb_per_s = 0;        ///< host link, per direction
+  double tdp_w = 0;                ///< per device (board power)
+
+  // The host (CPU and its RAM): a CPU entry's own figures, an instance's RAM, or assumptions.
+  std::int64_t host_memory_bytes = 0;    ///< RAM; a CPU entry: its maximum supported RAM
+  double host_bandwidth_gb_per_s = 0;    ///< CPU memory bandwidth, theoretical peak
+  double host_tflops = 0;                ///< CPU matrix throughput (estimate from cores × SIMD width)
+  int cpu_cores = 0;
+  bool avx512 = false;
+  bool amx = false;
+
+  // Price.
+  double price_usd = 0;            ///< purchase price of one device (launch MSRP), 0 when unknown
+  double price_usd_per_hour = 0;   ///< rental price of the whole instance, 0 when not rented
+  std::string price_date;
+  std::string gpu_id;              ///< instance or laptop: the catalog id of its GPU
+
+  // Measured values (data/measured probe files) override the datasheet when present.
+  double measured_bandwidth_gb_per_s = 0;
+  double measured_tflops = 0;
+  std::string measured_source;
+
+  std::string source;              ///< where the facts come from
+  std::string unsupported_reason;  ///< non-empty: the entry cannot run the usual CUDA/Metal/CPU engines
+
+  bool is_cpu() const { return device_count == 0; }
+  bool is_rented() const { return price_usd_per_hour > 0; }
+};
+
+/** Every catalog entry (data/hardware) and every measured probe file (data/measured, named
+ *  "measured: <name>"), parsed from the compiled-in JSON on first use into a function-local
+ *  `static const` vector (hardware_json.cpp): the data are immutable, so parsing once is
+ *  deterministic and thread-safe (C++11 magic statics), and a whole-catalog recommendation stays
+ *  well under a millisecond. */
+const std::vector<HardwareSpec>& hardware_catalog();
+
+/// The catalog entry `id` (case-insensitive), or nullptr.
+const HardwareSpec* find_hardware(std::string_view id);
+
+/** Entries made from one llmsizer-probe document (data/measured/<id>.json, its `summary.cpu` and
+ *  `summary.cuda`): named "measured: <name>", with the measured bandwidth and matrix throughput
+ *  used as they are (no efficiency factor on top). */
+std::vector<HardwareSpec> hardware_from_probe_text(std::string_view probe_json);
+
+/// Reserve for the desktop a GPU also draws (compositor, browser, desktop apps): an RTX 5090 on a
+/// Windows desktop with no model loaded showed a median of 1,585.5 MiB used (nvidia-smi, four
+/// readings, github.com/nibor1896/Crow issue #105, 2026). 1.5 GiB is taken for consumer cards and
+/// laptop GPUs; datacenter, workstation and cloud GPUs are treated as headless.
+constexpr std::int64_t kDisplayReserveBytes = 3LL << 29;
+/// RAM kept for the operating system and other programs when a model runs on the CPU or spills
+/// into RAM (a desktop OS with a browser holds about 3-4 GiB): 4 GiB.
+constexpr std::int64_t kOsReserveBytes = 4LL << 30;
+/// RAM assumed for a desktop GPU's or a Windows laptop's host PC, whose RAM the catalog does not
+/// give (hardware-sources.md: "System RAM is separate (typically 16-64 GB DDR5)"): 32 GiB.
+constexpr std::int64_t kAssumedHostRamBytes = 32LL << 30;
+
+/** Share of Apple unified memory the GPU may wire by default (Metal's
+ *  `recommendedMaxWorkingSetSize`): 2/3 of RAM up to 36 GiB, 3/4 above. llama.cpp logs show
+ *  10922.67 MB on 16 GB Macs (ggml-org/llama.cpp#5206/#687 logs: 16384 × 2/3) and 21845.34 MB on
+ *  32 GB (llama.cpp PR #2011, ollama#434: 32768 × 2/3), and 64 GB Macs fail above ~47-48 GB
+ *  (llama.cpp issue #1870: 65536 × 3/4 = 49152 MiB). hardware-sources.md: "about 65-75% of RAM",
+ *  raised with `sysctl iogpu.wired_limit_mb`. */
+double apple_gpu_working_set_fraction(std::int64_t ram_bytes);
+
+/** Memory a model may use on one device of `hw` with `physical_bytes` of memory: physical minus
+ *  the ECC carve-out (1/16 on GDDR datacenter parts: an A10G's 24 GiB shows as 22888 MiB on AWS),
+ *  minus the display reserve on a GPU that draws the desktop, or the Apple working-set limit.
+ *  The CUDA context is not subtracted: it is part of the estimate's `device_bytes`. */
+std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_bytes);
+
+/// RAM a model may use on a host with `ram_bytes`: RAM minus kOsReserveBytes.
+std::int64_t usable_host_bytes(std::int64_t ram_bytes);
+
+/// Where the model runs.
+enum class Placement {
+  gpu,        ///< all on one GPU
+  multi_gpu,  ///< tensor parallel over `gpus_needed` GPUs
+  unified,    ///< Apple GPU in unified memory
+  cpu,        ///< CPU only, in RAM
+  offload,    ///< some layers on the GPU, the rest on the CPU in RAM (llama.cpp -ngl)
+  none,       ///< does not fit
+};
+const char* placement_id(Placement placement);
+
+/// A partial offload: decoder layers on the GPU and in RAM.
+struct OffloadSplit {
+  int gpu_layers = 0;
+  int cpu_layers = 0;
+  std::int64_t gpu_bytes = 0;   ///< on the GPU: runtime, compute buffer, output layer, gpu_layers
+  std::int64_t host_bytes = 0;  ///< in RAM: token embeddings and cpu_layers
+};
+
+struct FitResult {
+  bool fits = false;                ///< everything fits where `placement` says
+  Placement placement = Placement::none;
+  int gpus_needed = 0;              ///< devices that hold it (0: CPU only; the smallest count that fits)
+  int gpus_used = 0;                ///< devices the fit was checked on (the request's count, or gpus_needed)
+  std::int64_t required_bytes = 0;  ///< per device (or RAM for the CPU) at `gpus_needed`
+  std::int64_t usable_bytes = 0;    ///< per device (or RAM)
+  std::int64_t headroom_bytes = 0;  ///< usable − required (negative: short by that much)
+  std::int64_t memory_option_bytes = 0;  ///< Apple: the smallest unified-memory configuration that fits
+  OffloadSplit offload;             ///< when it does not fit on the GPU(s): the -ngl split, if RAM holds the rest
+  bool offload_possible = false;
+  std::int64_t max_context = 0;     ///< longest input + output that fits at this batch (0: none; not searched: -1)
+  std::int64_t max_batch = 0;       ///< most concurrent sequences that fit at this context
+  bool max_context_is_model_limit = false;  ///< max_context stopped at the model's max_position_embeddings
+};
+
+/** Memory estimates of one request per tensor-parallel size (0 = CPU), computed once on first use.
+ *  Lets a recommendation test the whole catalog with a handful of estimates. Not shared between
+ *  calls. */
+class MemoryByDevices {
+ public:
+  MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings);
+  const MemoryEstimate& at(int gpus) const;
+  const ModelSpec& model() const { return model_; }
+  const InferenceSettings& settings() const { return settings_; }
+
+ private:
+  const ModelSpec& model_;
+  InferenceSettings settings_;
+  mutable std::vector<MemoryEstimate> cache_;
+  mutable std::vector<bool> done_;
+};
+
+/// True when `gpus` devices can split the model's attention heads (vLLM requires heads % tp == 0
+/// and KV heads either divisible by tp or replicated: tp % kv_heads == 0).
+bool tensor_parallel_ok(const ModelSpec& model, int gpus);
+
+struct FitOptions {
+  int gpus = 1;                 ///< devices to use; 0: find the smallest count that fits (up to max_gpus)
+  int max_gpus = 8;             ///< for a single card bought by the person; an instance uses its own count
+  bool search_limits = true;    ///< also find max_context and max_batch (binary searches over the estimate)
+};
+
+/** Whether the request fits `hw`, where and with how much to spare. */
+FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, const FitOptions& options);
+
+/** The llama.cpp-style split for one GPU with `usable_gpu_bytes`: runtime, compute buffer and the
+ *  output layer on the GPU, token embeddings in RAM, and as many whole decoder layers on the GPU
+ *  as fit: gpu_layers = floor((usable − fixed) / (layer weights + layer KV cache)). */
+OffloadSplit offload_split(const ModelSpec& model, const InferenceSettings& settings, const MemoryEstimate& one_gpu,
+                           std::int64_t usable_gpu_bytes);
+
+/** Largest input + output context (searching input_tokens, output fixed) whose estimate still fits
+ *  `usable_bytes` per device at `gpus`; 0 when even one token does not fit. Memory grows
+ *  monotonically with context, so a binary search over the core's own estimate is exact. */
+std::int64_t max_context_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
+                                   std::int64_t usable_bytes, std::int64_t limit);
+/** Largest batch that fits at the request's context (same search over batch). */
+std::int64_t max_batch_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
+                                 std::int64_t usable_bytes, std::int64_t limit);
+
+}  // namespace llmsizer

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// The recommendation: every catalog option that fits a request, with its speed and cost, ranked by
+/// the person's goal and explained in one sentence; and the nearest options that do not fit, with
+/// what would make them fit (a smaller weight format, a shorter context, partial offload).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "llmsizer/cost.hpp"
+#include "llmsizer/hardware.hpp"
+#include "llmsizer/throughput.hpp"
+
+namespace llmsizer {
+
+enum class Goal {
+  cheapest,    ///< lowest $ per hour (rent, or own: amortised purchase + power + upkeep)
+  fastest,     ///< highest decode tokens/s over the batch
+  best_value,  ///< lowest $ per million tokens
+  local,       ///< own hardware only (GPUs, CPUs, laptops), best value first
+  laptop,      ///< laptops only, fastest first
+};
+const char* goal_id(Goal goal);
+/// Parses a request's `goal`; false when unknown.
+bool parse_goal(const std::string& text, Goal& goal);
+
+/// What an option costs, when a price is known.
+struct OptionCost {
+  bool known = false;
+  bool rented = false;
+  double usd_per_hour = 0;              ///< rent, or owned: amortisation + power + upkeep
+  double usd_per_million_tokens = 0;    ///< at the estimated decode throughput of the batch
+  double purchase_usd = 0;              ///< owned: price of the devices it needs
+  double power_usd_per_hour = 0;        ///< owned: electricity
+  std::string break_even_instance;      ///< owned GPU: the cheapest instance with that GPU
+  double break_even_hours = 0;          ///< hours of use after which buying beats renting it (-1: never)
+};
+
+/** Cost of running on `hw` with `gpus` devices (0: the CPU) at `tokens_per_s_total`. Rented:
+ *  the instance's $/hour. Owned: price × devices amortised over the lifetime, plus board power
+ *  × utilisation × electricity × PUE, plus upkeep; and the break-even against the cheapest
+ *  instance in `catalog` that has the same GPU and enough of them. */
+OptionCost option_cost(const HardwareSpec& hw, int gpus, double tokens_per_s_total, const OwnershipCosts& costs,
+                       const std::vector<HardwareSpec>& catalog);
+
+struct HardwareOption {
+  const HardwareSpec* hardware = nullptr;
+  FitResult fit;
+  Throughput speed;
+  OptionCost cost;
+  std::string reason;  ///< "fits with 3.2 GB to spare at 8k context, ~41 tokens/s, $0.52/h"
+};
+
+struct NearMiss {
+  const HardwareSpec* hardware = nullptr;
+  FitResult fit;
+  std::vector<std::string> fixes;  ///< what would make it fit, one sentence each
+  std::string reason;
+};
+
+struct Recommendation {
+  Goal goal = Goal::best_value;
+  std::vector<HardwareOption> options;   ///< every option that fits, best first
+  std::vector<NearMiss> near_misses;     ///< closest misses first
+};
+
+/** One sentence on a fitting option, built from its numbers. */
+std::string option_reason(const HardwareOption& option, const InferenceSettings& settings);
+
+/** Ranks every entry of `catalog` for the request. Each entry's fit uses the memory estimates of
+ *  `memory` (one per device count), so the whole catalog costs a handful of estimates. */
+Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, Goal goal,
+                                  const OwnershipCosts& costs, std::size_t max_near_misses = 5);
+
+}  // namespace llmsizer

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/hardware.hpp"
+
+#include <algorithm>
+
+#include "llmsizer/precision.hpp"
+
+namespace llmsizer {
+
+const char* hardware_kind_id(HardwareKind kind) {
+  switch (kind) {
+    case HardwareKind::gpu: return "gpu";
+    case HardwareKind::cpu: return "cpu";
+    case HardwareKind::instance: return "instance";
+    case HardwareKind::laptop: return "laptop";
+  }
+  return "gpu";
+}
+
+const char* placement_id(Placement placement) {
+  switch (placement) {
+    case Placement::gpu: return "gpu";
+    case Placement::multi_gpu: return "multi-gpu";
+    case Placement::unified: return "unified-memory";
+    case Placement::cpu: return "cpu";
+    case Placement::offload: return "offload";
+    case Placement::none: return "none";
+  }
+  return "none";
+}
+
+double apple_gpu_working_set_fraction(std::int64_t ram_bytes) {
+  constexpr std::int64_t kSmallMacBytes = 36LL << 30;
+  return ram_bytes <= kSmallMacBytes ? 2.0 / 3.0 : 3.0 / 4.0;
+}
+
+std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_bytes) {
+  if (hw.unified_memory) {
+    // Whole bytes: 2/3 or 3/4 of the RAM (apple_gpu_working_set_fraction), in integer arithmetic.
+    return apple_gpu_working_set_fraction(physical_bytes) < 0.7 ? physical_bytes / 3 * 2 : physical_bytes / 4 * 3;
+  }
+  std::int64_t bytes = physical_bytes;
+  if (hw.ecc_carveout) bytes -= physical_bytes / 16;
+  if (hw.drives_display) bytes -= kDisplayReserveBytes;
+  return std::max<std::int64_t>(0, bytes);
+}
+
+std::int64_t usable_host_bytes(std::int64_t ram_bytes) { return std::max<std::int64_t>(0, ram_bytes - kOsReserveBytes); }
+
+MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings)
+    : model_(model), settings_(settings) {}
+
+const MemoryEstimate& MemoryByDevices::at(int gpus) const {
+  const auto index = static_cast<std::size_t>(std::max(0, gpus));
+  if (index >= cache_.size()) {
+    cache_.resize(index + 1);
+    done_.resize(index + 1, false);
+  }
+  if (!done_[index]) {
+    InferenceSettings s = settings_;
+    s.gpus = gpus;
+    cache_[index] = estimate_inference_memory(model_, s);
+    done_[index] = true;
+  }
+  return cache_[index];
+}
+
+bool tensor_parallel_ok(const ModelSpec& model, int gpus) {
+  if (gpus <= 1 || !model.has_architecture()) return true;
+  if (model.num_attention_heads % gpus != 0) return false;
+  const int kv = std::max(1, model.num_kv_heads);
+  return kv % gpus == 0 || gpus % kv == 0;
+}
+
+namespace {
+
+std::int64_t needed_bytes(const MemoryEstimate& e, int gpus) { return gpus == 0 ? e.host_bytes : e.device_bytes; }
+
+std::int64_t needed_for(const ModelSpec& model, InferenceSettings s, int gpus) {
+  s.gpus = gpus;
+  return needed_bytes(estimate_inference_memory(model, s), gpus);
+}
+
+/// Largest value in [1, hi] with fits(value), given fits(1); monotonic decreasing predicate.
+template <typename Fits>
+std::int64_t largest_fitting(std::int64_t hi, Fits&& fits) {
+  if (fits(hi)) return hi;
+  std::int64_t lo = 1;  // fits
+  while (hi - lo > 1) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+}  // namespace
+
+std::int64_t max_context_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
+                                   std::int64_t usable_bytes, std::int64_t limit) {
+  InferenceSettings s = settings;
+  auto fits = [&](std::int64_t input) {
+    s.input_tokens = input;
+    return needed_for(model, s, gpus) <= usable_bytes;
+  };
+  const std::int64_t max_input = limit - settings.output_tokens;
+  if (max_input < 1 || !fits(1)) return 0;
+  return largest_fitting(max_input, fits) + settings.output_tokens;
+}
+
+std::int64_t max_batch_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
+                                 std::int64_t usable_bytes, std::int64_t limit) {
+  InferenceSettings s = settings;
+  auto fits = [&](std::int64_t batch) {
+    s.batch = batch;
+    return needed_for(model, s, gpus) <= usable_bytes;
+  };
+  if (!fits(1)) return 0;
+  return largest_fitting(limit, fits);
+}
+
+OffloadSplit offload_split(const ModelSpec& model, const InferenceSettings& settings, const MemoryEstimate& one_gpu,
+                           std::int64_t usable_gpu_bytes) {
+  OffloadSplit split;
+  const int layers = model.num_layers;
+  if (layers <= 0) return split;
+  const ParamCounts params = count_params(model);
+  const WeightFormat& w = *settings.weights;
+  auto bytes_of = [&](std::int64_t n) { return bytes_for_elements(n, w.block_elements, w.block_bytes); };
+  // Decoder layers are alike; the final norm is counted with them (a few kB).
+  const std::int64_t layer_weights = bytes_of((params.per_layer_attention + params.per_layer_mlp + params.norms) / layers);
+  const std::int64_t layer_kv = one_gpu.parts.kv_cache / layers;
+  const std::int64_t per_layer = layer_weights + layer_kv;
+  // llama.cpp keeps the token embeddings in RAM (the lookup runs on the CPU) and the output layer
+  // on the GPU; a tied output layer is the embedding matrix used a second time.
+  const std::int64_t embedding = bytes_of(params.embedding);
+  const std::int64_t output = bytes_of(params.lm_head > 0 ? params.lm_head : params.embedding);
+  const std::int64_t fixed = one_gpu.parts.overhead + one_gpu.parts.activations + output;
+  std::int64_t gpu_layers = 0;
+  if (usable_gpu_bytes > fixed && per_layer > 0) gpu_layers = std::min<std::int64_t>(layers, (usable_gpu_bytes - fixed) / per_layer);
+  split.gpu_layers = static_cast<int>(gpu_layers);
+  split.cpu_layers = layers - split.gpu_layers;
+  split.gpu_bytes = fixed + gpu_layers * per_layer;
+  split.host_bytes = embedding + bytes_of(model.extra_params) + split.cpu_layers * per_layer;
+  return split;
+}
+
+FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, const FitOptions& options) {
+  FitResult r;
+  const ModelSpec& model = memory.model();
+  const InferenceSettings& settings = memory.settings();
+  const std::int64_t context_limit = model.max_position_embeddings > 0 ? model.max_position_embeddings : 10'000'000;
+  constexpr std::int64_t kBatchLimit = 1'000'000;
+  int search_gpus = 1;
+  std::int64_t search_usable = 0;
+
+  if (hw.is_cpu()) {
+    const MemoryEstimate& e = memory.at(0);
+    r.placement = Placement::cpu;
+    r.gpus_needed = 0;
+    r.required_bytes = e.host_bytes;
+    r.usable_bytes = usable_host_bytes(hw.host_memory_bytes);
+    r.fits = r.required_bytes <= r.usable_bytes;
+    search_gpus = 0;
+    search_usable = r.usable_bytes;
+  } else if (hw.unified_memory) {
+    // Metal has no CUDA context: the GPU holds the tensors (weights, cache, compute buffers).
+    const MemoryEstimate& e = memory.at(1);
+    r.placement = Placement::unified;
+    r.gpus_needed = 1;
+    r.gpus_used = 1;
+    r.required_bytes = e.device_bytes - e.parts.overhead;
+    std::vector<std::int64_t> configs = hw.memory_options_bytes;
+    if (configs.empty()) configs.push_back(hw.device_memory_bytes);
+    std::sort(configs.begin(), configs.end());
+    r.memory_option_bytes = configs.back();
+    for (std::int64_t c : configs) {
+      if (usable_device_bytes(hw, c) >= r.required_bytes) {
+        r.memory_option_bytes = c;
+        break;
+      }
+    }
+    r.usable_bytes = usable_device_bytes(hw, r.memory_option_bytes);
+    r.fits = r.required_bytes <= r.usable_bytes;
+    search_usable = r.usable_bytes + e.parts.overhead;
+  } else {
+    const int max_gpus = hw.kind == HardwareKind::instance ? std::max(1, hw.device_count) : std::max(1, options.max_gpus);
+    r.usable_bytes = usable_device_bytes(hw, hw.device_memory_bytes);
+    auto fits_on = [&](int n) { return tensor_parallel_ok(model, n) && memory.at(n).device_bytes <= r.usable_bytes; };
+    r.gpus_needed = 0;
+    for (int n = 1; n <= max_gpus; ++n) {
+      if (fits_on(n)) {
+        r.gpus_needed = n;
+        break;
+      }
+    }
+    const int n = options.gpus > 0 ? options.gpus : (r.gpus_needed > 0 ? r.gpus_needed : 1);
+    r.gpus_used = n;
+    r.required_bytes = memory.at(n).device_bytes;
+    r.fits = fits_on(n) && (hw.kind != HardwareKind::instance || n <= hw.device_count);
+    r.placement = r.fits ? (n > 1 ? Placement::multi_gpu : Placement::gpu) : Placement::none;
+    search_gpus = n;
+    search_usable = r.usable_bytes;
+    if (!fits_on(1)) {
+      r.offload = offload_split(model, settings, memory.at(1), r.usable_bytes);
+      const std::int64_t ram = hw.host_memory_bytes > 0 ? hw.host_memory_bytes : kAssumedHostRamBytes;
+      // cpu_layers may be 0: all layers on the GPU once the token embeddings stay in RAM.
+      r.offload_possible = model.num_layers > 0 && r.offload.host_bytes <= usable_host_bytes(ram);
+      if (!r.fits && r.offload_possible) r.placement = Placement::offload;
+    }
+  }
+  r.headroom_bytes = r.usable_bytes - r.required_bytes;
+  if (options.search_limits) {
+    r.max_context = max_context_that_fits(model, settings, search_gpus, search_usable, context_limit);
+    r.max_context_is_model_limit = r.max_context == context_limit && model.max_position_embeddings > 0;
+    r.max_batch = max_batch_that_fits(model, settings, search_gpus, search_usable, kBatchLimit);
+  } else {
+    r.max_context = -1;
+    r.max_batch = -1;
+  }
+  return r;
+}
+
+}  // namespace llmsizer

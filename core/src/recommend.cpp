@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/recommend.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+
+#include "llmsizer/precision.hpp"
+
+namespace llmsizer {
+
+const char* goal_id(Goal goal) {
+  switch (goal) {
+    case Goal::cheapest: return "cheapest";
+    case Goal::fastest: return "fastest";
+    case Goal::best_value: return "best-value";
+    case Goal::local: return "local";
+    case Goal::laptop: return "laptop";
+  }
+  return "best-value";
+}
+
+bool parse_goal(const std::string& text, Goal& goal) {
+  for (Goal g : {Goal::cheapest, Goal::fastest, Goal::best_value, Goal::local, Goal::laptop}) {
+    if (text == goal_id(g)) {
+      goal = g;
+      return true;
+    }
+  }
+  return false;
+}
+
+OptionCost option_cost(const HardwareSpec& hw, int gpus, double tokens_per_s_total, const OwnershipCosts& costs,
+                       const std::vector<HardwareSpec>& catalog) {
+  OptionCost c;
+  if (hw.is_rented()) {
+    c.known = true;
+    c.rented = true;
+    c.usd_per_hour = hw.price_usd_per_hour;
+  } else if (hw.price_usd > 0) {
+    const int devices = std::max(1, gpus);
+    c.known = true;
+    c.purchase_usd = hw.price_usd * devices;
+    const OwnedHourlyCost owned = owned_hourly_cost(c.purchase_usd, hw.tdp_w * devices, costs);
+    c.usd_per_hour = owned.total_usd_per_hour;
+    c.power_usd_per_hour = owned.power_usd_per_hour;
+    // Buy or rent: the cheapest instance with this GPU, enough of them.
+    const HardwareSpec* cheapest = nullptr;
+    for (const auto& other : catalog) {
+      if (other.kind == HardwareKind::instance && other.gpu_id == hw.id && other.device_count >= devices && other.is_rented() &&
+          (cheapest == nullptr || other.price_usd_per_hour < cheapest->price_usd_per_hour)) {
+        cheapest = &other;
+      }
+    }
+    if (cheapest != nullptr) {
+      c.break_even_instance = cheapest->id;
+      c.break_even_hours = break_even_hours(c.purchase_usd, cheapest->price_usd_per_hour, owned.power_usd_per_hour + owned.upkeep_usd_per_hour);
+    }
+  }
+  if (c.known) c.usd_per_million_tokens = usd_per_million_tokens(c.usd_per_hour, tokens_per_s_total);
+  return c;
+}
+
+namespace {
+
+std::string context_label(std::int64_t tokens) {
+  char buffer[48];
+  if (tokens >= 1024 && tokens % 1024 == 0) std::snprintf(buffer, sizeof buffer, "%lldk", static_cast<long long>(tokens / 1024));
+  else std::snprintf(buffer, sizeof buffer, "%lld-token", static_cast<long long>(tokens));
+  return buffer;
+}
+
+std::string gb(std::int64_t bytes) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f GB", static_cast<double>(bytes) / 1e9);
+  return buffer;
+}
+
+/// A memory configuration as the vendor names it ("64 GB" for 64 GiB of DRAM).
+std::string config_label(std::int64_t bytes) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.0f GB", static_cast<double>(bytes) / static_cast<double>(1LL << 30));
+  return buffer;
+}
+
+}  // namespace
+
+std::string option_reason(const HardwareOption& o, const InferenceSettings& s) {
+  std::string text;
+  char buffer[160];
+  if (o.fit.placement == Placement::cpu) {
+    text = "fits in RAM (needs " + gb(o.fit.required_bytes + kOsReserveBytes) + " with the OS) with " + gb(o.fit.headroom_bytes) + " to spare";
+  } else if (o.fit.placement == Placement::unified) {
+    text = "with " + config_label(o.fit.memory_option_bytes) + " of unified memory fits the GPU's share with " + gb(o.fit.headroom_bytes) + " to spare";
+  } else {
+    text = std::string(o.fit.gpus_used > 1 ? "on " + std::to_string(o.fit.gpus_used) + " GPUs " : "") + "fits with " +
+           gb(o.fit.headroom_bytes) + (o.fit.gpus_used > 1 ? " per GPU" : "") + " to spare";
+  }
+  text += " at " + context_label(s.input_tokens + s.output_tokens) + " context";
+  if (o.speed.known) {
+    if (s.batch > 1) std::snprintf(buffer, sizeof buffer, ", ~%.0f tokens/s per sequence (%.0f for the batch of %lld)", o.speed.decode_tokens_per_s, o.speed.decode_tokens_per_s_total, static_cast<long long>(s.batch));
+    else std::snprintf(buffer, sizeof buffer, ", ~%.*f tokens/s", o.speed.decode_tokens_per_s < 10 ? 1 : 0, o.speed.decode_tokens_per_s);
+    text += buffer;
+  } else {
+    text += ", speed unknown (no bandwidth figure)";
+  }
+  if (o.cost.known && o.cost.rented) {
+    std::snprintf(buffer, sizeof buffer, ", $%.2f/h", o.cost.usd_per_hour);
+    text += buffer;
+  } else if (o.cost.known) {
+    std::snprintf(buffer, sizeof buffer, ", $%.0f to buy", o.cost.purchase_usd);
+    text += buffer;
+  }
+  if (o.cost.known && o.cost.usd_per_million_tokens > 0) {
+    std::snprintf(buffer, sizeof buffer, " ($%.2f per million tokens)", o.cost.usd_per_million_tokens);
+    text += buffer;
+  }
+  return text;
+}
+
+namespace {
+
+bool allowed(const HardwareSpec& hw, Goal goal) {
+  if (!hw.unsupported_reason.empty()) return false;
+  if (goal == Goal::local) return hw.kind != HardwareKind::instance;
+  if (goal == Goal::laptop) return hw.kind == HardwareKind::laptop;
+  return true;
+}
+
+FitOptions auto_fit(const HardwareSpec& hw, const ModelSpec& model) {
+  FitOptions f;
+  f.gpus = 0;
+  if (hw.kind == HardwareKind::instance) {
+    // An instance is paid for whole: run on all of its GPUs that the heads divide over.
+    for (int n = std::max(1, hw.device_count); n >= 1; --n) {
+      if (tensor_parallel_ok(model, n)) {
+        f.gpus = n;
+        break;
+      }
+    }
+  }
+  // A person stacks up to 4 consumer cards in one PC; workstation and datacenter boards take 8.
+  f.max_gpus = hw.kind == HardwareKind::laptop ? 1 : (hw.segment == "consumer" ? 4 : 8);
+  f.search_limits = false;
+  return f;
+}
+
+SpeedPlacement placement_of(const FitResult& fit) {
+  SpeedPlacement p;
+  p.gpus = fit.placement == Placement::cpu ? 0 : std::max(1, fit.gpus_used);
+  if (fit.placement == Placement::offload) p.gpu_layers = fit.offload.gpu_layers;
+  return p;
+}
+
+/// Sort key: smaller is better; unknown values go last.
+double rank_value(const HardwareOption& o, Goal goal) {
+  constexpr double kUnknown = 1e300;
+  switch (goal) {
+    case Goal::fastest:
+    case Goal::laptop: return o.speed.known ? -o.speed.decode_tokens_per_s_total : kUnknown;
+    case Goal::cheapest: return o.cost.known ? o.cost.usd_per_hour : kUnknown;
+    case Goal::best_value:
+    case Goal::local: return o.cost.known && o.cost.usd_per_million_tokens > 0 ? o.cost.usd_per_million_tokens : kUnknown;
+  }
+  return kUnknown;
+}
+
+std::string tokens_text(std::int64_t tokens) {
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(tokens));
+  return buffer;
+}
+
+}  // namespace
+
+Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, Goal goal,
+                                  const OwnershipCosts& costs, std::size_t max_near_misses) {
+  Recommendation r;
+  r.goal = goal;
+  const ModelSpec& model = memory.model();
+  const InferenceSettings& settings = memory.settings();
+  std::vector<NearMiss> misses;
+  for (const auto& hw : catalog) {
+    if (!allowed(hw, goal)) continue;
+    const FitResult fit = fit_request(memory, hw, auto_fit(hw, model));
+    if (!fit.fits) {
+      NearMiss miss;
+      miss.hardware = &hw;
+      miss.fit = fit;
+      misses.push_back(std::move(miss));
+      continue;
+    }
+    HardwareOption o;
+    o.hardware = &hw;
+    o.fit = fit;
+    o.speed = estimate_throughput(model, settings, hw, placement_of(fit));
+    o.cost = option_cost(hw, fit.gpus_used, o.speed.decode_tokens_per_s_total, costs, catalog);
+    o.reason = option_reason(o, settings);
+    r.options.push_back(std::move(o));
+  }
+  std::stable_sort(r.options.begin(), r.options.end(), [goal](const HardwareOption& a, const HardwareOption& b) {
+    const double ka = rank_value(a, goal), kb = rank_value(b, goal);
+    if (ka != kb) return ka < kb;
+    return a.speed.decode_tokens_per_s_total > b.speed.decode_tokens_per_s_total;
+  });
+
+  // Nearest misses: the smallest shortfall relative to what the option offers.
+  auto shortfall = [](const NearMiss& m) {
+    return m.fit.usable_bytes > 0 ? static_cast<double>(m.fit.required_bytes) / static_cast<double>(m.fit.usable_bytes) : 1e300;
+  };
+  std::stable_sort(misses.begin(), misses.end(), [&](const NearMiss& a, const NearMiss& b) { return shortfall(a) < shortfall(b); });
+  if (misses.size() > max_near_misses) misses.resize(max_near_misses);
+
+  // What would make each fit: a smaller weight format, a shorter context, partial offload.
+  std::vector<std::pair<const WeightFormat*, std::unique_ptr<MemoryByDevices>>> smaller;
+  for (const char* id : {"int8", "int4"}) {
+    const WeightFormat* f = find_weight_format(id);
+    if (f != nullptr && f->bits_per_weight() < settings.weights->bits_per_weight()) {
+      InferenceSettings s = settings;
+      s.weights = f;
+      smaller.emplace_back(f, std::make_unique<MemoryByDevices>(model, s));
+    }
+  }
+  for (auto& miss : misses) {
+    const HardwareSpec& hw = *miss.hardware;
+    FitOptions f = auto_fit(hw, model);
+    for (const auto& [format, table] : smaller) {
+      const FitResult other = fit_request(*table, hw, f);
+      if (other.fits) {
+        miss.fixes.push_back(std::string(format->id) + " weights fit" + (other.gpus_used > 1 ? " on " + std::to_string(other.gpus_used) + " GPUs" : "") +
+                             (other.memory_option_bytes > 0 ? " the " + config_label(other.memory_option_bytes) + " configuration" : "") +
+                             " with " + gb(other.headroom_bytes) + " to spare");
+        break;
+      }
+    }
+    const int n = hw.is_cpu() ? 0 : (hw.kind == HardwareKind::instance ? hw.device_count : 1);
+    if (n <= 1 || tensor_parallel_ok(model, n)) {
+      std::int64_t usable = miss.fit.usable_bytes;
+      if (hw.unified_memory) usable += memory.at(1).parts.overhead;
+      const std::int64_t limit = model.max_position_embeddings > 0 ? model.max_position_embeddings : 10'000'000;
+      const std::int64_t context = max_context_that_fits(model, settings, n, usable, limit);
+      if (context > 0) miss.fixes.push_back("a context of up to " + tokens_text(context) + " tokens fits");
+    }
+    if (miss.fit.offload_possible) {
+      SpeedPlacement p;
+      p.gpus = 1;
+      p.gpu_layers = miss.fit.offload.gpu_layers;
+      const Throughput t = estimate_throughput(model, settings, hw, p);
+      char buffer[200];
+      std::snprintf(buffer, sizeof buffer, "partial offload (llama.cpp -ngl %d): %d of %d layers on the GPU, the rest in RAM, ~%.1f tokens/s",
+                    miss.fit.offload.gpu_layers, miss.fit.offload.gpu_layers, model.num_layers, t.decode_tokens_per_s);
+      miss.fixes.push_back(buffer);
+    }
+    miss.reason = "short by " + gb(-miss.fit.headroom_bytes) + (hw.is_cpu() ? " of RAM" : " per device") +
+                  (hw.unified_memory ? " in its largest configuration (" + config_label(miss.fit.memory_option_bytes) + ")" : "");
+  }
+  r.near_misses = std::move(misses);
+  return r;
+}
+
+}  // namespace llmsizer

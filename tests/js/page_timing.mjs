@@ -1,0 +1,37 @@
+// How soon the page shows its first result: the time from navigation start to the page's
+// `llmsizer:first-result` performance mark (set once the total and breakdown are in the DOM),
+// over N fresh loads (new browser context each: no cache), for the full page and the embed view.
+// A measurement, not a test (timings belong in benchmarks): prints the numbers, always exits 0
+// unless the page fails to load. usage: node page_timing.mjs WEB_DIR [LOADS]
+import { cpus, loadavg } from 'node:os';
+import { openBrowser, prerequisites } from './browser.mjs';
+
+const [webDir, loadsArg = '7'] = process.argv.slice(2);
+const chromium = await prerequisites(webDir);
+const b = await openBrowser(chromium, webDir);
+const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
+try {
+  for (const path of ['', 'embed.html?model=qwen2.5-7b-instruct&weights=int4']) {
+    const marks = [];
+    const wasm = [];
+    for (let i = 0; i < Number(loadsArg); i++) {
+      const page = await b.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(b.url + path);
+      await page.waitForSelector('body[data-ready]', { state: 'attached' });
+      const m = await page.evaluate(() => {
+        const mark = performance.getEntriesByName('llmsizer:first-result')[0];
+        const w = performance.getEntriesByType('resource').find((r) => r.name.endsWith('llmsizer.wasm'));
+        return { first: mark ? mark.startTime : NaN, wasmEnd: w ? w.responseEnd : NaN };
+      });
+      marks.push(m.first);
+      wasm.push(m.wasmEnd);
+      await page.context().close();
+    }
+    console.log(`${path || 'index.html'}: first result ${median(marks).toFixed(0)} ms median (min ${Math.min(...marks).toFixed(0)}, max ${Math.max(...marks).toFixed(0)}) `
+      + `over ${marks.length} loads; llmsizer.wasm downloaded by ${median(wasm).toFixed(0)} ms`);
+  }
+  console.log(`machine: ${cpus().length} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  if (b.consoleErrors.length) console.error(`console errors: ${b.consoleErrors.join(' | ')}`);
+} finally {
+  await b.close();
+}

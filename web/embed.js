@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// The compact view for an <iframe>: the model and settings come from the URL (the same parameters
+// as the full page's share links), the core answers, and this renders the total, the verdict and the
+// parts, with a link to the full page holding the same settings.
+import { startSession } from './lib/session.js';
+import { toParams, toRequest } from './lib/state.js';
+import { el, renderBreakdown, renderVerdict, verdictOf } from './lib/view.js';
+
+const $ = (id) => document.getElementById(id);
+const S = await startSession();
+const { state, t, f } = S;
+document.documentElement.lang = S.lang;
+document.title = t('title');
+
+let response = S.firstResponse;
+if (response.error) response = S.call('estimate', JSON.stringify(toRequest(S.base)));
+const settings = [];
+const training = state.task === 'training';
+settings.push(t(training ? 'task.training' : 'task.inference'));
+settings.push(state.weights);
+if (training) settings.push(t('unit.tokens', { value: f.whole(state.seq_len) }));
+else settings.push(t('unit.tokens', { value: f.whole(state.input_tokens + state.output_tokens) }));
+if (!training && state.batch > 1) settings.push(`${t('field.batch')}: ${f.whole(state.batch)}`);
+$('embed-title').textContent = state.config ? state.name || t('import.custom') : (response.model && response.model.name) || state.model;
+$('embed-settings').textContent = settings.join(' · ');
+
+if (S.notices.length) {
+  const box = $('notice');
+  box.hidden = false;
+  box.textContent = t('notice.lead');
+}
+let hardwareName = state.hardware;
+if (state.hardware !== 'budget') {
+  const list = S.call('listHardware').hardware || [];
+  const h = list.find((x) => x.id === state.hardware);
+  hardwareName = h ? h.name || h.id : state.hardware;
+}
+const verdict = verdictOf(response, state, hardwareName);
+renderVerdict($('verdict'), response, verdict, { t, f, budgetGb: state.budget_gb });
+renderBreakdown($('bar'), $('parts'), response, verdict, { t, f });
+const link = $('open-full');
+link.href = `index.html#${toParams(state).toString()}`;
+link.textContent = t('embed.open');
+link.append(el('span', { cls: 'visually-hidden', text: ` ${t('embed.newWindow')}` }));
+performance.mark('llmsizer:first-result');
+document.body.dataset.ready = 'true';

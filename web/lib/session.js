@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// Start-up shared by the page and the embed view: load the WASM core and the strings at once, read
+// the menus, read the state from the URL, and let the core vet it — a value the core rejects is put
+// back to its default with a notice, so no link can leave the page broken.
+import createCore from '../llmsizer.js';
+import { defaults, menusFrom, readUrl, stateKeyForField, toRequest } from './state.js';
+import { formatter, loadStrings, preferredLang, translator, LANGS } from './i18n.js';
+
+/** The language a URL asks for, read before anything else so its strings load with the core. */
+function urlLang(href) {
+  const m = /[?#&]lang=([a-z]{2})(?:&|$)/.exec(href);
+  return m && LANGS.includes(m[1]) ? m[1] : '';
+}
+
+export async function startSession() {
+  const lang = urlLang(location.href) || preferredLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+  const stringsPromise = loadStrings(lang);
+  const core = await createCore();
+  performance.mark('llmsizer:core-ready');
+  /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. */
+  const call = (fn, arg) => {
+    try {
+      if (typeof core[fn] !== 'function') return { error: { field: '', message: `${fn} is not in this build`, missing: true } };
+      return JSON.parse(arg === undefined ? core[fn]() : core[fn](arg));
+    } catch (e) {
+      return { error: { field: '', message: String((e && e.message) || e) } };
+    }
+  };
+  const options = call('listOptions');
+  performance.mark('llmsizer:options-read');
+  const menus = menusFrom(options.error ? {} : options, null, null);
+  const base = defaults(menus);
+  const { state: fromLink, notices, fromUrl } = readUrl(location.href, menus, base);
+  const vetted = vet(call, fromLink, base, fromUrl, notices);
+  performance.mark('llmsizer:estimated');
+  const strings = await stringsPromise;
+  performance.mark('llmsizer:strings-ready');
+  const t = translator(strings);
+  const session = {
+    core, call, options, menus, base, notices, fromUrl: vetted.fromUrl,
+    state: vetted.state, firstResponse: vetted.response,
+    lang: vetted.state.lang || lang, t, f: null,
+  };
+  session.f = formatter(session.lang, session.state.unit, t);
+  return session;
+}
+
+/** Asks the core about the state from a link; puts back to default each value it rejects. */
+function vet(call, state, base, fromUrl, notices) {
+  let s = { ...state };
+  let blamable = [...fromUrl];
+  for (let attempt = 0; attempt < 12; attempt++) {
+    const response = call('estimate', JSON.stringify(toRequest(s)));
+    if (!response.error || !blamable.length) return { state: s, response, fromUrl: blamable };
+    let key = stateKeyForField(response.error.field);
+    if (key === 'model' && blamable.includes('config')) key = 'config';
+    if (key && blamable.includes(key)) {
+      notices.push({ key, value: String(s[key]).slice(0, 40), reason: 'core', message: response.error.message });
+      s[key] = base[key];
+      if (key === 'config') s.name = '';
+      blamable = blamable.filter((k) => k !== key);
+    } else {
+      notices.push({ key: response.error.field || '', value: '', reason: 'reset', message: response.error.message });
+      s = { ...base, lang: s.lang, unit: s.unit };
+      blamable = [];
+    }
+  }
+  s = { ...base };
+  return { state: s, response: call('estimate', JSON.stringify(toRequest(s))), fromUrl: [] };
+}

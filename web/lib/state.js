@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// The page's whole state, its defaults, and its round trip through the URL (share links and the
+// embed view). Reading a URL never trusts it: only known keys are read, ids must be in the lists the
+// core gave, numbers must be plain digits, a pasted config must be a JSON object; anything else is
+// dropped with a notice. Ranges are not checked here: the core checks them (see app.js).
+
+/** Keys a URL may carry, in the order they are written. */
+export const KEYS = ['model', 'config', 'name', 'file_params', 'file_bytes', 'file_format', 'task', 'weights', 'group_size',
+  'kv_cache', 'engine', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'goal', 'method',
+  'optimizer', 'precision', 'quantization', 'seq_len', 'micro_batch', 'checkpointing', 'lora_rank', 'lora_targets',
+  'zero_stage', 'offload', 'dataset_tokens', 'unit', 'lang'];
+/** Keys that are left out of a link while they hold their "not set" value. */
+const OPTIONAL_KEYS = new Set(['config', 'name', 'file_params', 'file_bytes', 'file_format', 'group_size', 'dataset_tokens', 'lang']);
+
+export const ATTENTION_TARGETS = ['q_proj', 'k_proj', 'v_proj', 'o_proj'];
+export const ALL_LINEAR_TARGETS = [...ATTENTION_TARGETS, 'gate_proj', 'up_proj', 'down_proj'];
+
+const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage',
+  'dataset_tokens', 'file_params', 'file_bytes']);
+const TEXT_KEYS = new Set(['name', 'file_format']);
+const BOOL_KEYS = new Set(['checkpointing', 'offload']);
+const MAX_URL_CHARS = 65536;
+const MAX_CONFIG_CHARS = 60000;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+
+/** The menus' ids, from the core's lists (a Set per menu). `models` and `hardware` may be null while
+ *  those lists are not read yet (listModels is the slowest call at start-up): then any well-formed id
+ *  passes here, the core rejects an unknown model, and app.js checks the hardware once listed. */
+export function menusFrom(options, models, hardware) {
+  const ids = (items) => new Set((items || []).map((x) => (typeof x === 'string' ? x : x && x.id)).filter((x) => typeof x === 'string'));
+  const training = (options && options.training) || {};
+  return {
+    model: models ? ids(models) : null,
+    weights: new Set([...ids(options.weights), 'file']),  // 'file': as stored in an imported weights file
+    kv_cache: ids(options.kv_cache),
+    engine: ids(options.engines),
+    task: ids(options.tasks && options.tasks.length ? options.tasks : ['inference', 'training']),
+    hardware: hardware ? ids(hardware) : null,
+    // Until listOptions lists the training choices, the contract's and the training request's values;
+    // the core rejects any this build does not know, and the page shows its message by the field.
+    method: ids(training.methods || ['full', 'freeze', 'lora', 'qlora']),
+    optimizer: ids(training.optimizers || ['adamw', 'adamw-8bit', 'paged-adamw-8bit', 'paged-adamw', 'sgd', 'sgd-momentum', 'adafactor', 'lion']),
+    precision: ids(training.precisions || ['mixed-bf16', 'mixed-fp16', 'bf16', 'fp32']),
+    quantization: ids(training.quantizations || ['nf4', 'nf4-no-double-quant', 'gptq-int4']),
+    goal: ids(options.goals || ['best-value', 'cheapest', 'fastest', 'local', 'laptop']),
+    unit: new Set(['gb', 'gib']),
+    lang: new Set(['en', 'ja']),
+  };
+}
+
+/** Defaults: Qwen2.5-7B-Instruct at bf16, 1024 + 1024 tokens, against a 24 GB memory budget (the
+ *  same whether or not this build has a hardware catalog, so a link means the same everywhere). */
+export function defaults(menus) {
+  const pick = (menu, wanted, fallback) => (menus[menu].has(wanted) ? wanted : fallback ?? [...menus[menu]][0] ?? wanted);
+  return {
+    model: 'qwen2.5-7b-instruct',
+    config: '',
+    name: '',
+    file_params: 0,
+    file_bytes: 0,
+    file_format: '',
+    task: 'inference',
+    weights: pick('weights', 'bf16'),
+    group_size: 0,
+    kv_cache: pick('kv_cache', 'bf16'),
+    engine: pick('engine', 'generic'),
+    input_tokens: 1024,
+    output_tokens: 1024,
+    batch: 1,
+    gpus: 1,
+    hardware: 'budget',
+    budget_gb: 24,
+    goal: pick('goal', 'best-value'),
+    method: pick('method', 'lora'),
+    optimizer: pick('optimizer', 'adamw'),
+    precision: pick('precision', 'mixed-bf16'),
+    quantization: pick('quantization', 'nf4'),
+    seq_len: 2048,
+    micro_batch: 1,
+    checkpointing: true,
+    lora_rank: 16,
+    lora_targets: ALL_LINEAR_TARGETS.join(','),
+    zero_stage: 0,
+    offload: false,
+    dataset_tokens: 0,
+    unit: 'gb',
+    lang: '',
+  };
+}
+
+/** Removes keys that could reach an object's prototype from parsed JSON; counts what it removed. */
+export function parseConfigText(text) {
+  let removed = 0;
+  const value = JSON.parse(text, (key, v) => {
+    if (FORBIDDEN_KEYS.has(key)) { removed++; return undefined; }
+    return v;
+  });
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error('not an object');
+  return { value, removed };
+}
+
+function shortText(s) {
+  const clean = String(s).replace(/[\u0000-\u001f\u007f]/g, ' ');
+  return clean.length > 40 ? `${clean.slice(0, 40)}…` : clean;
+}
+
+/**
+ * Reads state from a URL's query and hash (the hash wins). Returns {state, notices, fromUrl}: each
+ * notice is {key, value, reason} with reason one of 'unknown-key', 'unknown-id', 'not-number',
+ * 'bad-json', 'too-long', 'unsafe-key', 'bad-value'. `fromUrl` lists the keys taken from the URL.
+ */
+export function readUrl(href, menus, base) {
+  const state = { ...base };
+  const notices = [];
+  const fromUrl = [];
+  let url;
+  try {
+    url = new URL(href);
+  } catch {
+    return { state, notices: [{ key: '', value: '', reason: 'bad-value' }], fromUrl };
+  }
+  const raw = `${url.search.slice(1)}&${url.hash.slice(1)}`;
+  if (raw.length > MAX_URL_CHARS) return { state, notices: [{ key: '', value: '', reason: 'too-long' }], fromUrl };
+  let params;
+  try {
+    params = new URLSearchParams(raw);
+  } catch {
+    return { state, notices: [{ key: '', value: '', reason: 'bad-value' }], fromUrl };
+  }
+  const seen = new Map();
+  for (const [key, value] of params) seen.set(key, value);  // a later value (the hash) wins
+  for (const [key, value] of seen) {
+    if (key === '') continue;
+    if (!KEYS.includes(key)) { notices.push({ key: shortText(key), value: shortText(value), reason: 'unknown-key' }); continue; }
+    const reject = (reason) => notices.push({ key, value: shortText(value), reason });
+    if (INT_KEYS.has(key)) {
+      const digits = key === 'dataset_tokens' || key.startsWith('file_') ? 15 : 9;
+      if (!new RegExp(`^\\d{1,${digits}}$`).test(value)) { reject('not-number'); continue; }
+      state[key] = Number(value);
+    } else if (key === 'group_size') {
+      if (!/^(-1|\d{1,5})$/.test(value)) { reject('not-number'); continue; }
+      state[key] = Number(value);
+    } else if (BOOL_KEYS.has(key)) {
+      if (value !== '0' && value !== '1') { reject('bad-value'); continue; }
+      state[key] = value === '1';
+    } else if (key === 'budget_gb') {
+      if (!/^\d{1,6}(\.\d{1,3})?$/.test(value) || Number(value) <= 0) { reject('not-number'); continue; }
+      state[key] = Number(value);
+    } else if (key === 'config') {
+      if (value.length > MAX_CONFIG_CHARS) { reject('too-long'); continue; }
+      try {
+        const { value: config, removed } = parseConfigText(value);
+        if (removed) notices.push({ key, value: '__proto__', reason: 'unsafe-key' });
+        state.config = JSON.stringify(config);
+      } catch {
+        reject('bad-json');
+        continue;
+      }
+    } else if (TEXT_KEYS.has(key)) {
+      state[key] = value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 120);
+    } else if (key === 'lora_targets') {
+      const parts = value.split(',');
+      if (!parts.every((p) => ALL_LINEAR_TARGETS.includes(p))) { reject('unknown-id'); continue; }
+      state.lora_targets = [...new Set(parts)].join(',');
+    } else if (key === 'model' || key === 'hardware') {
+      const known = menus[key] ? menus[key].has(value) : /^[A-Za-z0-9._-]{1,100}$/.test(value);
+      if (!(known || (key === 'hardware' && value === 'budget'))) { reject('unknown-id'); continue; }
+      state[key] = value;
+    } else {
+      if (!menus[key] || !menus[key].has(value)) { reject('unknown-id'); continue; }
+      state[key] = value;
+    }
+    fromUrl.push(key);
+  }
+  if (state.config) state.model = base.model;
+  if (!state.config) Object.assign(state, { file_params: 0, file_bytes: 0, file_format: '' });
+  return { state, notices, fromUrl };
+}
+
+/** The state as URL parameters (every key but those that do not apply, so a link restores exactly). */
+export function toParams(state) {
+  const params = new URLSearchParams();
+  for (const key of KEYS) {
+    const value = state[key];
+    if (OPTIONAL_KEYS.has(key) && !value) continue;
+    if (key === 'model' && state.config) continue;
+    if (key === 'budget_gb' && state.hardware !== 'budget') continue;
+    if (typeof value === 'boolean') params.set(key, value ? '1' : '0');
+    else params.set(key, String(value));
+  }
+  return params;
+}
+
+/** The request the core answers for this state (contract: Request). */
+export function toRequest(state, { withHardware = true } = {}) {
+  let model = state.model;
+  const fromFile = Boolean(state.config && state.file_bytes);
+  if (state.config) {
+    try { model = { config: JSON.parse(state.config) }; } catch { model = { config: state.config }; }
+    // A weights file's header gives exact counts (contract: model {config, params, weight_bytes}).
+    if (state.file_params) model.params = state.file_params;
+    if (fromFile) Object.assign(model, { weight_bytes: state.file_bytes, weights_format: state.file_format || 'as stored' });
+  }
+  const request = { model, task: state.task, gpus: state.gpus };
+  // From a file the stored bytes stand for the weights unless a format is chosen (useFileWeights).
+  if (!(fromFile && state.weights === 'file')) request.weights = state.weights;
+  if (state.group_size) request.group_size = state.group_size;
+  if (state.task === 'training') {
+    const training = {
+      method: state.method,
+      optimizer: state.optimizer,
+      precision: state.precision,
+      seq_len: state.seq_len,
+      micro_batch: state.micro_batch,
+      gradient_checkpointing: state.checkpointing,
+      zero_stage: state.zero_stage,
+      offload_optimizer: state.offload,
+    };
+    if (state.method === 'lora' || state.method === 'qlora') {
+      training.lora_rank = state.lora_rank;
+      training.lora_targets = state.lora_targets ? state.lora_targets.split(',') : [];
+    }
+    if (state.method === 'qlora') training.quantization = state.quantization;
+    if (state.dataset_tokens) training.dataset_tokens = state.dataset_tokens;
+    request.training = training;
+  } else {
+    Object.assign(request, { kv_cache: state.kv_cache, engine: state.engine, input_tokens: state.input_tokens,
+      output_tokens: state.output_tokens, batch: state.batch });
+  }
+  if (withHardware && state.hardware && state.hardware !== 'budget') request.hardware = state.hardware;
+  return request;
+}
+
+/** Which state key a core error's `field` (a JSON path) points at. */
+export function stateKeyForField(field) {
+  const f = String(field || '');
+  if (f.startsWith('model')) return 'model';
+  if (f.startsWith('hardware')) return 'hardware';
+  const map = { kv_cache: 'kv_cache', 'training.method': 'method', 'training.optimizer': 'optimizer',
+    'training.precision': 'precision', 'training.seq_len': 'seq_len', 'training.micro_batch': 'micro_batch',
+    'training.gradient_checkpointing': 'checkpointing', 'training.lora_rank': 'lora_rank',
+    'training.lora_targets': 'lora_targets', 'training.zero_stage': 'zero_stage', 'training.offload_optimizer': 'offload',
+    'training.quantization': 'quantization', 'training.dataset_tokens': 'dataset_tokens' };
+  if (map[f]) return map[f];
+  const last = f.split('.').pop();
+  return KEYS.includes(last) ? last : '';
+}

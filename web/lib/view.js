@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+// Rendering shared by the full page and the embed view. Text goes in through textContent only
+// (model names from a pasted config or a file name are user-supplied), never innerHTML.
+import { PART_COLORS, PART_ORDER, stackedBar } from './charts.js';
+import { fieldLabel } from './i18n.js';
+
+/** document.createElement with a class and text. */
+export function el(tag, { cls, text, attrs } = {}, ...children) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  if (attrs) for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  for (const c of children) if (c) e.append(c);
+  return e;
+}
+
+/** The memory that matters for this setting: the device peak, or host memory when nothing runs on a device. */
+export function totalBytes(response) {
+  const m = response.memory || {};
+  return m.device_bytes > 0 ? m.device_bytes : (m.host_bytes || 0);
+}
+
+/**
+ * The fit verdict: from the core's `fit` when it gave one (catalog hardware), else for a memory
+ * budget the user typed, the total compared with that budget (display only). capacity in bytes.
+ */
+export function verdictOf(response, state, hardwareName) {
+  const total = totalBytes(response);
+  const fit = response.fit;
+  if (fit && typeof fit === 'object') {
+    // The memory the core counts as usable on this device (usable_bytes), else what headroom implies.
+    const headroom = typeof fit.headroom_bytes === 'number' ? fit.headroom_bytes : null;
+    const required = typeof fit.required_bytes === 'number' ? fit.required_bytes : total;
+    const capacity = typeof fit.usable_bytes === 'number' ? fit.usable_bytes
+      : typeof fit.capacity_bytes === 'number' ? fit.capacity_bytes : headroom !== null ? required + headroom : null;
+    const device = (response.hardware && response.hardware.name) || hardwareName;
+    return { known: true, fits: Boolean(fit.fits), capacity, device, fromCore: true, total: required };
+  }
+  if (state.hardware === 'budget' && state.budget_gb > 0) {
+    const capacity = Math.round(state.budget_gb * 1e9);
+    return { known: true, fits: total <= capacity, capacity, device: null, fromCore: false, total };
+  }
+  return { known: false, total, capacity: null };
+}
+
+/** The verdict block: total, fits / does not fit, headroom. */
+export function renderVerdict(box, response, verdict, { t, f, budgetGb }) {
+  box.replaceChildren();
+  box.className = `verdict ${verdict.known ? (verdict.fits ? 'fits' : 'nofit') : ''}`;
+  box.append(el('p', { cls: 'total-label', text: t('result.total') }),
+    el('p', { cls: 'total', text: f.bytes(verdict.total), attrs: { id: 'total', 'data-bytes': verdict.total } }));
+  if (!verdict.known) {
+    box.append(el('p', { cls: 'verdict-text', text: t('verdict.noHardware') }));
+    return;
+  }
+  const where = verdict.device ? verdict.device : t('verdict.budget', { value: f.bytes(budgetGb * 1e9) });
+  const text = verdict.fits ? t('verdict.fits', { where }) : t('verdict.noFit', { where });
+  box.append(el('p', { cls: 'verdict-text', text: `${verdict.fits ? '✓' : '✗'} ${text}`, attrs: { id: 'verdict-text', 'data-fits': verdict.fits } }));
+  if (verdict.capacity !== null) {
+    const diff = verdict.capacity - verdict.total;
+    box.append(el('p', { cls: 'hint', text: diff >= 0 ? t('verdict.headroom', { value: f.bytes(diff), capacity: f.bytes(verdict.capacity) })
+      : t('verdict.short', { value: f.bytes(-diff), capacity: f.bytes(verdict.capacity) }) }));
+  }
+}
+
+/** Parts in display order: the known ones first, then any part a newer core adds. */
+export function partsOf(response, t) {
+  const parts = (response.memory && response.memory.parts) || {};
+  const names = [...PART_ORDER.filter((p) => p in parts), ...Object.keys(parts).filter((p) => !PART_ORDER.includes(p))];
+  return names.filter((p) => typeof parts[p] === 'number' && parts[p] > 0).map((p) => ({ part: p, bytes: parts[p], label: partLabel(t, p) }));
+}
+
+/** Translated part name. */
+export function partLabel(t, part) {
+  const key = `part.${part}`;
+  const s = t(key);
+  return s === key ? part.replace(/_/g, ' ') : s;
+}
+
+/** Stacked bar and a table of the parts (each value carries data-part for tests and styling). */
+export function renderBreakdown(barBox, table, response, verdict, { t, f }) {
+  const parts = partsOf(response, t);
+  barBox.replaceChildren(stackedBar(parts, verdict.capacity, { label: t('chart.barLabel', { total: f.bytes(verdict.total) }), capacityLabel: t('chart.capacity'), format: f.bytes }));
+  table.replaceChildren();
+  const head = table.createTHead().insertRow();
+  for (const h of ['table.part', 'table.memory', 'table.share']) head.append(el('th', { text: t(h), attrs: { scope: 'col' } }));
+  const body = table.createTBody();
+  const sum = parts.reduce((s, p) => s + p.bytes, 0) || 1;
+  for (const p of parts) {
+    const row = body.insertRow();
+    const name = row.insertCell();
+    const swatch = el('span', { cls: `swatch part-${p.part}`, attrs: { 'aria-hidden': 'true' } });
+    swatch.style.background = PART_COLORS[p.part] || '#444';
+    name.append(swatch, document.createTextNode(p.label));
+    const value = row.insertCell();
+    value.textContent = f.bytes(p.bytes);
+    value.dataset.part = p.part;
+    value.className = 'num';
+    row.insertCell().append(el('span', { cls: 'num', text: `${f.sig((p.bytes / sum) * 100)} %` }));
+  }
+  const m = response.memory || {};
+  const foot = table.createTFoot();
+  const addFoot = (key, bytes, id) => {
+    if (typeof bytes !== 'number') return;
+    const row = foot.insertRow();
+    row.append(el('th', { text: t(key), attrs: { scope: 'row' } }));
+    const c = row.insertCell();
+    c.textContent = f.bytes(bytes);
+    c.className = 'num';
+    if (id) c.id = id;
+    row.insertCell();
+  };
+  addFoot('result.device', m.device_bytes, 'device-bytes');
+  addFoot('result.tensorPeak', m.tensor_peak_bytes);
+  if (m.host_bytes > 0) addFoot('result.host', m.host_bytes);
+  addFoot('result.disk', response.disk_bytes, 'disk-bytes');
+}
+
+/**
+ * A definition list of a response object's fields (fit, throughput, training, weights_detail, ...).
+ * Units come from the names (contract: names carry units); inside an object named `bytes` or
+ * `*_bytes` every value is bytes, inside `*_ms` milliseconds. Arrays of objects become small tables.
+ */
+export function renderFields(obj, ctx, skip = [], hint = '') {
+  const { t, f } = ctx;
+  const dl = el('dl', { cls: 'fields' });
+  const nameFor = (k) => (hint === 'bytes' ? `${k}_bytes` : hint === 'ms' ? `${k}_ms` : k);
+  for (const [k, v] of Object.entries(obj || {})) {
+    if (skip.includes(k) || v === null || v === undefined) continue;
+    if (v === 0 && (k === 'flops' || k === 'hours' || k === 'usd')) continue;  // not computed without dataset size or price
+    const dt = el('dt', { text: fieldLabel(t, k) });
+    if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object')) {
+      dl.append(dt, el('dd', {}, tableOf(v, ctx)));
+    } else if (Array.isArray(v)) {
+      dl.append(dt, el('dd', { text: v.map((x) => f.field(k, x)).join(', ') || t('value.unknown') }));
+    } else if (typeof v === 'object') {
+      const childHint = k === 'bytes' || k.endsWith('_bytes') ? 'bytes' : k.endsWith('_ms') ? 'ms' : '';
+      dl.append(dt, el('dd', {}, renderFields(v, ctx, [], childHint)));
+    } else {
+      dl.append(dt, el('dd', { text: f.field(nameFor(k), v), attrs: { 'data-field': k } }));
+    }
+  }
+  return dl;
+}
+
+function tableOf(rows, { t, f }) {
+  const table = el('table', { cls: 'parts' });
+  const keys = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((k) => rows.some((r) => r[k] !== null && typeof r[k] !== 'object'));
+  const head = table.createTHead().insertRow();
+  for (const k of keys) head.append(el('th', { text: fieldLabel(t, k), attrs: { scope: 'col' } }));
+  const body = table.createTBody();
+  for (const r of rows.slice(0, 50)) {
+    const row = body.insertRow();
+    for (const k of keys) {
+      const c = row.insertCell();
+      c.textContent = r[k] === undefined || r[k] === null ? '' : f.field(k, r[k]);
+    }
+  }
+  return table;
+}
+
+/** The explain panel: per part, "part = formula" and the request's numbers put in. */
+export function renderExplain(box, response, { t, f }) {
+  box.replaceChildren();
+  const lines = Array.isArray(response.explain) ? response.explain : [];
+  if (!lines.length) { box.append(el('p', { cls: 'hint', text: t('explain.none') })); return; }
+  const list = el('dl', { cls: 'explain' });
+  for (const line of lines) {
+    const part = partLabel(t, String(line.part || ''));
+    list.append(el('dt', { text: `${part} = ${line.formula || ''}`, attrs: { 'data-explain': line.part } }));
+    const dd = el('dd', { text: `= ${line.values || ''}` });
+    if (typeof line.bytes === 'number' && f.divisor !== 1e9) dd.append(el('span', { cls: 'explain-bytes', text: ` → ${f.bytes(line.bytes)}` }));
+    list.append(dd);
+  }
+  box.append(list);
+  if (t('explain.coreLanguage') !== 'explain.coreLanguage' && t('explain.coreLanguage')) box.append(el('p', { cls: 'hint', text: t('explain.coreLanguage') }));
+}
