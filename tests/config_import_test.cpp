@@ -124,7 +124,7 @@ TEST_CASE("The SigLIP vision tower and Gemma 3 projector are counted from vision
   CHECK(c.total - c.active == m.extra_params);  // the tower is not in the per-token decoder compute
 }
 
-TEST_CASE("A vision tower the core cannot size is reported, not silently dropped", "[config][vision]") {
+TEST_CASE("A vision tower the core cannot size is reported and not silently dropped", "[config][vision]") {
   json config = {{"model_type", "llava"}, {"text_config", llama_1b()}, {"vision_config", {{"model_type", "clip_vision_model"}}}};
   std::vector<std::string> warnings;
   const ModelSpec m = model_from_hf_config(config, "config", warnings);
