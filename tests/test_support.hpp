@@ -28,6 +28,14 @@ inline nlohmann::json estimate(const nlohmann::json& request) {
   return nlohmann::json::parse(llmsizer::estimate(request.dump()));
 }
 
+/// True when one of `lines` (warnings, feature sentences) contains `text`.
+inline bool any_contains(const std::vector<std::string>& lines, const std::string& text) {
+  for (const auto& line : lines) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
 /// Inference settings with bf16 KV cache and the generic engine.
 inline llmsizer::InferenceSettings inference(const char* weights, std::int64_t input, std::int64_t output, std::int64_t batch = 1) {
   llmsizer::InferenceSettings s;

@@ -29,6 +29,7 @@ const char* kUsage = R"(llmsizer — what it takes to run or train a large langu
 usage:
   llmsizer estimate  [FILE|-] [--json] [--gib] [request flags]
   llmsizer recommend [FILE|-] [--json] [request flags]
+  llmsizer inspect   MODEL_FILE          (GGUF, .safetensors, index or config.json: reads the header only)
   llmsizer models    [--json]
   llmsizer hardware  [--json]
   llmsizer options
@@ -36,7 +37,8 @@ usage:
 
 FILE holds a JSON request (../shared/contract.md); '-' reads standard input. Flags build or
 override the request instead:
-  --model ID  --task inference|training  --weights FMT  --kv-cache FMT  --engine NAME
+  --model ID  --model-file PATH (a GGUF, .safetensors or config.json: only its header is read)
+  --task inference|training  --weights FMT  --kv-cache FMT  --engine NAME
   --input N  --output N  --batch N  --gpus N  --hardware ID  --goal GOAL
   --engine-version X.Y (transformers version whose generate is modelled)
   --method full|freeze|lora|qlora  --seq-len N  --micro-batch N  --checkpointing
@@ -65,6 +67,28 @@ std::string print_size(long long bytes, bool gib) {
   if (gib) std::snprintf(buffer, sizeof buffer, "%9.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
   else std::snprintf(buffer, sizeof buffer, "%9.2f GB", static_cast<double>(bytes) / 1e9);
   return buffer;
+}
+
+/** Reads only as much of a model file as its header needs: inspect_model_file answers an error
+ *  with `needed_bytes` until the prefix holds the whole header. Returns the inspection (or an
+ *  error response). */
+ordered_json inspect_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return {{"error", {{"field", "file"}, {"message", "cannot read " + path}}}};
+  const std::int64_t size = static_cast<std::int64_t>(in.tellg());
+  std::int64_t want = std::min<std::int64_t>(size, 1 << 20);  // most headers fit in 1 MiB
+  for (int round = 0; round < 32; ++round) {
+    std::string prefix(static_cast<std::size_t>(want), '\0');
+    in.seekg(0);
+    in.read(&prefix[0], want);
+    prefix.resize(static_cast<std::size_t>(in.gcount()));
+    ordered_json r = ordered_json::parse(llmsizer::inspect_model_file(prefix, static_cast<double>(size)));
+    const std::int64_t need = r.contains("error") ? r["error"].value("needed_bytes", std::int64_t{0}) : 0;
+    if (need == 0) return r;
+    if (need <= want) break;
+    want = std::min(std::max(need, 2 * want), size);  // double: a long GGUF vocabulary takes few reads
+  }
+  return {{"error", {{"field", "file"}, {"message", "the header of " + path + " could not be read to its end"}}}};
 }
 
 /// Builds the request from FILE and flags. Returns false (after printing) on a usage error.
@@ -115,6 +139,16 @@ bool build_request(const Options& o, std::string& request, std::string& error_fi
   };
   for (const auto& [name, value] : o.flags) {
     if (name == "--model") body["model"] = value;
+    else if (name == "--model-file") {
+      const ordered_json r = inspect_file(value);
+      if (r.contains("error") || !r.contains("request_model") || r["request_model"].is_null()) {
+        error_field = "model-file";
+        error_message = r.contains("error") ? r["error"].value("message", "") : "an index has no architecture; give the model's config.json or a weights file";
+        return false;
+      }
+      for (const auto& w : r["warnings"]) std::cerr << "llmsizer: " << value << ": " << w.get<std::string>() << "\n";
+      body["model"] = r["request_model"];
+    }
     else if (name == "--task") body["task"] = value;
     else if (name == "--weights") body["weights"] = value;
     else if (name == "--kv-cache") body["kv_cache"] = value;
@@ -148,6 +182,7 @@ void print_estimate(const ordered_json& r, bool gib) {
             << model.value("params", 0LL) << " parameters";
   if (model.value("active_params", 0LL) != model.value("params", 0LL)) std::cout << ", " << model.value("active_params", 0LL) << " active";
   std::cout << "\n";
+  for (const auto& f : model.value("features", ordered_json::array())) std::cout << "  - " << f.get<std::string>() << "\n";
   const auto& s = r["settings"];
   std::cout << "Task: " << s.value("task", "") << ", weights " << s.value("weights", "");
   if (s.contains("engine")) {
@@ -359,6 +394,16 @@ int main(int argc, char** argv) {
     if (o.json) std::cout << llmsizer::validation_report_json(report) << "\n";
     else if (markdown) print_validation_markdown(report);
     else print_validation(report);
+    return kExitOk;
+  }
+  if (o.command == "inspect") {
+    if (o.file.empty()) {
+      std::cerr << "llmsizer: inspect needs a MODEL_FILE (see llmsizer --help)\n";
+      return kExitBadRequest;
+    }
+    const ordered_json r = inspect_file(o.file);
+    if (r.contains("error")) return report_error(r.dump(), o.json);
+    std::cout << r.dump() << "\n";
     return kExitOk;
   }
   if (o.command != "estimate" && o.command != "recommend") {

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -131,24 +132,6 @@ json parts_json(const MemoryParts& p) {
   return j;
 }
 
-json model_json(const ModelSpec& m) {
-  const ParamCounts c = count_params(m);
-  json j;
-  j["id"] = m.id;
-  j["name"] = m.name;
-  j["params"] = c.total;
-  j["active_params"] = c.active;
-  j["layers"] = m.num_layers;
-  if (m.has_architecture()) {
-    j["hidden_size"] = m.hidden_size;
-    j["attention_heads"] = m.num_attention_heads;
-    j["kv_heads"] = m.num_kv_heads;
-    j["head_dim"] = m.head_dim;
-    j["vocab_size"] = m.vocab_size;
-  }
-  return j;
-}
-
 /// Group sizes GPTQ/AWQ/MLX checkpoints are published with (AutoGPTQ/AutoAWQ q_group_size, mlx
 /// --q-group-size); -1 is GPTQ's "one group per column".
 const std::vector<std::int64_t> kGroupSizes = {32, 64, 128, 256, 512, 1024};
@@ -214,6 +197,9 @@ struct CommonRequest {
   std::vector<std::string> warnings;
   std::string task;
   std::string weights_id;
+  /// A model imported from a weights file, with no `weights` in the request: its exact stored
+  /// bytes as a one-block format (weights_id "file"). Shared so copies keep the pointer valid.
+  std::shared_ptr<const WeightFormat> file_format;
   std::string kv_id;
   std::string engine_name;
   std::int64_t input_tokens = 0;
@@ -222,6 +208,8 @@ struct CommonRequest {
   int gpus = 1;
   bool flash = true;
   int engine_version = 0;
+  /// The weights' format: the imported file's stored bytes, or the catalog entry of weights_id.
+  const WeightFormat& weights_format() const { return file_format ? *file_format : *find_weight_format(weights_id); }
 };
 
 CommonRequest parse_common(const nlohmann::json& body) {
@@ -235,8 +223,18 @@ CommonRequest parse_common(const nlohmann::json& body) {
   r.warnings.insert(r.warnings.end(), model_warnings.begin(), model_warnings.end());
 
   r.task = request::text(body, "task", "task", {"inference", "training"}, "inference");
-  r.weights_id = request::text(body, "weights", "weights", weight_format_ids(), "bf16");
-  const WeightFormat& weights_format = *find_weight_format(r.weights_id);
+  // A model imported from a weights file brings its exact stored bytes: they stand for the
+  // weights unless the request names a format (then params × bytes per parameter of that format).
+  if (r.model.file_weight_bytes > 0 && !body.contains("weights")) {
+    r.weights_id = "file";
+    WeightFormat stored{"file", "as stored in the imported file", "file", std::max<std::int64_t>(1, count_params(r.model).total),
+                        r.model.file_weight_bytes, "the file's header"};
+    stored.scheme = QuantScheme::stored;
+    r.file_format = std::make_shared<const WeightFormat>(stored);
+  } else {
+    r.weights_id = request::text(body, "weights", "weights", weight_format_ids(), "bf16");
+  }
+  const WeightFormat& weights_format = r.weights_format();
   r.group_size = parse_group_size(body, weights_format, r.warnings);
   // llama.cpp's default cache type is f16 (-ctk/-ctv f16); Transformers/vLLM follow the model dtype.
   const std::string kv_default = r.weights_id == "fp32" ? "fp32" : (r.weights_id == "fp16" || weights_format.ecosystem == "gguf") ? "fp16" : "bf16";
@@ -257,7 +255,7 @@ CommonRequest parse_common(const nlohmann::json& body) {
 InferenceSettings inference_settings(const CommonRequest& r) {
   check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
   InferenceSettings s;
-  s.weights = find_weight_format(r.weights_id);
+  s.weights = r.file_format ? r.file_format.get() : find_weight_format(r.weights_id);
   s.kv_cache = find_kv_cache_format(r.kv_id);
   s.engine = parse_engine(r.engine_name);
   s.input_tokens = r.input_tokens;
@@ -285,7 +283,7 @@ std::string estimate_or_throw(const std::string& text) {
   const bool flash = common.flash;
   const int engine_version = common.engine_version;
   const int group_size = common.group_size;
-  const WeightFormat& weights_format = *find_weight_format(weights_id);
+  const WeightFormat& weights_format = common.weights_format();
   const std::string& engine_name = common.engine_name;
 
   MemoryEstimate estimate;
@@ -327,7 +325,7 @@ std::string estimate_or_throw(const std::string& text) {
 
   json out;
   out["schema_version"] = kSchemaVersion;
-  out["model"] = model_json(model);
+  out["model"] = request::model_summary(model);
   out["settings"] = settings;
   out["memory"]["device_bytes"] = estimate.device_bytes;
   out["memory"]["tensor_peak_bytes"] = estimate.tensor_peak_bytes;
@@ -387,24 +385,18 @@ std::string list_models() {
     out["models"] = json::array();
     for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
       if (doc->kind != "models") continue;
-      const nlohmann::json d = nlohmann::json::parse(doc->json.begin(), doc->json.end());
+      // Every preset must parse: a broken one fails the whole listing (and presets_test).
       std::vector<std::string> ignored;
-      const ModelSpec m = model_from_hf_config(d.at("config"), "config", ignored);
-      const ParamCounts c = count_params(m);
-      json j;
-      j["id"] = d.at("id");
-      j["name"] = d.value("name", std::string(doc->id));
+      const ModelSpec m = request::parse_model(nlohmann::json(std::string(doc->id)), "model", ignored);
+      const nlohmann::json d = request::preset_document(std::string(doc->id), "model");
+      json j = request::model_summary(m);
       j["family"] = d.value("family", std::string());
-      j["params"] = c.total;
+      j["hf_repo"] = d.value("hf_repo", std::string());
       j["published_params"] = d.value("published_params", nlohmann::json());
-      j["active_params"] = c.active;
-      j["layers"] = m.num_layers;
-      j["hidden_size"] = m.hidden_size;
-      j["attention_heads"] = m.num_attention_heads;
-      j["kv_heads"] = m.num_kv_heads;
-      j["head_dim"] = m.head_dim;
-      j["vocab_size"] = m.vocab_size;
       j["max_context"] = m.max_position_embeddings;
+      j["experts"] = m.moe.num_experts;
+      j["experts_per_token"] = m.moe.experts_per_token;
+      j["sliding_window"] = m.sliding_window;
       j["source"] = d.value("source", std::string());
       out["models"].push_back(j);
     }
@@ -454,7 +446,7 @@ std::string list_options() {
 
 std::string inspect_model_file(const std::string& leading_bytes, double file_size_bytes) {
   const std::int64_t size = (file_size_bytes >= 0 && file_size_bytes < 9.0e18) ? static_cast<std::int64_t>(file_size_bytes) : -1;
-  return inspect_model_header(leading_bytes, size);
+  return request::describe_model_file(leading_bytes, size);
 }
 
 bool is_error_response(const std::string& response_json) {

@@ -40,6 +40,9 @@ const std::set<std::string_view> kIrrelevantKeys = {
     "bias", "sliding_window_size", "attn_implementation", "use_bfloat16", "mamba_d_state",
     "mamba_d_conv", "mamba_expand", "mamba_dt_rank", "attn_layer_period", "attn_layer_offset",
     "expert_layer_period", "expert_layer_offset", "pretraining_sequence_length",
+    "_sliding_window_pattern", "mamba_conv_bias", "mamba_proj_bias", "use_mamba_kernels",
+    "layers_block_type", "num_logits_to_keep", "router_jitter_noise", "rope_interleave", "attn_type_list",
+    "vision_feature_layer", "vision_feature_select_strategy", "projector_hidden_act", "multimodal_projector_bias",
 };
 
 std::int64_t read_int(const json& cfg, std::string_view key, const std::string& prefix, bool required,
@@ -47,7 +50,7 @@ std::int64_t read_int(const json& cfg, std::string_view key, const std::string& 
   const auto it = cfg.find(key);
   const std::string field = prefix + "." + std::string(key);
   if (it == cfg.end() || it->is_null()) {
-    if (required) throw InputError(field, "is required in the config: a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value));
+    if (required) throw InputError(field, "is missing from the config: give " + std::string(key) + ", a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value));
     return fallback;
   }
   // Range first, in double, so that no out-of-range float is ever cast to an integer (UB).
@@ -75,29 +78,63 @@ std::string read_string(const json& cfg, std::string_view key) {
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
+/// transformers' Gemma3TextConfig defaults (configuration_gemma3.py, transformers 4.50): published
+/// Gemma 3 configs list in `text_config` only the values that differ from these.
+json gemma3_text_defaults() {
+  return json{{"vocab_size", 262208},       {"hidden_size", 2304},          {"intermediate_size", 9216},
+              {"num_hidden_layers", 26},     {"num_attention_heads", 8},     {"num_key_value_heads", 4},
+              {"head_dim", 256},             {"max_position_embeddings", 131072}, {"sliding_window", 4096},
+              {"sliding_window_pattern", 6}, {"tie_word_embeddings", true}};
+}
+
+/// The SigLIP vision tower (transformers SiglipVisionModel) of a `vision_config`: patch embedding
+/// (conv with bias) and learned position embeddings; per layer q, k, v, out projections with
+/// biases, two LayerNorms with bias, fc1 and fc2 with biases; a final LayerNorm. Gemma 3's
+/// so400m/14 at 896 px: 416,866,032 parameters. 0 when the config is not a head-less SigLIP.
+std::int64_t siglip_vision_params(const json& vc, const std::string& prefix) {
+  if (read_string(vc, "model_type") != "siglip_vision_model") return 0;
+  if (read_bool(vc, "vision_use_head", true)) return 0;
+  const std::int64_t hv = read_int(vc, "hidden_size", prefix, true, 1, 1'000'000);
+  const std::int64_t inter = read_int(vc, "intermediate_size", prefix, true, 1, 100'000'000);
+  const std::int64_t layers = read_int(vc, "num_hidden_layers", prefix, true, 1, 10'000);
+  const std::int64_t patch = read_int(vc, "patch_size", prefix, true, 1, 10'000);
+  const std::int64_t image = read_int(vc, "image_size", prefix, true, 1, 100'000);
+  const std::int64_t channels = read_int(vc, "num_channels", prefix, false, 1, 64, 3);
+  const std::int64_t positions = (image / patch) * (image / patch);
+  const std::int64_t embeddings = channels * patch * patch * hv + hv + positions * hv;
+  const std::int64_t per_layer = 4 * (hv * hv + hv) + 2 * 2 * hv + (hv * inter + inter) + (inter * hv + hv);
+  return embeddings + layers * per_layer + 2 * hv;
+}
+
 }  // namespace
 
 ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, std::vector<std::string>& warnings) {
   if (!outer.is_object()) throw InputError(prefix_in, "must be a config.json object");
-  // Multimodal configs (Gemma 3, Llama 4, Qwen2.5-VL...) keep the language model in text_config.
+  const std::string outer_type = read_string(outer, "model_type");
+  // Multimodal configs (Gemma 3, Llama 4, Mistral 3...) keep the language model in text_config.
   const bool multimodal = outer.contains("text_config") && outer["text_config"].is_object();
-  // Gemma 3 multimodal configs (google/gemma-3-4b-it and up) list only the text_config fields that
-  // differ from transformers' Gemma3TextConfig defaults (configuration_gemma3.py, transformers 4.50),
-  // so those defaults fill the rest.
-  json gemma3_text;
-  if (multimodal && read_string(outer, "model_type") == "gemma3") {
-    gemma3_text = json{{"vocab_size", 262208}, {"hidden_size", 2304}, {"intermediate_size", 9216},
-                       {"num_hidden_layers", 26}, {"num_attention_heads", 8}, {"num_key_value_heads", 4},
-                       {"head_dim", 256}, {"max_position_embeddings", 131072}, {"sliding_window", 4096},
-                       {"sliding_window_pattern", 6}, {"tie_word_embeddings", true}};
-    for (auto it = outer["text_config"].begin(); it != outer["text_config"].end(); ++it) gemma3_text[it.key()] = it.value();
-  }
-  const json& cfg = !gemma3_text.is_null() ? gemma3_text : multimodal ? outer["text_config"] : outer;
+  json merged;  // text_config with class defaults filled in, where the family needs them
+  const json* cfg_ptr = multimodal ? &outer["text_config"] : &outer;
   const std::string prefix = multimodal ? prefix_in + ".text_config" : prefix_in;
+  const std::string inner_type = read_string(*cfg_ptr, "model_type");
+  if (outer_type == "gemma3" || outer_type == "gemma3_text" || inner_type == "gemma3_text") {
+    merged = gemma3_text_defaults();
+    std::vector<std::string> filled;
+    for (auto it = merged.begin(); it != merged.end(); ++it) {
+      if (!cfg_ptr->contains(it.key())) filled.push_back(it.key() + " " + it.value().dump());
+    }
+    for (auto it = cfg_ptr->begin(); it != cfg_ptr->end(); ++it) merged[it.key()] = it.value();
+    if (!filled.empty()) {
+      std::string list;
+      for (std::size_t i = 0; i < filled.size(); ++i) list += (i ? ", " : "") + filled[i];
+      warnings.push_back("config: Gemma 3 fields absent from the config take transformers' Gemma3TextConfig defaults: " + list);
+    }
+    cfg_ptr = &merged;
+  }
+  const json& cfg = *cfg_ptr;
 
   ModelSpec m;
-  m.model_type = read_string(cfg, "model_type");
-  if (m.model_type.empty()) m.model_type = read_string(outer, "model_type");
+  m.model_type = inner_type.empty() ? outer_type : inner_type;
   const std::string& type = m.model_type;
 
   constexpr std::int64_t kMaxWidth = 1'000'000;
@@ -109,7 +146,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   m.head_dim = static_cast<int>(read_int(cfg, "head_dim", prefix, false, 1, 100'000, 0));
   if (m.head_dim == 0) {
     if (m.hidden_size % m.num_attention_heads != 0) {
-      throw InputError(prefix + ".num_attention_heads", "must divide hidden_size (" + std::to_string(m.hidden_size) + ") when head_dim is not given");
+      throw InputError(prefix + ".num_attention_heads", "must divide hidden_size (" + std::to_string(m.hidden_size) + ") when head_dim is not given; got " + std::to_string(m.num_attention_heads));
     }
     m.head_dim = static_cast<int>(m.hidden_size / m.num_attention_heads);
   }
@@ -117,12 +154,16 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     throw InputError(prefix + ".num_key_value_heads", "must divide num_attention_heads (" + std::to_string(m.num_attention_heads) + "); got " + std::to_string(m.num_kv_heads));
   }
   m.max_position_embeddings = read_int(cfg, "max_position_embeddings", prefix, false, 1, 1'000'000'000, 0);
-  // Gemma configs omit tie_word_embeddings: GemmaConfig/Gemma2Config/Gemma3TextConfig default it to true.
-  m.tie_word_embeddings = read_bool(cfg, "tie_word_embeddings", read_bool(outer, "tie_word_embeddings", starts_with(type, "gemma")));
+  // Gemma configs tie the output head to the embedding unless they say otherwise (GemmaConfig,
+  // Gemma2Config, Gemma3TextConfig: tie_word_embeddings=True); Llama, Mistral, Qwen, Phi-3,
+  // DeepSeek, gpt-oss and Jamba config classes default to untied.
+  const bool gemma = starts_with(type, "gemma");
+  m.tie_word_embeddings = read_bool(cfg, "tie_word_embeddings", read_bool(outer, "tie_word_embeddings", gemma));
+  m.embedding_scaled = gemma;  // GemmaModel: hidden_states * sqrt(hidden_size)
 
   // Biases by model family: Qwen1.5/2/2.5 (model_type qwen2, qwen2_moe) put biases on q, k, v
   // (modeling_qwen2.py: q_proj bias=True, o_proj bias=False); Llama-style configs say
-  // `attention_bias` (q, k, v and o) and `mlp_bias`.
+  // `attention_bias` (q, k, v and o: gpt-oss sets it) and `mlp_bias`.
   if (type == "qwen2" || type == "qwen2_moe" || type == "qwen2_vl" || type == "qwen2_5_vl") {
     m.qkv_bias = true;
   } else if (read_bool(cfg, "attention_bias", false) || read_bool(cfg, "bias", false)) {
@@ -130,13 +171,20 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     m.o_bias = true;
   }
   m.mlp_bias = read_bool(cfg, "mlp_bias", false);
+  // QK-norm: Qwen3 (incl. MoE and Next) and Gemma 3 normalise each head (RMSNorm(head_dim));
+  // OLMo 2 normalises the whole projection (modeling_olmo2.py: RMSNorm(heads × head_dim)).
   m.qk_norm = starts_with(type, "qwen3") || starts_with(type, "gemma3") || starts_with(type, "olmo2") ||
               read_bool(cfg, "use_qk_norm", false) || read_bool(cfg, "qk_layernorm", false);
+  m.qk_norm_full_width = starts_with(type, "olmo2");
+  m.attention_output_gate = type == "qwen3_next";
+  m.attention_sinks = type == "gpt_oss";
   if (starts_with(type, "gemma2") || starts_with(type, "gemma3")) m.norms_per_layer = 4;
 
-  // Sliding-window attention. Qwen2 configs carry `sliding_window` but only use it when
-  // `use_sliding_window` is true; Mistral v0.1 applies it to every layer.
-  const bool sliding_enabled = read_bool(cfg, "use_sliding_window", !starts_with(type, "qwen"));
+  // Sliding-window attention. Qwen2/Qwen3 configs carry `sliding_window` but only use it when
+  // `use_sliding_window` is true, and then only from layer `max_window_layers` on
+  // (configuration_qwen2.py layer_types); Mistral v0.1 and Phi-3 apply it to every layer.
+  const bool qwen = starts_with(type, "qwen");
+  const bool sliding_enabled = read_bool(cfg, "use_sliding_window", !qwen);
   const std::int64_t window = read_int(cfg, "sliding_window", prefix, false, 1, 1'000'000'000, 0);
   if (sliding_enabled && window > 0) m.sliding_window = static_cast<int>(window);
 
@@ -156,13 +204,24 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     // Gemma 2 alternates, local first: layer i slides when i is even (modeling_gemma2.py is_sliding).
     for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back(i % 2 == 0 ? MixerKind::sliding_attention : MixerKind::full_attention);
   } else if (starts_with(type, "gemma3") && m.sliding_window > 0) {
-    // Gemma 3: 5 local layers then 1 global (sliding_window_pattern = 6).
-    const std::int64_t pattern = read_int(cfg, "sliding_window_pattern", prefix, false, 1, 10'000, 6);
+    // Gemma 3: 5 local layers then 1 global (configuration_gemma3.py: layer i slides when
+    // (i + 1) % sliding_window_pattern != 0; newer configs name it _sliding_window_pattern).
+    std::int64_t pattern = read_int(cfg, "sliding_window_pattern", prefix, false, 1, 10'000, 0);
+    if (pattern == 0) pattern = read_int(cfg, "_sliding_window_pattern", prefix, false, 1, 10'000, 6);
     for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back((i + 1) % pattern != 0 ? MixerKind::sliding_attention : MixerKind::full_attention);
   } else if (cfg.contains("full_attention_interval")) {
     // Qwen3-Next: every `full_attention_interval`-th layer is full attention, the rest linear.
     const std::int64_t interval = read_int(cfg, "full_attention_interval", prefix, false, 1, 10'000, 4);
     for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back((i + 1) % interval == 0 ? MixerKind::full_attention : MixerKind::linear_attention);
+  } else if (type == "jamba") {
+    // Jamba (configuration_jamba.py): layer i is attention when i % attn_layer_period ==
+    // attn_layer_offset, else a Mamba layer.
+    const std::int64_t period = read_int(cfg, "attn_layer_period", prefix, false, 1, 10'000, 8);
+    const std::int64_t offset = read_int(cfg, "attn_layer_offset", prefix, false, 0, 10'000, 4);
+    for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back(i % period == offset ? MixerKind::full_attention : MixerKind::ssm);
+  } else if (qwen && m.sliding_window > 0) {
+    const std::int64_t first = read_int(cfg, "max_window_layers", prefix, false, 0, 10'000, m.num_layers);
+    for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back(i >= first ? MixerKind::sliding_attention : MixerKind::full_attention);
   }
   if (!m.layer_mixers.empty() && m.sliding_window == 0) {
     for (auto& kind : m.layer_mixers) if (kind == MixerKind::sliding_attention) kind = MixerKind::full_attention;
@@ -175,6 +234,20 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   m.recurrent.linear_value_head_dim = static_cast<int>(read_int(cfg, "linear_value_head_dim", prefix, false, 0, 100'000));
   m.recurrent.linear_conv_kernel_dim = static_cast<int>(read_int(cfg, "linear_conv_kernel_dim", prefix, false, 0, 1'000));
 
+  // Mamba layers (Jamba): d_inner = mamba_expand × hidden; mamba_dt_rank "auto" = ⌈hidden / 16⌉.
+  if (type == "jamba") {
+    auto& r = m.recurrent;
+    r.mamba_d_inner = read_int(cfg, "mamba_expand", prefix, false, 1, 100, 2) * m.hidden_size;
+    r.mamba_d_state = static_cast<int>(read_int(cfg, "mamba_d_state", prefix, false, 1, 100'000, 16));
+    r.mamba_d_conv = static_cast<int>(read_int(cfg, "mamba_d_conv", prefix, false, 1, 1'000, 4));
+    const auto dt = cfg.find("mamba_dt_rank");
+    r.mamba_dt_rank = (dt == cfg.end() || dt->is_string()) ? static_cast<int>((m.hidden_size + 15) / 16)
+                                                            : static_cast<int>(read_int(cfg, "mamba_dt_rank", prefix, false, 1, 1'000'000));
+    r.mamba_conv_bias = read_bool(cfg, "mamba_conv_bias", true);
+    r.mamba_proj_bias = read_bool(cfg, "mamba_proj_bias", false);
+    r.mamba_inner_norms = true;
+  }
+
   // MLA (DeepSeek-V2/V3).
   m.mla.kv_lora_rank = static_cast<int>(read_int(cfg, "kv_lora_rank", prefix, false, 0, 1'000'000));
   if (m.mla.kv_lora_rank > 0) {
@@ -183,12 +256,15 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     m.mla.qk_nope_head_dim = static_cast<int>(read_int(cfg, "qk_nope_head_dim", prefix, true, 1, 100'000));
     m.mla.v_head_dim = static_cast<int>(read_int(cfg, "v_head_dim", prefix, true, 1, 100'000));
   }
+  // DeepSeek-V3 multi-token prediction layers (kept apart from the count; see ModelSpec).
+  m.mtp_layers = static_cast<int>(read_int(cfg, "num_nextn_predict_layers", prefix, false, 0, 100));
 
   // Mixture of experts. Names differ by family: Mixtral/gpt-oss `num_local_experts`,
-  // Qwen-MoE `num_experts`, DeepSeek `n_routed_experts`.
+  // Qwen-MoE/Jamba `num_experts`, DeepSeek `n_routed_experts`.
   std::int64_t experts = read_int(cfg, "num_local_experts", prefix, false, 0, 1'000'000);
   if (experts == 0) experts = read_int(cfg, "num_experts", prefix, false, 0, 1'000'000);
   if (experts == 0) experts = read_int(cfg, "n_routed_experts", prefix, false, 0, 1'000'000);
+  if (experts == 1) experts = 0;  // Jamba-style configs with one "expert" are dense
   const std::int64_t dense_width = read_int(cfg, "intermediate_size", prefix, experts == 0, 1, 100'000'000, 0);
   m.intermediate_size = dense_width;
   if (experts > 0) {
@@ -197,26 +273,72 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     if (top_k == 0) top_k = read_int(cfg, "experts_per_token", prefix, false, 0, 1'000'000);
     m.moe.experts_per_token = static_cast<int>(std::min<std::int64_t>(top_k == 0 ? 2 : top_k, experts));
     m.moe.expert_intermediate_size = read_int(cfg, "moe_intermediate_size", prefix, false, 0, 100'000'000, dense_width);
-    if (m.moe.expert_intermediate_size == 0) throw InputError(prefix + ".moe_intermediate_size", "is required for a mixture-of-experts config: a whole number from 1 to 100000000");
+    if (m.moe.expert_intermediate_size == 0) throw InputError(prefix + ".moe_intermediate_size", "is required for a mixture-of-experts config (or intermediate_size): a whole number from 1 to 100000000");
+    // DeepSeek: n_shared_experts experts of moe_intermediate_size each.
     m.moe.num_shared_experts = static_cast<int>(read_int(cfg, "n_shared_experts", prefix, false, 0, 1'000));
     m.moe.shared_expert_intermediate_size = m.moe.expert_intermediate_size;
     const std::int64_t shared_width = read_int(cfg, "shared_expert_intermediate_size", prefix, false, 0, 100'000'000);
     if (shared_width > 0) {
-      // Qwen2-MoE / Qwen3-Next: one shared expert of that width behind a sigmoid gate.
+      // Qwen1.5-MoE / Qwen2-MoE / Qwen3-Next: one shared expert of that width behind a sigmoid
+      // gate, shared_expert_gate = Linear(hidden, 1, bias=False) (modeling_qwen2_moe.py).
       m.moe.num_shared_experts = 1;
       m.moe.shared_expert_intermediate_size = shared_width;
       m.moe.shared_expert_gate = true;
     }
     m.moe.first_dense_layers = static_cast<int>(read_int(cfg, "first_k_dense_replace", prefix, false, 0, 10'000));
-    m.moe.moe_layer_step = static_cast<int>(read_int(cfg, "decoder_sparse_step", prefix, false, 1, 10'000, 1));
-    if (starts_with(type, "deepseek")) m.moe.router_bias = true;  // e_score_correction_bias (V3)
+    if (type == "jamba") {
+      // Jamba: layer i is MoE when i % expert_layer_period == expert_layer_offset.
+      m.moe.moe_layer_period = static_cast<int>(read_int(cfg, "expert_layer_period", prefix, false, 1, 10'000, 2));
+      m.moe.moe_layer_offset = static_cast<int>(read_int(cfg, "expert_layer_offset", prefix, false, 0, 10'000, 1));
+    } else if (cfg.contains("moe_layer_freq")) {
+      // DeepSeek: layer i ≥ first_k_dense_replace is MoE when i % moe_layer_freq == 0.
+      m.moe.moe_layer_period = static_cast<int>(read_int(cfg, "moe_layer_freq", prefix, false, 1, 10'000, 1));
+      m.moe.moe_layer_offset = 0;
+    } else {
+      // Qwen-MoE: layer i is MoE when (i + 1) % decoder_sparse_step == 0 and i is not in
+      // mlp_only_layers (modeling_qwen2_moe.py / modeling_qwen3_moe.py).
+      const int step = static_cast<int>(read_int(cfg, "decoder_sparse_step", prefix, false, 1, 10'000, 1));
+      m.moe.moe_layer_period = step;
+      m.moe.moe_layer_offset = step - 1;
+    }
+    const auto dense_only = cfg.find("mlp_only_layers");
+    if (dense_only != cfg.end() && dense_only->is_array()) {
+      for (const auto& v : *dense_only) {
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= m.num_layers) {
+          throw InputError(prefix + ".mlp_only_layers", "must list layer indices from 0 to " + std::to_string(m.num_layers - 1) + "; got " + v.dump());
+        }
+        m.moe.dense_layers.push_back(static_cast<int>(v.get<std::int64_t>()));
+      }
+    }
+    if (type == "deepseek_v3") m.moe.router_bias = true;  // gate.e_score_correction_bias (modeling_deepseek.py, V3 only)
     if (type == "gpt_oss") {
+      // GptOssTopKRouter: weight + bias; GptOssExperts: gate_up_proj(+bias), down_proj(+bias).
       m.moe.router_bias = true;
       m.moe.expert_bias = true;
     }
   }
   if (m.moe.num_experts == 0 && m.intermediate_size == 0) {
     throw InputError(prefix + ".intermediate_size", "is required: a whole number from 1 to 100000000");
+  }
+
+  // Vision tower of a multimodal config (counted apart from the decoder's per-token compute).
+  const auto vision = outer.find("vision_config");
+  if (vision != outer.end() && vision->is_object()) {
+    const std::int64_t tower = siglip_vision_params(*vision, prefix_in + ".vision_config");
+    if (tower > 0) {
+      m.extra_params = tower;
+      m.extra_params_what = "SigLIP vision tower (" + std::to_string(read_int(*vision, "num_hidden_layers", prefix_in, false, 0, 10'000)) + " layers)";
+      if (outer_type == "gemma3") {
+        // Gemma3MultiModalProjector: mm_input_projection_weight (vision hidden × text hidden) and
+        // mm_soft_emb_norm (RMSNorm over the vision hidden size).
+        const std::int64_t hv = read_int(*vision, "hidden_size", prefix_in + ".vision_config", true, 1, 1'000'000);
+        m.extra_params += hv * m.hidden_size + hv;
+        m.extra_params_what += " and multimodal projector";
+      }
+    } else {
+      warnings.push_back("config: the vision tower (vision_config model_type \"" + read_string(*vision, "model_type") +
+                         "\") is not counted; only the text model is sized");
+    }
   }
 
   std::vector<std::string> ignored;

@@ -2,6 +2,7 @@
 #include "llmsizer/model.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace llmsizer {
 
@@ -13,14 +14,15 @@ MixerKind ModelSpec::mixer(int layer) const {
 bool is_moe_layer(const ModelSpec& m, int layer) {
   if (m.moe.num_experts <= 0) return false;
   if (layer < m.moe.first_dense_layers) return false;
-  const int step = std::max(1, m.moe.moe_layer_step);
-  // Qwen2-MoE: layer i is sparse when (i + 1) % decoder_sparse_step == 0 (modeling_qwen2_moe.py).
-  return (layer + 1) % step == 0;
+  if (std::find(m.moe.dense_layers.begin(), m.moe.dense_layers.end(), layer) != m.moe.dense_layers.end()) return false;
+  const int period = std::max(1, m.moe.moe_layer_period);
+  return layer % period == m.moe.moe_layer_offset % period;
 }
 
 namespace {
 
-/// q, k, v, o projections (with their biases and q/k norms) of one softmax-attention layer.
+/// q, k, v, o projections (with their biases, q/k norms, output gate and sinks) of one
+/// softmax-attention layer.
 std::int64_t softmax_attention_params(const ModelSpec& m) {
   const std::int64_t h = m.hidden_size;
   if (m.mla.kv_lora_rank > 0) {
@@ -42,16 +44,25 @@ std::int64_t softmax_attention_params(const ModelSpec& m) {
   }
   const std::int64_t q_out = static_cast<std::int64_t>(m.num_attention_heads) * m.head_dim;
   const std::int64_t kv_out = static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim;
-  std::int64_t params = h * q_out + 2 * h * kv_out + q_out * h;
-  if (m.qkv_bias) params += q_out + 2 * kv_out;
+  // Qwen3-Next gated attention (modeling_qwen3_next.py, Qwen3NextAttention): q_proj emits the
+  // query and a same-sized output gate, heads × head_dim × 2.
+  const std::int64_t q_proj_out = m.attention_output_gate ? 2 * q_out : q_out;
+  std::int64_t params = h * q_proj_out + 2 * h * kv_out + q_out * h;
+  if (m.qkv_bias) params += q_proj_out + 2 * kv_out;
   if (m.o_bias) params += h;
-  if (m.qk_norm) params += 2 * m.head_dim;
+  if (m.qk_norm) {
+    // Qwen3 / Gemma 3: RMSNorm(head_dim) shared by all heads; OLMo 2 (modeling_olmo2.py):
+    // q_norm over heads × head_dim, k_norm over kv_heads × head_dim.
+    params += m.qk_norm_full_width ? q_out + kv_out : 2LL * m.head_dim;
+  }
+  // gpt-oss (modeling_gpt_oss.py, GptOssAttention): sinks = nn.Parameter(num_attention_heads).
+  if (m.attention_sinks) params += m.num_attention_heads;
   return params;
 }
 
 /// Qwen3-Next gated delta net (modeling_qwen3_next.py, Qwen3NextGatedDeltaNet): in_proj_qkvz,
-/// in_proj_ba, a depthwise causal conv over q/k/v, dt_bias and A_log per value head, a gated
-/// RMSNorm over the value head dim, out_proj.
+/// in_proj_ba, a depthwise causal conv over q/k/v (no bias), dt_bias and A_log per value head, a
+/// gated RMSNorm over the value head dim, out_proj.
 std::int64_t linear_attention_params(const ModelSpec& m) {
   const auto& r = m.recurrent;
   const std::int64_t key_dim = static_cast<std::int64_t>(r.linear_num_key_heads) * r.linear_key_head_dim;
@@ -65,40 +76,67 @@ std::int64_t linear_attention_params(const ModelSpec& m) {
   return in_proj + conv + per_head + norm + out;
 }
 
-/// Mamba-1 mixer (Jamba, modeling_jamba.py JambaMambaMixer without its dt/B/C norms).
+/// Mamba-1 mixer as in Jamba (modeling_jamba.py, JambaMambaMixer): in_proj (h → 2·d_inner),
+/// depthwise conv1d (d_inner × d_conv, + bias), x_proj (d_inner → dt_rank + 2·d_state), dt_proj
+/// (dt_rank → d_inner, + bias), A_log (d_inner × d_state), D (d_inner), out_proj (d_inner → h),
+/// and Jamba's RMSNorms on dt, B and C.
 std::int64_t ssm_params(const ModelSpec& m) {
   const auto& r = m.recurrent;
   const std::int64_t d = r.mamba_d_inner;
   const std::int64_t h = m.hidden_size;
-  return h * 2 * d + d * r.mamba_d_conv + d + d * (r.mamba_dt_rank + 2 * r.mamba_d_state) +
-         static_cast<std::int64_t>(r.mamba_dt_rank) * d + d + d * r.mamba_d_state + d + d * h;
-}
-
-std::int64_t dense_mlp_params(const ModelSpec& m, std::int64_t width) {
-  const std::int64_t h = m.hidden_size;
-  std::int64_t params = (m.gated_mlp ? 3 : 2) * h * width;
-  if (m.mlp_bias) params += (m.gated_mlp ? 2 : 1) * width + h;
+  std::int64_t params = h * 2 * d + d * r.mamba_d_conv + d * (r.mamba_dt_rank + 2 * r.mamba_d_state) +
+                        static_cast<std::int64_t>(r.mamba_dt_rank) * d + d + d * r.mamba_d_state + d + d * h;
+  if (r.mamba_conv_bias) params += d;
+  if (r.mamba_proj_bias) params += 2 * d + h;
+  if (r.mamba_inner_norms) params += r.mamba_dt_rank + 2 * r.mamba_d_state;
   return params;
 }
 
-struct MoeLayerParams {
+std::int64_t dense_mlp_params(const ModelSpec& m, std::int64_t width, bool bias) {
+  const std::int64_t h = m.hidden_size;
+  std::int64_t params = (m.gated_mlp ? 3 : 2) * h * width;
+  if (bias) params += (m.gated_mlp ? 2 : 1) * width + h;
+  return params;
+}
+
+struct LayerParams {
   std::int64_t total = 0;
   std::int64_t active = 0;
 };
 
-MoeLayerParams moe_mlp_params(const ModelSpec& m) {
+LayerParams moe_mlp_params(const ModelSpec& m) {
   const std::int64_t h = m.hidden_size;
-  const std::int64_t width = m.moe.expert_intermediate_size;
-  std::int64_t expert = (m.gated_mlp ? 3 : 2) * h * width;
-  if (m.moe.expert_bias) expert += (m.gated_mlp ? 2 : 1) * width + h;
-  std::int64_t router = h * m.moe.num_experts + (m.moe.router_bias ? m.moe.num_experts : 0);
+  const std::int64_t expert = dense_mlp_params(m, m.moe.expert_intermediate_size, m.moe.expert_bias);
+  const std::int64_t router = h * m.moe.num_experts + (m.moe.router_bias ? m.moe.num_experts : 0);
   std::int64_t shared = static_cast<std::int64_t>(m.moe.num_shared_experts) *
-                        (m.gated_mlp ? 3 : 2) * h * m.moe.shared_expert_intermediate_size;
+                        dense_mlp_params(m, m.moe.shared_expert_intermediate_size, false);
   if (m.moe.shared_expert_gate) shared += h;
-  MoeLayerParams p;
+  LayerParams p;
   p.total = router + shared + expert * m.moe.num_experts;
   p.active = router + shared + expert * std::min(m.moe.experts_per_token, m.moe.num_experts);
   return p;
+}
+
+std::int64_t mixer_params(const ModelSpec& m, MixerKind kind) {
+  switch (kind) {
+    case MixerKind::full_attention:
+    case MixerKind::sliding_attention: return softmax_attention_params(m);
+    case MixerKind::linear_attention: return linear_attention_params(m);
+    case MixerKind::ssm: return ssm_params(m);
+  }
+  return 0;
+}
+
+/// DeepSeek-V3 multi-token-prediction layer (DeepSeek-V3 README, "MTP"; checkpoint layer 61):
+/// one more decoder layer (MLA + MoE, at an index past first_k_dense_replace) plus enorm, hnorm,
+/// eh_proj (2h → h), shared_head.norm, and copies of the embedding and output head that the
+/// checkpoint stores inside the layer. 1 layer = 13.46B: the README's "14B of MTP Module weights".
+std::int64_t mtp_layer_params(const ModelSpec& m) {
+  const std::int64_t h = m.hidden_size;
+  const std::int64_t norm = (m.norm_has_bias ? 2 : 1) * h;
+  const LayerParams mlp = m.moe.num_experts > 0 ? moe_mlp_params(m) : LayerParams{dense_mlp_params(m, m.intermediate_size, m.mlp_bias), 0};
+  return softmax_attention_params(m) + mlp.total + m.norms_per_layer * norm + 2 * norm + 2 * h * h + norm +
+         2 * m.vocab_size * h;
 }
 
 }  // namespace
@@ -115,24 +153,21 @@ ParamCounts count_params(const ModelSpec& m) {
   const std::int64_t norm_params = (m.norm_has_bias ? 2 : 1) * h;
   std::int64_t inactive = 0;
   for (int layer = 0; layer < m.num_layers; ++layer) {
-    switch (m.mixer(layer)) {
-      case MixerKind::full_attention:
-      case MixerKind::sliding_attention: c.per_layer_attention += softmax_attention_params(m); break;
-      case MixerKind::linear_attention: c.per_layer_attention += linear_attention_params(m); break;
-      case MixerKind::ssm: c.per_layer_attention += ssm_params(m); break;
-    }
+    c.per_layer_attention += mixer_params(m, m.mixer(layer));
     if (is_moe_layer(m, layer)) {
-      const MoeLayerParams p = moe_mlp_params(m);
+      const LayerParams p = moe_mlp_params(m);
       c.per_layer_mlp += p.total;
       inactive += p.total - p.active;
     } else {
-      c.per_layer_mlp += dense_mlp_params(m, m.intermediate_size);
+      c.per_layer_mlp += dense_mlp_params(m, m.intermediate_size, m.mlp_bias);
     }
     c.norms += m.norms_per_layer * norm_params;
   }
   c.norms += norm_params;  // final norm before the LM head
-  c.total = c.embedding + c.lm_head + c.per_layer_attention + c.per_layer_mlp + c.norms + m.extra_params;
-  c.active = c.total - inactive - m.extra_params;
+  c.extra = m.extra_params;
+  c.mtp = m.mtp_layers * (m.num_layers > 0 ? mtp_layer_params(m) : 0);
+  c.total = c.embedding + c.lm_head + c.per_layer_attention + c.per_layer_mlp + c.norms + c.extra;
+  c.active = c.total - inactive - c.extra;
   if (m.params_override > 0) {
     c.total = m.params_override;
     c.active = std::min(c.active, c.total);
@@ -159,21 +194,224 @@ std::int64_t kv_cache_elements(const ModelSpec& m, std::int64_t context_tokens) 
   return elements;
 }
 
+namespace {
+/// Recurrent state elements of one layer of `kind` (0 for attention layers).
+std::int64_t layer_state_elements(const ModelSpec& m, MixerKind kind) {
+  const auto& r = m.recurrent;
+  if (kind == MixerKind::linear_attention) {
+    // Gated delta net: a key_dim × value_dim matrix per value head, plus the causal conv's last
+    // kernel − 1 inputs over q, k and v.
+    const std::int64_t key_dim = static_cast<std::int64_t>(r.linear_num_key_heads) * r.linear_key_head_dim;
+    const std::int64_t value_dim = static_cast<std::int64_t>(r.linear_num_value_heads) * r.linear_value_head_dim;
+    return static_cast<std::int64_t>(r.linear_num_value_heads) * r.linear_key_head_dim * r.linear_value_head_dim +
+           (2 * key_dim + value_dim) * std::max(0, r.linear_conv_kernel_dim - 1);
+  }
+  if (kind == MixerKind::ssm) {
+    // Mamba: d_inner × d_state SSM state plus the conv's last d_conv − 1 inputs.
+    return r.mamba_d_inner * r.mamba_d_state + r.mamba_d_inner * std::max(0, r.mamba_d_conv - 1);
+  }
+  return 0;
+}
+}  // namespace
+
 std::int64_t recurrent_state_bytes(const ModelSpec& m, int state_bytes_per_element) {
   std::int64_t elements = 0;
-  const auto& r = m.recurrent;
-  for (int layer = 0; layer < m.num_layers; ++layer) {
-    const MixerKind kind = m.mixer(layer);
-    if (kind == MixerKind::linear_attention) {
-      const std::int64_t key_dim = static_cast<std::int64_t>(r.linear_num_key_heads) * r.linear_key_head_dim;
-      const std::int64_t value_dim = static_cast<std::int64_t>(r.linear_num_value_heads) * r.linear_value_head_dim;
-      elements += static_cast<std::int64_t>(r.linear_num_value_heads) * r.linear_key_head_dim * r.linear_value_head_dim;
-      elements += (2 * key_dim + value_dim) * std::max(0, r.linear_conv_kernel_dim - 1);
-    } else if (kind == MixerKind::ssm) {
-      elements += r.mamba_d_inner * r.mamba_d_state + r.mamba_d_inner * std::max(0, r.mamba_d_conv - 1);
-    }
-  }
+  for (int layer = 0; layer < m.num_layers; ++layer) elements += layer_state_elements(m, m.mixer(layer));
   return elements * state_bytes_per_element;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Feature sentences.
+
+namespace {
+
+/// 3353032704 → "3.35B", 30532122624 → "30.5B", 544997376 → "545M", 2614341888 → "2.61B".
+std::string short_count(std::int64_t n) {
+  const double v = static_cast<double>(n);
+  char buffer[32];
+  if (v >= 1e12) std::snprintf(buffer, sizeof buffer, "%.3gT", v / 1e12);
+  else if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3gB", v / 1e9);
+  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3gM", v / 1e6);
+  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.3gK", v / 1e3);
+  else std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(n));
+  return buffer;
+}
+
+/// 32768 → "32,768".
+std::string grouped(std::int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  const int lead = static_cast<int>(digits.size()) % 3;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (static_cast<int>(i) - lead) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+/// 1153433.6 bytes → "1.15 MB" (decimal units, as the rest of the display).
+std::string short_bytes(std::int64_t bytes) {
+  char buffer[32];
+  const double v = static_cast<double>(bytes);
+  if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3g GB", v / 1e9);
+  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3g MB", v / 1e6);
+  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.3g kB", v / 1e3);
+  else std::snprintf(buffer, sizeof buffer, "%lld B", static_cast<long long>(bytes));
+  return buffer;
+}
+
+/// "7×" for a whole ratio, "2.5×" otherwise.
+std::string ratio_text(std::int64_t num, std::int64_t den) {
+  char buffer[32];
+  if (num % den == 0) std::snprintf(buffer, sizeof buffer, "%lld×", static_cast<long long>(num / den));
+  else std::snprintf(buffer, sizeof buffer, "%.3g×", static_cast<double>(num) / static_cast<double>(den));
+  return buffer;
+}
+
+void attention_features(const ModelSpec& m, std::vector<std::string>& out) {
+  int attention_layers = 0;
+  for (int i = 0; i < m.num_layers; ++i) {
+    const MixerKind k = m.mixer(i);
+    if (k == MixerKind::full_attention || k == MixerKind::sliding_attention) ++attention_layers;
+  }
+  if (attention_layers == 0) return;
+  if (m.mla.kv_lora_rank > 0) {
+    // What multi-head attention with the same heads would cache: keys of qk_nope + qk_rope and
+    // values of v_head_dim per head.
+    const std::int64_t latent = static_cast<std::int64_t>(m.mla.kv_lora_rank) + m.mla.qk_rope_head_dim;
+    const std::int64_t mha = static_cast<std::int64_t>(m.num_attention_heads) *
+                             (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim);
+    out.push_back("MLA: " + grouped(latent) + " cached values per token and layer (kv_lora_rank " +
+                  std::to_string(m.mla.kv_lora_rank) + " + rope key " + std::to_string(m.mla.qk_rope_head_dim) +
+                  ") instead of " + grouped(mha) + " for " + std::to_string(m.num_attention_heads) +
+                  "-head attention — KV cache " + ratio_text(mha, latent) + " smaller");
+  } else if (m.num_kv_heads == 1 && m.num_attention_heads > 1) {
+    out.push_back("MQA: 1 KV head shared by " + std::to_string(m.num_attention_heads) + " query heads — KV cache " +
+                  std::to_string(m.num_attention_heads) + "× smaller than MHA");
+  } else if (m.num_kv_heads < m.num_attention_heads) {
+    out.push_back("GQA " + std::to_string(m.num_attention_heads) + ":" + std::to_string(m.num_kv_heads) + " — KV cache " +
+                  ratio_text(m.num_attention_heads, m.num_kv_heads) + " smaller than MHA");
+  } else {
+    out.push_back("MHA: " + std::to_string(m.num_attention_heads) + " KV heads, one per query head (no KV sharing)");
+  }
+  if (m.mla.kv_lora_rank == 0 && m.num_attention_heads > 0 &&
+      static_cast<std::int64_t>(m.head_dim) * m.num_attention_heads != m.hidden_size) {
+    out.push_back("head_dim " + std::to_string(m.head_dim) + " set explicitly (hidden_size / heads would give " +
+                  std::to_string(m.hidden_size / m.num_attention_heads) + "): " + std::to_string(m.num_attention_heads) +
+                  " × " + std::to_string(m.head_dim) + " = " + std::to_string(static_cast<std::int64_t>(m.head_dim) * m.num_attention_heads) +
+                  " query width vs hidden " + std::to_string(m.hidden_size));
+  }
+}
+
+void attention_detail_features(const ModelSpec& m, std::vector<std::string>& out) {
+  if (m.attention_output_gate) out.push_back("gated attention: q_proj also emits a sigmoid output gate (q_proj twice as wide)");
+  if (m.attention_sinks) out.push_back("attention sinks: one learned sink logit per head and layer (" + std::to_string(m.num_attention_heads) + " parameters a layer)");
+  if (m.qkv_bias && m.o_bias) out.push_back("biases on the q, k, v and o projections");
+  else if (m.qkv_bias) out.push_back("biases on the q, k and v projections (not on o)");
+  if (m.qk_norm) out.push_back(m.qk_norm_full_width ? "QK-norm: RMSNorm over the full query and key width" : "QK-norm: RMSNorm on each query and key head");
+}
+
+void window_features(const ModelSpec& m, std::vector<std::string>& out) {
+  int sliding = 0;
+  int attention = 0;
+  for (int i = 0; i < m.num_layers; ++i) {
+    const MixerKind k = m.mixer(i);
+    if (k == MixerKind::sliding_attention) ++sliding;
+    if (k == MixerKind::full_attention || k == MixerKind::sliding_attention) ++attention;
+  }
+  if (sliding == 0) return;
+  const std::string window = grouped(m.sliding_window);
+  if (sliding == m.num_layers) {
+    out.push_back("all " + std::to_string(m.num_layers) + " layers use a " + window + "-token sliding window: the KV cache stops growing at " + window + " tokens");
+  } else {
+    // Name a repeating pattern: the shortest period p whose first p layers hold one global layer
+    // and that every later layer repeats (Gemma 2 / gpt-oss: 2, Gemma 3: 6).
+    std::string pattern;
+    for (int p = 2; p <= 16 && p < m.num_layers && pattern.empty(); ++p) {
+      int globals = 0;
+      bool repeats = true;
+      for (int i = 0; i < m.num_layers && repeats; ++i) {
+        if (i < p && m.mixer(i) != MixerKind::sliding_attention) ++globals;
+        repeats = m.mixer(i) == m.mixer(i % p);
+      }
+      if (repeats && globals == 1) pattern = p == 2 ? " (alternating local and global)" : " (" + std::to_string(p - 1) + " local : 1 global)";
+    }
+    out.push_back(std::to_string(sliding) + " of " + std::to_string(m.num_layers) + " layers use a " + window +
+                  "-token window" + pattern + ": only the other " + std::to_string(attention - sliding) +
+                  " keep the whole context in the KV cache");
+  }
+}
+
+void recurrent_features(const ModelSpec& m, std::vector<std::string>& out) {
+  int linear = 0;
+  int ssm = 0;
+  for (int i = 0; i < m.num_layers; ++i) {
+    if (m.mixer(i) == MixerKind::linear_attention) ++linear;
+    if (m.mixer(i) == MixerKind::ssm) ++ssm;
+  }
+  auto sentence = [&](int layers, MixerKind kind, const char* what) {
+    const std::int64_t elements = layer_state_elements(m, kind);
+    out.push_back("hybrid: " + std::to_string(layers) + " of " + std::to_string(m.num_layers) + " layers are " + what +
+                  " with a fixed " + grouped(elements) + "-value state per sequence (" + short_bytes(elements * 4) +
+                  " at fp32) instead of a KV cache; " + std::to_string(m.num_layers - layers) + " layers keep a KV cache");
+  };
+  if (linear > 0) sentence(linear, MixerKind::linear_attention, "linear attention (gated delta net)");
+  if (ssm > 0) sentence(ssm, MixerKind::ssm, "Mamba SSM");
+}
+
+void moe_features(const ModelSpec& m, const ParamCounts& c, std::vector<std::string>& out) {
+  if (m.moe.num_experts <= 0) return;
+  int moe_layers = 0;
+  for (int i = 0; i < m.num_layers; ++i) moe_layers += is_moe_layer(m, i) ? 1 : 0;
+  std::string s = "MoE: " + std::to_string(m.moe.experts_per_token) + " of " + std::to_string(m.moe.num_experts) + " experts active";
+  if (m.moe.num_shared_experts > 0) {
+    s += " plus " + std::to_string(m.moe.num_shared_experts) + " shared expert" + (m.moe.num_shared_experts > 1 ? "s" : "");
+  }
+  s += " — " + short_count(c.active) + " of " + short_count(c.total - c.extra) + " parameters used per token; memory must hold all experts";
+  out.push_back(s);
+  if (moe_layers < m.num_layers) {
+    out.push_back(std::to_string(moe_layers) + " of " + std::to_string(m.num_layers) + " layers are MoE; the other " +
+                  std::to_string(m.num_layers - moe_layers) + " keep a dense MLP");
+  }
+  if (m.moe.router_bias || m.moe.expert_bias) {
+    std::string b = m.moe.expert_bias ? "router and expert projections have biases" : "the router has a per-expert bias (score correction)";
+    out.push_back(b);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> describe_features(const ModelSpec& m) {
+  std::vector<std::string> out;
+  if (!m.has_architecture()) return out;
+  const ParamCounts c = count_params(m);
+  attention_features(m, out);
+  window_features(m, out);
+  recurrent_features(m, out);
+  moe_features(m, c, out);
+  attention_detail_features(m, out);
+  if (!m.gated_mlp) out.push_back("plain (non-gated) MLP: up and down projections only");
+  if (m.mlp_bias) out.push_back("biases on the MLP projections");
+  if (m.tie_word_embeddings) {
+    out.push_back("tied embeddings: the " + grouped(m.vocab_size) + " × " + grouped(m.hidden_size) +
+                  " table serves as input and output (" + short_count(c.embedding) + " parameters stored once)");
+  } else {
+    out.push_back("untied embeddings: separate input and output tables of " + grouped(m.vocab_size) + " × " +
+                  grouped(m.hidden_size) + " (" + short_count(c.embedding) + " parameters each)");
+  }
+  if (m.embedding_scaled) out.push_back("embeddings scaled by √hidden_size (no extra memory)");
+  if (m.norms_per_layer != 2) out.push_back(std::to_string(m.norms_per_layer) + " norms per layer (before and after attention and MLP)");
+  if (m.mtp_layers > 0) {
+    const bool one = m.mtp_layers == 1;
+    out.push_back("MTP: " + std::to_string(m.mtp_layers) + " multi-token-prediction layer" + (one ? "" : "s") + " (" +
+                  short_count(c.mtp) + " parameters) " + (one ? "ships" : "ship") + " in the checkpoint but " + (one ? "is" : "are") +
+                  " not counted: loaded only for speculative decoding");
+  }
+  if (m.extra_params > 0) {
+    out.push_back((m.extra_params_what.empty() ? std::string("encoders outside the text model") : m.extra_params_what) + ": " +
+                  short_count(m.extra_params) + " parameters, held in memory but not in the per-token decoder compute");
+  }
+  return out;
 }
 
 }  // namespace llmsizer

@@ -331,7 +331,21 @@ WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format,
   WeightsLayout layout;
   layout.tensors.reserve(tensors.size());
   const int group = group_size != 0 ? group_size : format.group_size;
-  if (format.scheme == QuantScheme::gguf) {
+  if (format.scheme == QuantScheme::stored) {
+    // An imported file's bytes are known only in total: share them over the tensors by element
+    // count (so per-layer splits such as partial offload stay meaningful), the rounding remainder
+    // on the largest tensor, so that the total is exactly the file's.
+    std::int64_t assigned = 0;
+    std::size_t largest = 0;
+    for (std::size_t i = 0; i < tensors.size(); ++i) {
+      const std::int64_t elements = tensors[i].elements();
+      const auto bytes = static_cast<std::int64_t>(static_cast<long double>(elements) * format.block_bytes / format.block_elements);
+      assigned += bytes;
+      if (elements > tensors[largest].elements()) largest = i;
+      layout.tensors.push_back(stored(tensors[i], "stored", bytes));
+    }
+    if (!layout.tensors.empty()) layout.tensors[largest].bytes += format.block_bytes - assigned;
+  } else if (format.scheme == QuantScheme::gguf) {
     GgufMixer mixer(model, tensors, format.gguf_type);
     for (const auto& t : tensors) layout.tensors.push_back(gguf_tensor(t, mixer.type_for(t)));
   } else {
@@ -373,6 +387,7 @@ constexpr std::int64_t kSafetensorsShardBytes = 5'000'000'000;
 DiskSize checkpoint_disk_size(const ModelSpec& model, const WeightFormat& format, const WeightsLayout& layout) {
   DiskSize d;
   d.weights_bytes = layout.total_bytes;
+  if (format.scheme == QuantScheme::stored) return d;  // the imported file's tensor bytes, header not known
   if (format.scheme == QuantScheme::gguf) {
     // Tensor infos (dims as 4 uint64 at most) and the average alignment padding per tensor.
     const std::int64_t infos = static_cast<std::int64_t>(layout.tensors.size()) * (kGgufTensorInfoBytes + 8 * 4 + kGgufAlignment / 2);

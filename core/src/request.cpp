@@ -83,6 +83,44 @@ json preset_document(const std::string& id, const std::string& field) {
   return json::parse(doc->json.begin(), doc->json.end());
 }
 
+namespace {
+/// `weight_bytes` (exact stored bytes) and `weights_format` (what the file stores) of a model
+/// imported from a weights file.
+void read_file_weights(const json& value, const std::string& field, ModelSpec& m) {
+  m.file_weight_bytes = whole_number(value, "weight_bytes", field + ".weight_bytes", 1, 100'000'000'000'000LL, 0);
+  if (m.file_weight_bytes > 0) {
+    const auto format = value.find("weights_format");
+    m.file_weights_format = format != value.end() && format->is_string() ? format->get<std::string>() : "as stored";
+  }
+}
+}  // namespace
+
+nlohmann::ordered_json model_summary(const ModelSpec& m) {
+  const ParamCounts c = count_params(m);
+  nlohmann::ordered_json j;
+  j["id"] = m.id;
+  j["name"] = m.name;
+  j["params"] = c.total;
+  j["active_params"] = c.active;
+  j["layers"] = m.num_layers;
+  if (m.has_architecture()) {
+    j["hidden_size"] = m.hidden_size;
+    j["attention_heads"] = m.num_attention_heads;
+    j["kv_heads"] = m.num_kv_heads;
+    j["head_dim"] = m.head_dim;
+    j["vocab_size"] = m.vocab_size;
+    j["model_type"] = m.model_type;
+    if (c.extra > 0) j["extra_params"] = c.extra;
+    if (c.mtp > 0) j["mtp_params"] = c.mtp;
+  }
+  if (m.file_weight_bytes > 0) {
+    j["file_weight_bytes"] = m.file_weight_bytes;
+    j["file_weights_format"] = m.file_weights_format;
+  }
+  j["features"] = describe_features(m);
+  return j;
+}
+
 ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings) {
   if (value.is_string()) {
     const json doc = preset_document(value.get<std::string>(), field);
@@ -98,6 +136,11 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<s
   if (value.contains("config")) {
     ModelSpec m = model_from_hf_config(value.at("config"), field + ".config", warnings);
     if (value.contains("name") && value["name"].is_string()) m.name = value["name"].get<std::string>();
+    // Exact figures from a weights file's header (inspect_model_file) beside its config.
+    if (value.contains("params")) {
+      m.params_override = static_cast<std::int64_t>(std::llround(number(value, "params", field + ".params", 1.0, 1e13, 0.0)));
+    }
+    read_file_weights(value, field, m);
     return m;
   }
   if (value.contains("params")) {
@@ -125,6 +168,7 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<s
       m.gated_mlp = false;
       warnings.push_back("model: KV cache and activations use the given layers and hidden_size with multi-head attention and a " + std::to_string(m.intermediate_size) + "-wide MLP; the parameter count is taken as given");
     }
+    read_file_weights(value, field, m);
     return m;
   }
   throw InputError(field, "must be a preset id, {\"config\": {...}} or {\"params\": N}; the object has neither \"config\" nor \"params\"");

@@ -56,13 +56,6 @@ struct Builder {
   }
 };
 
-// Same rule as count_params (model.cpp): Qwen2-MoE layer i is sparse when
-// (i + 1) % decoder_sparse_step == 0; DeepSeek keeps the first `first_k_dense_replace` dense.
-bool moe_layer(const ModelSpec& m, int layer) {
-  if (m.moe.num_experts <= 0 || layer < m.moe.first_dense_layers) return false;
-  return (layer + 1) % std::max(1, m.moe.moe_layer_step) == 0;
-}
-
 void add_norm(Builder& b, const ModelSpec& m, const std::string& name, int layer) {
   b.add(name + ".weight", {m.hidden_size}, TensorClass::norms, layer);
   if (m.norm_has_bias) b.add(name + ".bias", {m.hidden_size}, TensorClass::norms, layer);
@@ -160,7 +153,7 @@ std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
     if (kind == MixerKind::full_attention || kind == MixerKind::sliding_attention) add_attention(b, m, p, layer);
     if (m.norms_per_layer >= 4) add_norm(b, m, p + "post_attention_norm", layer);
     if (m.norms_per_layer >= 2) add_norm(b, m, p + "ffn_norm", layer);
-    if (moe_layer(m, layer)) {
+    if (is_moe_layer(m, layer)) {
       add_moe(b, m, p, layer);
     } else {
       add_dense_mlp(b, m, p, "", m.intermediate_size, m.mlp_bias, layer);

@@ -18,10 +18,13 @@ std::string list_hardware();
 /// The formats, engines and options the request accepts (for the page's menus).
 std::string list_options();
 
-/** The summary of a model file from its first bytes (GGUF, safetensors or a safetensors index):
- *  architecture, exact parameter count and weight bytes, or an error whose `needed_bytes` says how
- *  many leading bytes to read before calling again. `file_size_bytes`: the whole file's size, or -1.
- *  The page passes a File.slice() as raw bytes; nothing else of the file is read. */
+/** The summary of a model file from its first bytes (GGUF, safetensors, a safetensors index or a
+ *  config.json): architecture, exact parameter count and weight bytes, or an error whose
+ *  `needed_bytes` says how many leading bytes to read before calling again. `file_size_bytes`: the
+ *  whole file's size, or -1. The page passes a File.slice() as raw bytes; nothing else of the file
+ *  is read. The answer also holds `request_model` (put it in a request's "model" to estimate this
+ *  file: exact parameter count and stored bytes), `resolved_model` (that model as an estimate's
+ *  "model" describes it, with its features) and `warnings`. */
 std::string inspect_model_file(const std::string& leading_bytes, double file_size_bytes);
 
 /// True when `response_json` is an error response (the CLI maps it to exit code 2).

@@ -25,8 +25,13 @@ struct MoeSpec {
   std::int64_t shared_expert_intermediate_size = 0;  ///< width of one shared expert
   bool shared_expert_gate = false;          ///< Qwen2-MoE: a sigmoid gate (hidden → 1) on the shared expert
   int first_dense_layers = 0;               ///< DeepSeek `first_k_dense_replace`: leading layers keep a dense MLP
-  int moe_layer_step = 1;                   ///< Qwen `decoder_sparse_step`: every Nth layer is MoE
-  bool router_bias = false;                 ///< gpt-oss: the router has a bias
+  /// Layer i (at or after `first_dense_layers`) is MoE when i % moe_layer_period == moe_layer_offset:
+  /// Qwen `decoder_sparse_step` s → period s, offset s − 1; DeepSeek `moe_layer_freq` f → period f,
+  /// offset 0; Jamba `expert_layer_period` / `expert_layer_offset` as given.
+  int moe_layer_period = 1;
+  int moe_layer_offset = 0;
+  std::vector<int> dense_layers;            ///< Qwen-MoE `mlp_only_layers`: these layers keep a dense MLP
+  bool router_bias = false;                 ///< gpt-oss router bias; DeepSeek-V3 `e_score_correction_bias`
   bool expert_bias = false;                 ///< gpt-oss: expert projections have biases
 };
 
@@ -53,6 +58,9 @@ struct RecurrentStateSpec {
   int mamba_d_state = 0;
   int mamba_d_conv = 0;
   int mamba_dt_rank = 0;
+  bool mamba_conv_bias = true;     ///< Jamba `mamba_conv_bias` (default true)
+  bool mamba_proj_bias = false;    ///< Jamba `mamba_proj_bias`: biases on in_proj and out_proj
+  bool mamba_inner_norms = false;  ///< Jamba: RMSNorms on dt (dt_rank), B and C (d_state each)
 };
 
 /** A decoder-only transformer as its `config.json` describes it. Every size is a count of elements.
@@ -73,7 +81,11 @@ struct ModelSpec {
   bool o_bias = false;             ///< bias on the output projection
   bool mlp_bias = false;
   bool gated_mlp = true;           ///< SwiGLU/GeGLU: gate + up + down; false: up + down
-  bool qk_norm = false;            ///< per-head RMSNorm on q and k (Qwen3, Gemma 3, OLMo 2)
+  bool qk_norm = false;            ///< RMSNorm on q and k (Qwen3, Gemma 3: per head; OLMo 2: full width)
+  bool qk_norm_full_width = false; ///< OLMo 2: q_norm over heads × head_dim, k_norm over kv_heads × head_dim
+  bool attention_output_gate = false;  ///< Qwen3-Next gated attention: q_proj also emits a per-channel gate
+  bool attention_sinks = false;    ///< gpt-oss: one learned sink logit per attention head and layer
+  bool embedding_scaled = false;   ///< Gemma: embeddings multiplied by √hidden_size (no parameters)
   bool norm_has_bias = false;      ///< LayerNorm (weight + bias) vs RMSNorm (weight only)
   int norms_per_layer = 2;         ///< Gemma 2/3 use 4 (pre and post, attention and MLP)
   std::int64_t max_position_embeddings = 0;
@@ -84,18 +96,26 @@ struct ModelSpec {
   MoeSpec moe;
   MlaSpec mla;
   RecurrentStateSpec recurrent;
+  /// DeepSeek-V3 `num_nextn_predict_layers`: multi-token-prediction layers shipped in the checkpoint
+  /// but used only for speculative decoding. Not in `count_params().total` (the published 671B
+  /// excludes them); their size is `count_params().mtp`.
+  int mtp_layers = 0;
   /// Parameters outside the text decoder (vision tower, audio encoder), counted but not in the
   /// decoder's per-token compute. From the publisher's count or a `vision_config`.
   std::int64_t extra_params = 0;
-  /// When only a parameter count is known (`{"params": N}`): the count, and no architecture.
+  std::string extra_params_what;   ///< what `extra_params` is ("SigLIP vision tower (27 layers) + projector")
+  /// When only a parameter count is known (`{"params": N}`): the count, and no architecture. With
+  /// an architecture (`{"config": ..., "params": N}`, e.g. from a weights file's header) it replaces
+  /// the computed total: the file's exact count wins over the formula.
   std::int64_t params_override = 0;
+  /// Exact bytes of the weights as stored in an imported file (safetensors/GGUF header): used
+  /// instead of params × bytes per parameter when the request names no `weights` format. 0: unknown.
+  std::int64_t file_weight_bytes = 0;
+  std::string file_weights_format;  ///< what the file stores ("BF16", "Q4_K_M", "mixed: Q4_K 62%, Q6_K 21%, ...")
 
   bool has_architecture() const { return hidden_size > 0 && num_layers > 0; }
   MixerKind mixer(int layer) const;
 };
-
-/// Whether decoder layer `layer` (0-based) has a mixture-of-experts MLP.
-bool is_moe_layer(const ModelSpec& model, int layer);
 
 /** Parameter counts, exact for a known architecture. */
 struct ParamCounts {
@@ -106,6 +126,8 @@ struct ParamCounts {
   std::int64_t per_layer_attention = 0;  ///< summed over all layers
   std::int64_t per_layer_mlp = 0;        ///< summed over all layers, all experts
   std::int64_t norms = 0;
+  std::int64_t extra = 0;        ///< vision tower / projector (`ModelSpec::extra_params`)
+  std::int64_t mtp = 0;          ///< multi-token-prediction layers, not in `total`
 };
 
 /** Counts the parameters of `model` from its architecture (or returns `params_override`).
@@ -120,5 +142,13 @@ std::int64_t kv_cache_elements(const ModelSpec& model, std::int64_t context_toke
 /** Bytes of fixed-size recurrent state per sequence (linear attention / SSM layers), at
  *  `state_bytes_per_element` (fp32 = 4 in the reference implementations). */
 std::int64_t recurrent_state_bytes(const ModelSpec& model, int state_bytes_per_element);
+
+/// True when layer `layer` has a mixture-of-experts MLP.
+bool is_moe_layer(const ModelSpec& model, int layer);
+
+/** Short sentences naming the architecture features that change memory or speed, with their
+ *  effect ("GQA 28:4 — KV cache 7× smaller than MHA", "40 of 48 layers use a 1024-token window").
+ *  Deterministic text: the same natively and in WASM. Empty for a bare parameter count. */
+std::vector<std::string> describe_features(const ModelSpec& model);
 
 }  // namespace llmsizer

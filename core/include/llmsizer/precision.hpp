@@ -22,6 +22,7 @@ enum class QuantScheme {
   mxfp4,     ///< OCP MXFP4: 32 FP4 (E2M1) values share an E8M0 scale (gpt-oss: MoE experts only)
   mlx,       ///< MLX affine: packed b-bit weights, a scale and a bias per group in the model dtype
   gguf,      ///< a llama.cpp file type: a per-tensor mix of ggml block types (llama-quant.cpp)
+  stored,    ///< an imported file's exact weight bytes (block_bytes) over all its parameters
 };
 
 /** A storage format for weights. `block_elements`/`block_bytes` give the nominal layout of the

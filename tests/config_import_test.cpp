@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+// Import of Hugging Face config.json: field names by family, defaults by model_type, errors that
+// name the JSON path, warnings for fields that are not used.
+#include <catch2/catch.hpp>
+
+#include "llmsizer/config_import.hpp"
+#include "llmsizer/error.hpp"
+#include "test_support.hpp"
+
+using namespace llmsizer;
+using nlohmann::json;
+
+namespace {
+
+json llama_1b() {
+  // meta-llama/Llama-3.2-1B config.json (sizing fields).
+  return {{"model_type", "llama"}, {"hidden_size", 2048}, {"num_hidden_layers", 16}, {"num_attention_heads", 32},
+          {"num_key_value_heads", 8}, {"intermediate_size", 8192}, {"vocab_size", 128256}, {"tie_word_embeddings", true}};
+}
+
+std::string error_field(const json& config) {
+  std::vector<std::string> warnings;
+  try {
+    model_from_hf_config(config, "model.config", warnings);
+  } catch (const InputError& e) {
+    return e.field();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("A missing required field is named with its JSON path", "[config]") {
+  for (const char* key : {"hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size", "intermediate_size"}) {
+    json c = llama_1b();
+    c.erase(key);
+    CAPTURE(key);
+    CHECK(error_field(c) == std::string("model.config.") + key);
+  }
+  // Inside a multimodal config the path goes through text_config.
+  json mm = {{"model_type", "llava"}, {"text_config", llama_1b()}};
+  mm["text_config"].erase("vocab_size");
+  CHECK(error_field(mm) == "model.config.text_config.vocab_size");
+}
+
+TEST_CASE("A missing field's message says what to give", "[config]") {
+  json c = llama_1b();
+  c.erase("hidden_size");
+  std::vector<std::string> warnings;
+  try {
+    model_from_hf_config(c, "model.config", warnings);
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "is missing from the config: give hidden_size, a whole number from 1 to 1000000");
+  }
+}
+
+TEST_CASE("Out-of-range and inconsistent fields are rejected by path", "[config]") {
+  json c = llama_1b();
+  c["num_key_value_heads"] = 7;  // does not divide 32
+  CHECK(error_field(c) == "model.config.num_key_value_heads");
+  c = llama_1b();
+  c["hidden_size"] = -1;
+  CHECK(error_field(c) == "model.config.hidden_size");
+  c = llama_1b();
+  c["num_attention_heads"] = 30;  // does not divide 2048 and no head_dim
+  CHECK(error_field(c) == "model.config.num_attention_heads");
+  c = llama_1b();
+  c["layer_types"] = json::array({"full_attention"});
+  CHECK(error_field(c) == "model.config.layer_types");
+  c = {{"model_type", "qwen3_moe"}, {"hidden_size", 2048}, {"num_hidden_layers", 4}, {"num_attention_heads", 32},
+       {"vocab_size", 1000}, {"num_experts", 8}, {"moe_intermediate_size", 64}, {"mlp_only_layers", {9}}};
+  CHECK(error_field(c) == "model.config.mlp_only_layers");
+}
+
+TEST_CASE("Unknown fields are ignored with a warning that lists them", "[config]") {
+  json c = llama_1b();
+  c["my_new_field"] = 3;
+  c["rope_theta"] = 500000.0;  // known and irrelevant: no warning
+  std::vector<std::string> warnings;
+  const ModelSpec m = model_from_hf_config(c, "config", warnings);
+  CHECK(count_params(m).total == 1'235'814'400);  // Llama-3.2-1B safetensors metadata
+  REQUIRE(warnings.size() == 1);
+  CHECK(test_support::any_contains(warnings, "my_new_field"));
+  CHECK_FALSE(test_support::any_contains(warnings, "rope_theta"));
+}
+
+TEST_CASE("Gemma configs default to tied embeddings and Gemma 3 text_config takes class defaults", "[config][gemma]") {
+  // google/gemma-3-4b-it's text_config gives only hidden_size 2560, intermediate_size 10240,
+  // 34 layers and sliding_window 1024; Gemma3TextConfig supplies vocab 262,208, 8 heads, 4 KV
+  // heads, head_dim 256, pattern 6, tied embeddings.
+  const json config = {{"model_type", "gemma3"},
+                       {"text_config", {{"model_type", "gemma3_text"}, {"hidden_size", 2560}, {"intermediate_size", 10240},
+                                        {"num_hidden_layers", 34}, {"sliding_window", 1024}}}};
+  std::vector<std::string> warnings;
+  const ModelSpec m = model_from_hf_config(config, "config", warnings);
+  CHECK(m.vocab_size == 262'208);
+  CHECK(m.num_attention_heads == 8);
+  CHECK(m.num_kv_heads == 4);
+  CHECK(m.head_dim == 256);
+  CHECK(m.tie_word_embeddings);
+  CHECK(m.norms_per_layer == 4);
+  CHECK(m.qk_norm);
+  CHECK(test_support::any_contains(warnings, "Gemma3TextConfig defaults"));
+  // Text model by hand: embedding 262,208 × 2560; per layer q 2560×2048, k and v 2560×1024,
+  // o 2048×2560, q/k norms 2 × 256, MLP 3 × 2560 × 10240, 4 norms × 2560; final norm 2560.
+  const std::int64_t per_layer = 2560LL * 2048 + 2 * 2560LL * 1024 + 2048LL * 2560 + 512 + 3LL * 2560 * 10240 + 4 * 2560;
+  CHECK(count_params(m).total == 262'208LL * 2560 + 34 * per_layer + 2560);
+}
+
+TEST_CASE("The SigLIP vision tower and Gemma 3 projector are counted from vision_config", "[config][vision]") {
+  // google/gemma-3-4b-it vision_config: SigLIP so400m/14 at 896 px, 27 layers, width 1152, MLP 4304.
+  // Patch conv 3×14×14×1152 + 1152 bias; 64² = 4096 positions × 1152; per layer 4 × (1152² + 1152)
+  // + 2 LayerNorms × 2 × 1152 + (1152×4304 + 4304) + (4304×1152 + 1152); final LayerNorm 2 × 1152
+  // → 416,866,032. Projector: 1152 × 2560 + 1152 = 2,950,272.
+  const auto doc = json::parse(std::string(find_embedded_document("models", "gemma-3-4b-it")->json));
+  std::vector<std::string> warnings;
+  const ModelSpec m = model_from_hf_config(doc.at("config"), "config", warnings);
+  const std::int64_t per_layer = 4 * (1152LL * 1152 + 1152) + 2 * 2 * 1152 + (1152LL * 4304 + 4304) + (4304LL * 1152 + 1152);
+  const std::int64_t tower = 3LL * 14 * 14 * 1152 + 1152 + 4096LL * 1152 + 27 * per_layer + 2 * 1152;
+  CHECK(tower == 416'866'032);
+  CHECK(m.extra_params == tower + 1152LL * 2560 + 1152);
+  const ParamCounts c = count_params(m);
+  CHECK(c.total - c.active == m.extra_params);  // the tower is not in the per-token decoder compute
+}
+
+TEST_CASE("A vision tower the core cannot size is reported and not silently dropped", "[config][vision]") {
+  json config = {{"model_type", "llava"}, {"text_config", llama_1b()}, {"vision_config", {{"model_type", "clip_vision_model"}}}};
+  std::vector<std::string> warnings;
+  const ModelSpec m = model_from_hf_config(config, "config", warnings);
+  CHECK(m.extra_params == 0);
+  CHECK(test_support::any_contains(warnings, "clip_vision_model"));
+}
+
+TEST_CASE("Qwen2 slides only when use_sliding_window is set and from max_window_layers on", "[config][sliding]") {
+  json c = {{"model_type", "qwen2"}, {"hidden_size", 896}, {"num_hidden_layers", 24}, {"num_attention_heads", 14},
+            {"num_key_value_heads", 2}, {"intermediate_size", 4864}, {"vocab_size", 151936},
+            {"sliding_window", 4096}, {"max_window_layers", 21}, {"use_sliding_window", false}};
+  std::vector<std::string> warnings;
+  // Off: all 24 layers × 2 × 2 × 64 = 256 values per layer and token at any context.
+  CHECK(kv_cache_elements(model_from_hf_config(c, "config", warnings), 8192) == 24LL * 256 * 8192);
+  // On: layers 21..23 slide over 4096 tokens (configuration_qwen2.py layer_types).
+  c["use_sliding_window"] = true;
+  CHECK(kv_cache_elements(model_from_hf_config(c, "config", warnings), 8192) == 21LL * 256 * 8192 + 3LL * 256 * 4096);
+}
+
+TEST_CASE("Qwen2 family puts biases on q k v and not on o", "[config]") {
+  // Qwen2.5-0.5B: one layer's attention 896×896 + 896 + 2 × (896×128 + 128) + 896×896 (no o bias).
+  std::vector<std::string> warnings;
+  const ModelSpec m = test_support::preset("qwen2.5-0.5b-instruct");
+  CHECK(m.qkv_bias);
+  CHECK_FALSE(m.o_bias);
+  CHECK(count_params(m).per_layer_attention == 24LL * (896 * 896 + 896 + 2 * (896 * 128 + 128) + 896 * 896));
+}
+
+TEST_CASE("OLMo 2 QK-norm covers the whole projection width", "[config]") {
+  // allenai/OLMo-2-1124-7B config.json: hidden 4096, 32 layers, 32 heads (MHA), MLP 11008,
+  // vocab 100352, untied. Per layer: attention 4 × 4096², q_norm 4096 + k_norm 4096
+  // (modeling_olmo2.py), MLP 3 × 4096 × 11008, 2 norms; plus 2 × 100352 × 4096 and a final norm.
+  const json c = {{"model_type", "olmo2"}, {"hidden_size", 4096}, {"num_hidden_layers", 32}, {"num_attention_heads", 32},
+                  {"num_key_value_heads", 32}, {"intermediate_size", 11008}, {"vocab_size", 100352}, {"tie_word_embeddings", false}};
+  std::vector<std::string> warnings;
+  const ModelSpec m = model_from_hf_config(c, "config", warnings);
+  const std::int64_t per_layer = 4LL * 4096 * 4096 + 2 * 4096 + 3LL * 4096 * 11008 + 2 * 4096;
+  const std::int64_t total = 2LL * 100352 * 4096 + 32 * per_layer + 4096;
+  CHECK(count_params(m).total == total);
+  // 7,298,617,344 by this sum: the model AllenAI calls "OLMo 2 7B".
+  REQUIRE_THAT(static_cast<double>(total), Catch::Matchers::WithinRel(7e9, 0.05));
+}
+
+TEST_CASE("Jamba mixes Mamba and attention layers and MoE every other layer", "[config][hybrid]") {
+  // ai21labs/Jamba-v0.1 config.json: hidden 4096, 32 layers, 32 heads, 8 KV heads, MLP 14336,
+  // 16 experts top-2 on odd layers (expert_layer_period 2, offset 1), attention on layers 4, 12,
+  // 20, 28 (attn_layer_period 8, offset 4), Mamba d_state 16, d_conv 4, expand 2, dt_rank 256,
+  // vocab 65536, untied.
+  const json c = {{"model_type", "jamba"}, {"hidden_size", 4096}, {"num_hidden_layers", 32}, {"num_attention_heads", 32},
+                  {"num_key_value_heads", 8}, {"intermediate_size", 14336}, {"vocab_size", 65536}, {"num_experts", 16},
+                  {"num_experts_per_tok", 2}, {"expert_layer_period", 2}, {"expert_layer_offset", 1},
+                  {"attn_layer_period", 8}, {"attn_layer_offset", 4}, {"mamba_d_state", 16}, {"mamba_d_conv", 4},
+                  {"mamba_expand", 2}, {"mamba_dt_rank", 256}, {"mamba_conv_bias", true}, {"mamba_proj_bias", false},
+                  {"tie_word_embeddings", false}};
+  std::vector<std::string> warnings;
+  const ModelSpec m = model_from_hf_config(c, "config", warnings);
+  // Mamba mixer (modeling_jamba.py): in_proj 4096 × 16384, conv 8192 × 4 + 8192, x_proj
+  // 8192 × (256 + 32), dt_proj 256 × 8192 + 8192, A_log 8192 × 16, D 8192, out_proj 8192 × 4096,
+  // dt/B/C norms 256 + 16 + 16 = 105,308,448.
+  const std::int64_t mamba = 4096LL * 16384 + 8192 * 4 + 8192 + 8192LL * 288 + 256LL * 8192 + 8192 + 8192 * 16 + 8192 + 8192LL * 4096 + 288;
+  CHECK(mamba == 105'308'448);
+  const std::int64_t attention = 4096LL * 4096 * 2 + 2 * 4096LL * 1024;
+  const std::int64_t expert = 3LL * 4096 * 14336;
+  const std::int64_t total = 2LL * 65536 * 4096 + 4096 + 28 * mamba + 4 * attention + 32 * 2 * 4096 +
+                             16 * (4096LL * 16 + 16 * expert) + 16 * expert;
+  const ParamCounts p = count_params(m);
+  CHECK(p.total == total);
+  // AI21: "52B total, 12B active" (Jamba paper, arXiv:2403.19887): 51.57B and 12.11B.
+  REQUIRE_THAT(static_cast<double>(p.total), Catch::Matchers::WithinRel(52e9, 0.01));
+  REQUIRE_THAT(static_cast<double>(p.active), Catch::Matchers::WithinRel(12e9, 0.01));
+  // KV cache only in the 4 attention layers: 2 × 8 × 128 = 2,048 values each per token.
+  CHECK(kv_cache_elements(m, 1) == 4 * 2048);
+  // Mamba state: 28 layers × (8192 × 16 + 8192 × 3) values.
+  CHECK(recurrent_state_bytes(m, 4) == 28LL * (8192 * 16 + 8192 * 3) * 4);
+}
+
+TEST_CASE("A config with a file's exact parameter count and bytes sizes the weights as stored", "[config][api]") {
+  // What inspect_model_file hands on for a weights file: the architecture, the header's exact
+  // parameter count, and its stored bytes (here Llama-3.2-1B at an illustrative 4.5 bits/weight).
+  const json model = {{"config", llama_1b()}, {"params", 1'235'814'400LL}, {"weight_bytes", 695'145'600LL}, {"weights_format", "Q4_K_M"}};
+  const json r = test_support::estimate({{"model", model}, {"input_tokens", 1000}, {"output_tokens", 24}});
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["model"]["params"] == 1'235'814'400LL);
+  CHECK(r["memory"]["parts"]["weights"] == 695'145'600LL);
+  CHECK(r["disk_bytes"] == 695'145'600LL);
+  CHECK(r["settings"]["weights"] == "file");
+  // KV from the config: 2 × 16 layers × 8 KV heads × 64 head_dim × 1024 tokens × 2 B.
+  CHECK(r["memory"]["parts"]["kv_cache"] == 2LL * 16 * 8 * 64 * 1024 * 2);
+  // A named format wins over the file's bytes: 1,235,814,400 × 2 B.
+  const json bf16 = test_support::estimate({{"model", model}, {"weights", "bf16"}});
+  CHECK(bf16["memory"]["parts"]["weights"] == 2'471'628'800LL);
+  // The override must be a count.
+  const json bad = test_support::estimate({{"model", {{"config", llama_1b()}, {"weight_bytes", -3}}}});
+  CHECK(bad["error"]["field"] == "model.weight_bytes");
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+// inspect_model_file: the request model from the first bytes of a GGUF, safetensors, index or
+// config.json file, and the estimate it gives. The files are small ones this test writes itself
+// (the header readers' own cases are in gguf_test.cpp and safetensors_test.cpp).
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "test_support.hpp"
+
+using nlohmann::json;
+
+namespace {
+
+/// Little-endian writers for a GGUF v3 file (ggml docs/gguf.md).
+struct GgufWriter {
+  std::string bytes;
+  void u32(std::uint32_t v) { for (int i = 0; i < 4; ++i) bytes += static_cast<char>((v >> (8 * i)) & 0xff); }
+  void u64(std::uint64_t v) { for (int i = 0; i < 8; ++i) bytes += static_cast<char>((v >> (8 * i)) & 0xff); }
+  void str(const std::string& s) { u64(s.size()); bytes += s; }
+  void kv_u32(const std::string& key, std::uint32_t v) { str(key); u32(4); u32(v); }      // type 4: uint32
+  void kv_str(const std::string& key, const std::string& v) { str(key); u32(8); str(v); }  // type 8: string
+  void tensor(const std::string& name, std::uint64_t ne0, std::uint64_t ne1, std::uint32_t type, std::uint64_t offset) {
+    str(name);
+    u32(2);
+    u64(ne0);
+    u64(ne1);
+    u32(type);
+    u64(offset);
+  }
+};
+
+/** A 2-layer llama GGUF: hidden 64, 4 heads, 2 KV heads (head_dim 16), MLP 128, vocab 100.
+ *  Tensors (ne0 = row): token_embd [64, 100] F16 (type 1), output [64, 100] Q8_0 (type 8: 34 bytes
+ *  per 32 values), blk.0/1.attn_q [64, 64] F16. Elements: 6400 + 6400 + 2 × 4096 = 20,992.
+ *  Bytes: 12,800 + 100 rows × 2 blocks × 34 = 6,800 + 2 × 8,192 = 35,984. The data section
+ *  (tensor offsets 32-aligned) follows the header; the test passes only what is asked for. */
+std::string tiny_gguf() {
+  GgufWriter w;
+  w.bytes = "GGUF";
+  w.u32(3);
+  w.u64(4);  // tensors
+  w.u64(7);  // metadata
+  w.kv_str("general.architecture", "llama");
+  w.kv_str("general.name", "tiny");
+  w.kv_u32("llama.embedding_length", 64);
+  w.kv_u32("llama.block_count", 2);
+  w.kv_u32("llama.attention.head_count", 4);
+  w.kv_u32("llama.attention.head_count_kv", 2);
+  w.kv_u32("llama.feed_forward_length", 128);
+  w.tensor("token_embd.weight", 64, 100, 1, 0);
+  w.tensor("output.weight", 64, 100, 8, 12'800);
+  w.tensor("blk.0.attn_q.weight", 64, 64, 1, 19'616);  // 12,800 + 6,800 = 19,600 → 32-aligned 19,616
+  w.tensor("blk.1.attn_q.weight", 64, 64, 1, 27'808);  // 19,616 + 8,192
+  while (w.bytes.size() % 32 != 0) w.bytes += '\0';
+  w.bytes += std::string(27'808 + 8'192, '\0');
+  return w.bytes;
+}
+
+/** A safetensors file: 8-byte little-endian header length, JSON header, then data. A Qwen3-style
+ *  2-layer model: embed [100, 64]; per layer q_proj [64, 64], k_proj [32, 64], q_norm [16],
+ *  gate_proj and up_proj [128, 64], down_proj [64, 128]; BF16, no lm_head (tied). */
+std::string tiny_safetensors() {
+  json header = json::object();
+  std::int64_t offset = 0;
+  auto add = [&](const std::string& name, std::vector<std::int64_t> shape) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    header[name] = {{"dtype", "BF16"}, {"shape", shape}, {"data_offsets", {offset, offset + 2 * n}}};
+    offset += 2 * n;
+  };
+  add("model.embed_tokens.weight", {100, 64});
+  for (int layer = 0; layer < 2; ++layer) {
+    const std::string p = "model.layers." + std::to_string(layer) + ".self_attn.";
+    add(p + "q_proj.weight", {64, 64});
+    add(p + "k_proj.weight", {32, 64});
+    add(p + "q_norm.weight", {16});
+    const std::string mlp = "model.layers." + std::to_string(layer) + ".mlp.";
+    add(mlp + "gate_proj.weight", {128, 64});
+    add(mlp + "up_proj.weight", {128, 64});
+    add(mlp + "down_proj.weight", {64, 128});
+  }
+  const std::string text = header.dump();
+  std::string bytes;
+  for (int i = 0; i < 8; ++i) bytes += static_cast<char>((text.size() >> (8 * i)) & 0xff);
+  return bytes + text + std::string(static_cast<std::size_t>(offset), '\0');
+}
+
+json inspect(const std::string& bytes, std::int64_t size) {
+  return json::parse(llmsizer::inspect_model_file(bytes, static_cast<double>(size)));
+}
+
+/// The prefix length a truncated read asks for, or 0 when the answer is not a truncation.
+std::int64_t needed(const json& r) {
+  return r.contains("error") ? r["error"].value("needed_bytes", std::int64_t{0}) : 0;
+}
+
+/// Reads a file the way the page and the CLI do: a prefix, then what the core asks for.
+json inspect_progressively(const std::string& file, std::int64_t first, std::int64_t& bytes_read) {
+  std::int64_t want = first;
+  for (int round = 0; round < 20; ++round) {
+    bytes_read = std::min<std::int64_t>(want, static_cast<std::int64_t>(file.size()));
+    const json r = inspect(file.substr(0, static_cast<std::size_t>(bytes_read)), static_cast<std::int64_t>(file.size()));
+    if (needed(r) == 0) return r;
+    REQUIRE(needed(r) > bytes_read);
+    want = std::max(needed(r), 2 * bytes_read);  // as file_header.hpp advises for long GGUF headers
+  }
+  FAIL("no answer after 20 reads");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("A GGUF header gives the architecture and the exact parameters and bytes", "[model_file][gguf]") {
+  const std::string file = tiny_gguf();
+  std::int64_t read = 0;
+  const json r = inspect_progressively(file, 16, read);
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["format"] == "gguf");
+  CHECK(read < static_cast<std::int64_t>(file.size()));  // the tensor data was never needed
+  CHECK(r["header_bytes"].get<std::int64_t>() <= read);
+  const json& model = r["request_model"];
+  CHECK(model["params"] == 20'992);
+  CHECK(model["weight_bytes"] == 35'984);
+  CHECK(model["config"]["model_type"] == "llama");
+  CHECK(model["config"]["num_key_value_heads"] == 2);
+  CHECK(model["config"]["tie_word_embeddings"] == false);  // output.weight is present
+  CHECK(r["resolved_model"]["params"] == 20'992);
+  CHECK(r["resolved_model"]["file_weight_bytes"] == 35'984);
+}
+
+TEST_CASE("An estimate from a GGUF header uses the file's bytes and its KV shape", "[model_file][gguf]") {
+  std::int64_t read = 0;
+  const json model = inspect_progressively(tiny_gguf(), 1 << 20, read)["request_model"];
+  const json r = test_support::estimate({{"model", model}, {"input_tokens", 100}, {"output_tokens", 28}});
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["memory"]["parts"]["weights"] == 35'984);
+  CHECK(r["disk_bytes"] == 35'984);
+  CHECK(r["settings"]["weights"] == "file");
+  // KV: 2 × 2 layers × 2 KV heads × 16 head_dim × 128 tokens × 2 B = 32,768.
+  CHECK(r["memory"]["parts"]["kv_cache"] == 32'768);
+  // Naming a format recomputes the weights from the parameter count: 20,992 × 2 B.
+  const json bf16 = test_support::estimate({{"model", model}, {"weights", "bf16"}});
+  CHECK(bf16["memory"]["parts"]["weights"] == 41'984);
+}
+
+TEST_CASE("A safetensors header is read with exactly 8 + N bytes", "[model_file][safetensors]") {
+  const std::string file = tiny_safetensors();
+  const json first = inspect(file.substr(0, 8), static_cast<std::int64_t>(file.size()));
+  std::uint64_t n = 0;
+  std::memcpy(&n, file.data(), 8);  // little-endian host (x86, WASM)
+  CHECK(needed(first) == static_cast<std::int64_t>(8 + n));
+  const json r = inspect(file.substr(0, 8 + n), static_cast<std::int64_t>(file.size()));
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["format"] == "safetensors");
+  // Elements: 6400 + 2 × (4096 + 2048 + 16 + 3 × 8192) = 67,872; BF16 → 135,744 bytes.
+  CHECK(r["request_model"]["params"] == 67'872);
+  CHECK(r["request_model"]["weight_bytes"] == 135'744);
+  CHECK(r["request_model"]["weights_format"] == "BF16");
+  // q_norm [16] gives head_dim 16: 4 heads, 2 KV heads.
+  CHECK(r["request_model"]["config"]["num_attention_heads"] == 4);
+  CHECK(r["request_model"]["config"]["num_key_value_heads"] == 2);
+}
+
+TEST_CASE("A header without the attention shape falls back to a parameter count and says what to add", "[model_file][safetensors]") {
+  // Drop q_norm: the heads are no longer visible in the header.
+  std::string file = tiny_safetensors();
+  std::uint64_t n = 0;
+  std::memcpy(&n, file.data(), 8);
+  json header = json::parse(file.substr(8, n));
+  header.erase("model.layers.0.self_attn.q_norm.weight");
+  header.erase("model.layers.1.self_attn.q_norm.weight");
+  // Re-tile the offsets (the reader requires the tensors to cover the data without gaps).
+  std::int64_t offset = 0;
+  std::vector<std::pair<std::int64_t, std::string>> order;
+  for (auto it = header.begin(); it != header.end(); ++it) order.emplace_back(it.value()["data_offsets"][0].get<std::int64_t>(), it.key());
+  std::sort(order.begin(), order.end());
+  for (const auto& [begin, name] : order) {
+    const std::int64_t size = header[name]["data_offsets"][1].get<std::int64_t>() - begin;
+    header[name]["data_offsets"] = {offset, offset + size};
+    offset += size;
+  }
+  const std::string text = header.dump();
+  std::string bytes;
+  for (int i = 0; i < 8; ++i) bytes += static_cast<char>((text.size() >> (8 * i)) & 0xff);
+  bytes += text;
+  const json r = inspect(bytes, -1);
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["request_model"]["params"] == 67'872 - 2 * 16);
+  CHECK(r["request_model"]["layers"] == 2);
+  CHECK_FALSE(r["request_model"].contains("config"));
+  bool named = false;
+  for (const auto& w : r["warnings"]) named = named || w.get<std::string>().find("num_attention_heads") != std::string::npos;
+  CHECK(named);
+}
+
+TEST_CASE("A config.json and an index are recognised as JSON model files", "[model_file]") {
+  const json config = {{"model_type", "qwen2"}, {"hidden_size", 896}, {"num_hidden_layers", 24}, {"num_attention_heads", 14},
+                       {"num_key_value_heads", 2}, {"intermediate_size", 4864}, {"vocab_size", 151936}, {"tie_word_embeddings", true}};
+  const json r = inspect(config.dump(), -1);
+  CHECK(r["format"] == "config.json");
+  CHECK(r["resolved_model"]["params"] == 494'032'768);  // Qwen2.5-0.5B
+  CHECK(r["request_model"]["config"] == config);
+  const json index = {{"metadata", {{"total_size", 988'065'536}}}, {"weight_map", {{"lm_head.weight", "model-00001-of-00002.safetensors"}}}};
+  const json i = inspect(index.dump(), -1);
+  CHECK(i["format"] == "safetensors-index");
+  CHECK(i["total_size"] == 988'065'536);
+  CHECK(i["request_model"].is_null());
+  // A JSON file given in part asks for the whole file.
+  const std::string text = config.dump();
+  CHECK(needed(inspect(text.substr(0, 10), static_cast<std::int64_t>(text.size()))) == static_cast<std::int64_t>(text.size()));
+}
+
+TEST_CASE("Files that are not model files get an error naming the file", "[model_file][errors]") {
+  const std::string junk[] = {std::string("hello world, not a model"), std::string("GGUF\x01", 5) + std::string(40, '\xff'),
+                              std::string("{\"hidden_size\": ")};
+  for (const auto& bytes : junk) {
+    CAPTURE(bytes.size());
+    const json r = inspect(bytes, static_cast<std::int64_t>(bytes.size()));
+    REQUIRE(r.contains("error"));
+    CHECK(needed(r) == 0);
+    CHECK_FALSE(r["error"]["field"].get<std::string>().empty());
+  }
+  // A header larger than the cap is refused instead of read: safetensors length 2^40.
+  std::string huge(8, '\0');
+  huge[5] = 1;
+  CHECK(inspect(huge, -1).contains("error"));
+}
