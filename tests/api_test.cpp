@@ -97,3 +97,21 @@ TEST_CASE("Every preset parses and lists", "[api][models]") {
   REQUIRE_FALSE(r.contains("error"));
   CHECK(r["models"].size() >= 8);
 }
+
+TEST_CASE("A probe file given as the hardware sizes the request for the measured machine", "[api][hardware][probe]") {
+  // data/measured/*.json is what llmsizer-probe writes; the page passes such a file as "my machine".
+  const auto* doc = llmsizer::find_embedded_document("measured", "probe-intel-r-xeon-r-processor-2t");
+  REQUIRE(doc != nullptr);
+  const json probe = json::parse(doc->json.begin(), doc->json.end());
+  const json r = estimate({{"model", "qwen2.5-0.5b-instruct"}, {"weights", "q4_k_m"}, {"engine", "llama.cpp"}, {"gpus", 0}, {"hardware", probe}});
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["hardware"]["name"].get<std::string>().rfind("measured: ", 0) == 0);
+  CHECK(r["fit"]["placement"] == "cpu");
+  // CPU decode reads the weights once per token at the measured bandwidth: tokens/s × bytes per
+  // step equals the probe's bandwidth (GB/s) within the rounding of the printed speed.
+  const double bandwidth = probe["summary"]["cpu"]["memory_bandwidth_gb_per_s"].get<double>() * 1e9;
+  const double step_bytes = r["throughput"]["bytes_per_step"].get<double>();
+  CHECK_THAT(r["throughput"]["decode_tokens_per_s"].get<double>() * step_bytes, Catch::Matchers::WithinRel(bandwidth, 0.35));
+  const json bad = estimate({{"model", "qwen2.5-0.5b-instruct"}, {"hardware", {{"probe", json::object()}, {"summary", json::object()}}}});
+  CHECK(bad["error"]["field"] == "hardware");
+}

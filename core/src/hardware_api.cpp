@@ -43,6 +43,16 @@ HardwareSpec request_hardware(const json& body, const char* key) {
     if (h == nullptr) throw InputError(key, "unknown hardware id \"" + value.get<std::string>() + "\"; list the catalog with `llmsizer hardware`, or give an object with its fields");
     return *h;
   }
+  if (value.is_object() && value.contains("probe") && value.contains("summary")) {
+    // A file written by llmsizer-probe (data/measured format), e.g. dropped on the page as "my
+    // machine": its measured GPU if it has one, else its measured CPU.
+    std::vector<HardwareSpec> measured = hardware_from_probe(value);
+    if (measured.empty()) throw InputError(key, "the probe file has no measured summary (summary.cpu or summary.cuda with memory_bandwidth_gb_per_s)");
+    for (const auto& h : measured) {
+      if (!h.is_cpu()) return h;
+    }
+    return measured.front();
+  }
   return hardware_from_json(value, key, catalog_gpus());
 }
 
