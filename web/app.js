@@ -86,7 +86,7 @@ function fillMenus() {
     text: (w) => (typeof w.bits_per_weight === 'number' ? `${w.name || w.id} · ${t('unit.bitsPerWeight', { value: f.sig(w.bits_per_weight) })}` : w.name || w.id),
     groupOf: groupLabel,
   });
-  if (state.file_bytes) $('weights').prepend(option('file', t('import.asStored')));
+  if (state.file_model) $('weights').prepend(option('file', t('import.asStored')));
   fillGrouped($('kv_cache'), options.kv_cache || [], { value: idOf, text: (k) => k.name || k.id });
   fillGrouped($('engine'), options.engines || [], { value: idOf, text: nameOf('engine') });
   const training = options.training || {};
@@ -125,7 +125,20 @@ function fillModels() {
     text: (m) => (typeof m.params === 'number' ? `${m.name} (${f.count(m.params)})` : m.name),
     groupOf: (m) => m.family || t('model.otherFamily'),
   });
-  $('model').value = state.config ? '' : state.model;
+  $('model').value = imported() ? '' : state.model;
+}
+
+/** True while the model is an imported one (a pasted config.json or a weights file's header). */
+const imported = () => Boolean(state.config || state.file_model);
+
+/** The config.json-like object of the imported model, or null (a bare parameter count has none). */
+function importedConfig() {
+  try {
+    if (state.file_model) return JSON.parse(state.file_model).config || null;
+    return state.config ? JSON.parse(state.config) : null;
+  } catch {
+    return null;
+  }
 }
 
 // ---------------------------------------------------------------- form <-> state
@@ -140,8 +153,9 @@ function writeForm() {
   $(`task-${state.task}`).checked = true;
   const targets = new Set(state.lora_targets.split(','));
   for (const name of ALL_LINEAR_TARGETS) $(`target-${name}`).checked = targets.has(name);
-  $('model').value = state.config ? '' : state.model;
-  if (state.config && !$('config-text').value) $('config-text').value = JSON.stringify(JSON.parse(state.config), null, 2);
+  $('model').value = imported() ? '' : state.model;
+  const config = importedConfig();
+  if (config && !$('config-text').value) $('config-text').value = JSON.stringify(config, null, 2);
   for (const b of document.querySelectorAll('[data-unit]')) b.setAttribute('aria-pressed', String(b.dataset.unit === state.unit));
   showSections();
 }
@@ -176,7 +190,7 @@ function showSections() {
   const format = (options.weights || []).find((w) => w.id === state.weights);
   $('group-row').hidden = !((format && format.group_size) || state.group_size);
   $('budget-row').hidden = state.hardware !== 'budget';
-  $('config-clear').disabled = !state.config;
+  $('config-clear').disabled = !imported();
 }
 
 // ---------------------------------------------------------------- errors and notices
@@ -189,9 +203,10 @@ function clearErrors() {
 /** Puts the core's (English) message next to the field it names, after a translated lead-in. */
 function showFieldError(error, forceId = '') {
   const key = stateKeyForField(error.field);
-  const id = forceId || (key === 'model' || key === 'config' ? (state.config ? 'config-text' : 'model') : key);
+  const modelField = state.file_model ? 'model-file' : state.config ? 'config-text' : 'model';
+  const id = forceId || (key === 'model' || key === 'config' || key === 'file_model' ? modelField : key);
   const target = id && $(id);
-  const labelKey = `field.${id === 'config-text' ? 'config' : id}`;
+  const labelKey = `field.${id === 'config-text' ? 'config' : id === 'model-file' ? 'modelFile' : id}`;
   const label = id && t(labelKey) !== labelKey ? t(labelKey) : error.field || t('error.request');
   const lead = t('error.lead', { label, field: error.field || t('error.request') });
   const text = `${lead} ${error.message}`;
@@ -202,7 +217,7 @@ function showFieldError(error, forceId = '') {
   anchor.after(p);
   target.setAttribute('aria-invalid', 'true');
   target.setAttribute('aria-describedby', p.id);
-  if (id === 'config-text') $('import').open = true;
+  if (id === 'config-text' || id === 'model-file') $('import').open = true;
 }
 
 function setStatus(text, cls = '') {
@@ -285,7 +300,7 @@ function renderSummary(response) {
 
 function renderModelInfo(response) {
   const m = response.model || {};
-  const name = state.config ? state.name || m.name || t('import.custom') : m.name || state.model;
+  const name = imported() ? state.name || m.name || t('import.custom') : m.name || state.model;
   const bits = [name];
   if (typeof m.params === 'number') bits.push(t('model.params', { value: f.count(m.params) }));
   if (typeof m.active_params === 'number' && m.active_params !== m.params) bits.push(t('model.active', { value: f.count(m.active_params) }));
@@ -314,9 +329,7 @@ function scheduleExtras(delay = 120) {
 }
 
 function maxContextOf() {
-  if (state.config) {
-    try { return Number(JSON.parse(state.config).max_position_embeddings) || 0; } catch { return 0; }
-  }
+  if (imported()) return Number((importedConfig() || {}).max_position_embeddings) || 0;
   return (modelById.get(state.model) || {}).max_context || 0;
 }
 
@@ -508,7 +521,7 @@ async function copyLink() {
 
 // ---------------------------------------------------------------- import
 
-function applyConfig(text, name, file = { file_params: 0, file_bytes: 0, file_format: '' }) {
+function applyConfig(text) {
   let parsed;
   try {
     parsed = parseConfigText(text);
@@ -517,52 +530,93 @@ function applyConfig(text, name, file = { file_params: 0, file_bytes: 0, file_fo
     showFieldError({ field: 'model.config', message: t('import.badJson') }, 'config-text');
     return;
   }
-  state = { ...readForm(), ...file };
-  if (file.file_bytes) state.weights = 'file';
-  else if (state.weights === 'file') state.weights = base.weights;
+  state = { ...readForm(), file_model: '' };
+  if (state.weights === 'file') state.weights = base.weights;
   state.config = JSON.stringify(parsed.value);
   const v = parsed.value;
   fillMenus();
-  state.name = String(name || v._name_or_path || (Array.isArray(v.architectures) ? v.architectures[0] : '') || v.model_type || t('import.custom')).slice(0, 120);
+  state.name = String(v._name_or_path || (Array.isArray(v.architectures) ? v.architectures[0] : '') || v.model_type || t('import.custom')).slice(0, 120);
+  setImportStatus('');
   writeForm();
   update({ fromForm: false });
 }
 
-async function importFile(file) {
+/** The first slice of a model file the page reads: a config.json or a safetensors header usually
+ *  fits; a GGUF header with a large vocabulary takes a few more reads, each at least twice as long
+ *  (the core's needed_bytes says how far it must get: core/include/llmsizer/file_header.hpp).
+ *  Nothing past the header is read, and nothing leaves the page. */
+const FIRST_READ_BYTES = 64 * 1024;
+const MAX_HEADER_BYTES = 256 * 1024 * 1024;
+
+/** The line under the file field: a message (an error is marked on the field too), or cleared. */
+function setImportStatus(text, { error = false, data = {} } = {}) {
   const status = $('import-status');
-  status.textContent = '';
+  status.replaceChildren();
+  status.className = error ? 'import-error' : 'hint';
+  for (const k of Object.keys(status.dataset)) delete status.dataset[k];
+  Object.assign(status.dataset, data);
+  if (text) status.append(text);
+  const input = $('model-file');
+  if (error) {
+    input.setAttribute('aria-invalid', 'true');
+    input.setAttribute('aria-describedby', 'import-status');
+    $('import').open = true;
+  } else {
+    input.removeAttribute('aria-invalid');
+    input.removeAttribute('aria-describedby');
+  }
+}
+
+/** Reads a model file's header (growing slices from the start, as the core asks) and takes the core's
+ *  `request_model` for it as the model. On any failure the other inputs and the result stay as they were. */
+async function importFile(file) {
+  setImportStatus('');
   if (!file) return;
-  if (!/\.(gguf|safetensors)$/i.test(file.name)) { status.textContent = t('import.badFile'); return; }
-  if (typeof S.core.inspectModelFile !== 'function') { status.textContent = t('import.fileUnsupported'); return; }
-  let length = Math.min(file.size, 1 << 20);
-  for (let round = 0; round < 12; round++) {
-    const bytes = new Uint8Array(await file.slice(0, length).arrayBuffer());
+  const fail = (text) => setImportStatus(text, { error: true });
+  if (!/\.(gguf|safetensors|json)$/i.test(file.name)) return fail(t('import.badFile'));
+  if (typeof S.core.inspectModelFile !== 'function') return fail(t('import.fileUnsupported'));
+  let length = Math.min(file.size, FIRST_READ_BYTES);
+  for (;;) {
     let r;
     try {
+      const bytes = new Uint8Array(await file.slice(0, length).arrayBuffer());
       r = JSON.parse(S.core.inspectModelFile(bytes, file.size));
     } catch (e) {
-      status.textContent = `${t('import.failed')} ${String(e && e.message || e)}`;
-      return;
+      return fail(`${t('import.failed')} ${String((e && e.message) || e)}`);
     }
-    if (r.error && typeof r.error.needed_bytes === 'number' && r.error.needed_bytes > length && length < file.size) {
-      length = Math.min(file.size, Math.max(r.error.needed_bytes, length * 2), 512 * (1 << 20));
+    const needed = r.error && r.error.needed_bytes;
+    if (typeof needed === 'number' && needed > length && length < file.size) {
+      if (length >= MAX_HEADER_BYTES) return fail(t('import.tooBig'));
+      length = Math.min(file.size, Math.max(needed, 2 * length), MAX_HEADER_BYTES);
       continue;
     }
-    if (r.error) { status.textContent = `${t('import.failed')} ${r.error.message}`; return; }
-    const config = r.model || r.config;
-    if (!config || typeof config !== 'object') { status.textContent = t('import.noArchitecture'); return; }
-    status.textContent = t('import.read', { bytes: f.bytes(length), name: file.name });
-    $('config-text').value = JSON.stringify(config, null, 2);
-    // The header's exact counts go with the config (model {config, params, weight_bytes}).
-    const fileType = r.file_type && typeof r.file_type === 'object' ? r.file_type.name : r.file_type;
-    applyConfig(JSON.stringify(config), r.name || file.name, {
-      file_params: Number.isSafeInteger(r.parameter_count) ? r.parameter_count : 0,
-      file_bytes: Number.isSafeInteger(r.weight_bytes) ? r.weight_bytes : 0,
-      file_format: String(fileType || r.format || '').slice(0, 40),
-    });
+    if (r.error) return fail(`${t('import.failed')} ${r.error.message}`);
+    const model = r.request_model;
+    if (!model || typeof model !== 'object') {
+      const why = Array.isArray(r.warnings) && r.warnings.length ? ` (${r.warnings.join('; ')})` : '';
+      return fail(`${t('import.noArchitecture')}${why}`);
+    }
+    useImportedModel(file, length, r);
     return;
   }
-  status.textContent = t('import.tooBig');
+}
+
+function useImportedModel(file, readBytes, r) {
+  const model = r.request_model;
+  state = { ...readForm(), config: '', file_model: JSON.stringify(model) };
+  state.name = String(r.name || model.name || file.name).slice(0, 120);
+  state.weights = typeof model.weight_bytes === 'number' && model.weight_bytes > 0 ? 'file' : (state.weights === 'file' ? base.weights : state.weights);
+  $('config-text').value = model.config ? JSON.stringify(model.config, null, 2) : '';
+  const lines = [t('import.read', { read: f.whole(readBytes), size: f.whole(file.size), name: file.name })];
+  if (typeof r.parameter_count === 'number') {
+    lines.push(t('import.exact', { params: f.whole(r.parameter_count), bytes: f.whole(r.weight_bytes), format: model.weights_format || r.format || '' }));
+  }
+  setImportStatus(lines.join(' '), { data: { readBytes: String(readBytes), params: String(r.parameter_count ?? ''), weightBytes: String(r.weight_bytes ?? '') } });
+  const warnings = Array.isArray(r.warnings) ? r.warnings : [];
+  if (warnings.length) $('import-status').append(el('ul', {}, ...warnings.map((w) => el('li', { text: String(w) }))));
+  fillMenus();
+  writeForm();
+  update({ fromForm: false });
 }
 
 // ---------------------------------------------------------------- language and units
@@ -615,11 +669,11 @@ async function runProbe() {
 
 /** Back to a preset: forgets the imported config and a file's exact counts. */
 function clearImport() {
-  const hadFile = Boolean(state.file_bytes);
-  Object.assign(state, { config: '', name: '', file_params: 0, file_bytes: 0, file_format: '' });
+  const hadFile = Boolean(state.file_model);
+  Object.assign(state, { config: '', name: '', file_model: '' });
   if (state.weights === 'file') state.weights = base.weights;
   $('config-text').value = '';
-  $('import-status').textContent = '';
+  setImportStatus('');
   if (hadFile) { fillMenus(); writeForm(); }
 }
 

@@ -21,7 +21,7 @@ settings.push(state.weights);
 if (training) settings.push(t('unit.tokens', { value: f.whole(state.seq_len) }));
 else settings.push(t('unit.tokens', { value: f.whole(state.input_tokens + state.output_tokens) }));
 if (!training && state.batch > 1) settings.push(`${t('field.batch')}: ${f.whole(state.batch)}`);
-$('embed-title').textContent = state.config ? state.name || t('import.custom') : (response.model && response.model.name) || state.model;
+$('embed-title').textContent = state.config || state.file_model ? state.name || t('import.custom') : (response.model && response.model.name) || state.model;
 $('embed-settings').textContent = settings.join(' · ');
 
 if (S.notices.length) {

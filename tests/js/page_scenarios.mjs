@@ -169,7 +169,7 @@ try {
   await imp.click('#import summary');
   const requestsBefore = b.requests.length;
   await imp.setInputFiles('#model-file', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-  t.check((await text(imp, '#import-status')).includes('.gguf or .safetensors'), 'a file of another kind is refused by name');
+  t.check((await text(imp, '#import-status')).includes('.gguf, .safetensors or .json'), 'a file of another kind is refused by name');
   // A truncated GGUF: magic, version 3, then nothing. The core asks for more bytes or says what is wrong.
   const gguf = Buffer.alloc(64);
   gguf.write('GGUF', 0, 'latin1');

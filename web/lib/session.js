@@ -53,11 +53,13 @@ function vet(call, state, base, fromUrl, notices) {
     const response = call('estimate', JSON.stringify(toRequest(s)));
     if (!response.error || !blamable.length) return { state: s, response, fromUrl: blamable };
     let key = stateKeyForField(response.error.field);
-    if (key === 'model' && blamable.includes('config')) key = 'config';
+    if (key === 'model' && blamable.includes('file_model')) key = 'file_model';
+    else if (key === 'model' && blamable.includes('config')) key = 'config';
     if (key && blamable.includes(key)) {
       notices.push({ key, value: String(s[key]).slice(0, 40), reason: 'core', message: response.error.message });
       s[key] = base[key];
-      if (key === 'config') s.name = '';
+      if (key === 'config' || key === 'file_model') s.name = '';
+      if (key === 'file_model' && s.weights === 'file') s.weights = base.weights;
       blamable = blamable.filter((k) => k !== key);
     } else {
       notices.push({ key: response.error.field || '', value: '', reason: 'reset', message: response.error.message });

@@ -5,19 +5,25 @@
 // dropped with a notice. Ranges are not checked here: the core checks them (see app.js).
 
 /** Keys a URL may carry, in the order they are written. */
-export const KEYS = ['model', 'config', 'name', 'file_params', 'file_bytes', 'file_format', 'task', 'weights', 'group_size',
+export const KEYS = ['model', 'config', 'file_model', 'name', 'task', 'weights', 'group_size',
   'kv_cache', 'engine', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'goal', 'method',
   'optimizer', 'precision', 'quantization', 'seq_len', 'micro_batch', 'checkpointing', 'lora_rank', 'lora_targets',
   'zero_stage', 'offload', 'dataset_tokens', 'unit', 'lang'];
 /** Keys that are left out of a link while they hold their "not set" value. */
-const OPTIONAL_KEYS = new Set(['config', 'name', 'file_params', 'file_bytes', 'file_format', 'group_size', 'dataset_tokens', 'lang']);
+const OPTIONAL_KEYS = new Set(['config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang']);
+/** Hardware that is a probe file loaded in this page ("my machine"): kept in state.probe (the
+ *  document), never in a link — a probe file is several kilobytes, too big for a URL. */
+export const PROBE_HARDWARE = 'probe';
 
 export const ATTENTION_TARGETS = ['q_proj', 'k_proj', 'v_proj', 'o_proj'];
 export const ALL_LINEAR_TARGETS = [...ATTENTION_TARGETS, 'gate_proj', 'up_proj', 'down_proj'];
 
 const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage',
-  'dataset_tokens', 'file_params', 'file_bytes']);
-const TEXT_KEYS = new Set(['name', 'file_format']);
+  'dataset_tokens']);
+const TEXT_KEYS = new Set(['name']);
+/** Keys holding a JSON object as text: a pasted config.json, and the `request_model` the core gave
+ *  for an imported weights file (inspectModelFile). */
+const JSON_KEYS = new Set(['config', 'file_model']);
 const BOOL_KEYS = new Set(['checkpointing', 'offload']);
 const MAX_URL_CHARS = 65536;
 const MAX_CONFIG_CHARS = 60000;
@@ -55,10 +61,8 @@ export function defaults(menus) {
   return {
     model: 'qwen2.5-7b-instruct',
     config: '',
+    file_model: '',
     name: '',
-    file_params: 0,
-    file_bytes: 0,
-    file_format: '',
     task: 'inference',
     weights: pick('weights', 'bf16'),
     group_size: 0,
@@ -134,7 +138,7 @@ export function readUrl(href, menus, base) {
     if (!KEYS.includes(key)) { notices.push({ key: shortText(key), value: shortText(value), reason: 'unknown-key' }); continue; }
     const reject = (reason) => notices.push({ key, value: shortText(value), reason });
     if (INT_KEYS.has(key)) {
-      const digits = key === 'dataset_tokens' || key.startsWith('file_') ? 15 : 9;
+      const digits = key === 'dataset_tokens' ? 15 : 9;
       if (!new RegExp(`^\\d{1,${digits}}$`).test(value)) { reject('not-number'); continue; }
       state[key] = Number(value);
     } else if (key === 'group_size') {
@@ -146,12 +150,12 @@ export function readUrl(href, menus, base) {
     } else if (key === 'budget_gb') {
       if (!/^\d{1,6}(\.\d{1,3})?$/.test(value) || Number(value) <= 0) { reject('not-number'); continue; }
       state[key] = Number(value);
-    } else if (key === 'config') {
+    } else if (JSON_KEYS.has(key)) {
       if (value.length > MAX_CONFIG_CHARS) { reject('too-long'); continue; }
       try {
         const { value: config, removed } = parseConfigText(value);
         if (removed) notices.push({ key, value: '__proto__', reason: 'unsafe-key' });
-        state.config = JSON.stringify(config);
+        state[key] = JSON.stringify(config);
       } catch {
         reject('bad-json');
         continue;
@@ -172,8 +176,9 @@ export function readUrl(href, menus, base) {
     }
     fromUrl.push(key);
   }
-  if (state.config) state.model = base.model;
-  if (!state.config) Object.assign(state, { file_params: 0, file_bytes: 0, file_format: '' });
+  if (state.config && state.file_model) state.config = '';  // an imported file's model wins
+  if (state.config || state.file_model) state.model = base.model;
+  if (!state.file_model && state.weights === 'file') state.weights = base.weights;
   return { state, notices, fromUrl };
 }
 
@@ -183,7 +188,9 @@ export function toParams(state) {
   for (const key of KEYS) {
     const value = state[key];
     if (OPTIONAL_KEYS.has(key) && !value) continue;
-    if (key === 'model' && state.config) continue;
+    if (key === 'model' && (state.config || state.file_model)) continue;
+    if (key === 'config' && state.file_model) continue;
+    if (key === 'hardware' && value === PROBE_HARDWARE) continue;  // a link opens with the default hardware
     if (key === 'budget_gb' && state.hardware !== 'budget') continue;
     if (typeof value === 'boolean') params.set(key, value ? '1' : '0');
     else params.set(key, String(value));
@@ -194,12 +201,13 @@ export function toParams(state) {
 /** The request the core answers for this state (contract: Request). */
 export function toRequest(state, { withHardware = true } = {}) {
   let model = state.model;
-  const fromFile = Boolean(state.config && state.file_bytes);
-  if (state.config) {
+  const fromFile = Boolean(state.file_model);
+  if (fromFile) {
+    // The core's own request model for the file (inspectModelFile's request_model: the header's
+    // architecture, exact parameter count and stored bytes), sent as it came.
+    try { model = JSON.parse(state.file_model); } catch { model = state.file_model; }
+  } else if (state.config) {
     try { model = { config: JSON.parse(state.config) }; } catch { model = { config: state.config }; }
-    // A weights file's header gives exact counts (contract: model {config, params, weight_bytes}).
-    if (state.file_params) model.params = state.file_params;
-    if (fromFile) Object.assign(model, { weight_bytes: state.file_bytes, weights_format: state.file_format || 'as stored' });
   }
   const request = { model, task: state.task, gpus: state.gpus };
   // From a file the stored bytes stand for the weights unless a format is chosen (useFileWeights).
@@ -227,7 +235,11 @@ export function toRequest(state, { withHardware = true } = {}) {
     Object.assign(request, { kv_cache: state.kv_cache, engine: state.engine, input_tokens: state.input_tokens,
       output_tokens: state.output_tokens, batch: state.batch });
   }
-  if (withHardware && state.hardware && state.hardware !== 'budget') request.hardware = state.hardware;
+  if (withHardware && state.hardware === PROBE_HARDWARE) {
+    if (state.probe) request.hardware = state.probe;  // the probe document itself (contract: hardware object)
+  } else if (withHardware && state.hardware && state.hardware !== 'budget') {
+    request.hardware = state.hardware;
+  }
   return request;
 }
 

@@ -95,6 +95,7 @@ export function renderBreakdown(barBox, table, response, verdict, { t, f }) {
     const value = row.insertCell();
     value.textContent = f.bytes(p.bytes);
     value.dataset.part = p.part;
+    value.dataset.bytes = String(p.bytes);  // the core's exact integer, for tests and copying
     value.className = 'num';
     row.insertCell().append(el('span', { cls: 'num', text: `${f.sig((p.bytes / sum) * 100)} %` }));
   }
