@@ -3,7 +3,7 @@
 // shown comes from the core (estimate, recommend, listModels, listHardware, listOptions); this file
 // only converts bytes to GB/GiB and formats numbers for the reader's language.
 import { startSession } from './lib/session.js';
-import { ALL_LINEAR_TARGETS, ATTENTION_TARGETS, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
+import { ALL_LINEAR_TARGETS, ATTENTION_TARGETS, PROBE_HARDWARE, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
 import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
 import { contextChart } from './lib/charts.js';
 import { el, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
@@ -18,6 +18,8 @@ let lastResponse = null;
 let extrasTimer = 0;
 let extrasGeneration = 0;
 let showAllOptions = false;
+let probeName = '';    // the core's name for a loaded probe file's device ("measured: …")
+let probeSource = '';  // where that probe file came from (its file name, or this browser)
 
 const modelById = new Map();
 const hardwareById = new Map();
@@ -104,8 +106,14 @@ function fillMenus() {
     },
     groupOf: (h) => nameOf('hwkind')(h.kind || 'other'),
   });
+  if (state.probe) {
+    const mine = document.createElement('optgroup');
+    mine.label = t('hwkind.measured');
+    mine.append(option(PROBE_HARDWARE, probeName || t('probe.measured')));
+    hw.prepend(mine);
+  }
   hw.prepend(option('budget', t('hardware.budget')));
-  if (!hardware.length && state.hardware !== 'budget') hw.append(option(state.hardware, state.hardware));
+  if (!hardware.length && state.hardware !== 'budget' && state.hardware !== PROBE_HARDWARE) hw.append(option(state.hardware, state.hardware));
   const boxes = $('target-boxes');
   if (!boxes.childElementCount) {
     for (const name of ALL_LINEAR_TARGETS) {
@@ -275,6 +283,7 @@ function render(response) {
   renderBreakdown($('bar'), $('parts'), response, verdict, { t, f });
   renderSummary(response);
   renderModelInfo(response);
+  renderProbeInfo(response);
   renderExplain($('explain'), response, { t, f });
   const warnings = Array.isArray(response.warnings) ? response.warnings : [];
   $('warnings').replaceChildren(...warnings.map((w) => el('li', { text: String(w) })));
@@ -293,7 +302,7 @@ function renderSummary(response) {
     if (!value || typeof value !== 'object') continue;
     const details = el('details', { attrs: { id: `summary-${key}` } }, el('summary', { text: t(title) }), renderFields(value, ctx, skip));
     if (key === 'weights_detail' && Array.isArray(value.types)) details.append(renderFields({ types: value.types }, ctx));
-    details.open = key === 'fit' || key === 'training';
+    details.open = key === 'fit' || key === 'throughput' || key === 'training';
     box.append(details);
   }
 }
@@ -509,13 +518,14 @@ function writeUrl() {
 
 async function copyLink() {
   const url = shareUrl();
+  const note = state.hardware === PROBE_HARDWARE ? ` ${t('probe.notInLink')}` : '';
   try {
     await navigator.clipboard.writeText(url);
-    setStatus(t('share.copied'));
+    setStatus(`${t('share.copied')}${note}`);
   } catch {
     $('share-url').focus();
     $('share-url').select();
-    setStatus(t('share.selectToCopy'));
+    setStatus(`${t('share.selectToCopy')}${note}`);
   }
 }
 
@@ -548,24 +558,27 @@ function applyConfig(text) {
 const FIRST_READ_BYTES = 64 * 1024;
 const MAX_HEADER_BYTES = 256 * 1024 * 1024;
 
-/** The line under the file field: a message (an error is marked on the field too), or cleared. */
-function setImportStatus(text, { error = false, data = {} } = {}) {
-  const status = $('import-status');
-  status.replaceChildren();
-  status.className = error ? 'import-error' : 'hint';
-  for (const k of Object.keys(status.dataset)) delete status.dataset[k];
-  Object.assign(status.dataset, data);
-  if (text) status.append(text);
-  const input = $('model-file');
+/** The line under a file field (the model import, the probe file): a message, with the field marked
+ *  invalid when it is an error; an empty text clears both. */
+function setFileStatus(boxId, inputId, detailsId, text, { error = false, data = {} } = {}) {
+  const box = $(boxId);
+  box.replaceChildren();
+  box.className = error ? 'import-error' : 'hint';
+  for (const k of Object.keys(box.dataset)) delete box.dataset[k];
+  Object.assign(box.dataset, data);
+  if (text) box.append(text);
+  const input = $(inputId);
   if (error) {
     input.setAttribute('aria-invalid', 'true');
-    input.setAttribute('aria-describedby', 'import-status');
-    $('import').open = true;
+    input.setAttribute('aria-describedby', boxId);
+    $(detailsId).open = true;
   } else {
     input.removeAttribute('aria-invalid');
     input.removeAttribute('aria-describedby');
   }
 }
+const setImportStatus = (text, opts) => setFileStatus('import-status', 'model-file', 'import', text, opts);
+const setProbeStatus = (text, opts) => setFileStatus('probe-status', 'probe-file', 'my-machine', text, opts);
 
 /** Reads a model file's header (growing slices from the start, as the core asks) and takes the core's
  *  `request_model` for it as the model. On any failure the other inputs and the result stay as they were. */
@@ -639,18 +652,77 @@ function relabel() {
   update({ fromForm: false });
 }
 
-// ---------------------------------------------------------------- probe (optional module)
+// ---------------------------------------------------------------- my machine: a probe file
 
+/** Makes a probe document (what llmsizer-probe or the WebGPU probe writes) the hardware, sent as the
+ *  request's `hardware` object. The core decides whether it can use it; its error is shown by the
+ *  probe field and the hardware stays as it was. Kept in this page's state only, never in a link. */
+function useProbe(doc, source) {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc) || !doc.summary || !doc.probe) {
+    setProbeStatus(t('probe.notProbe'), { error: true });
+    return;
+  }
+  const trial = { ...readForm(), hardware: PROBE_HARDWARE, probe: doc };
+  const r = call('estimate', JSON.stringify(toRequest(trial)));
+  if (r.error && stateKeyForField(r.error.field) === 'hardware') {
+    setProbeStatus(`${t('probe.rejected')} ${r.error.message}`, { error: true });
+    return;
+  }
+  setProbeStatus('');
+  state = trial;
+  probeName = (r.hardware && r.hardware.name) || '';
+  probeSource = source;
+  fillMenus();
+  writeForm();
+  update({ fromForm: false });
+}
+
+const MAX_PROBE_FILE_BYTES = 4e6;  // llmsizer-probe's files are about 7 KB
+
+async function loadProbeFile(file) {
+  setProbeStatus('');
+  if (!file) return;
+  if (!/\.json$/i.test(file.name)) { setProbeStatus(t('probe.badFile'), { error: true }); return; }
+  if (file.size > MAX_PROBE_FILE_BYTES) { setProbeStatus(t('probe.tooBig'), { error: true }); return; }
+  let doc;
+  try {
+    doc = parseConfigText(await file.text()).value;  // any JSON object; __proto__ keys dropped
+  } catch {
+    setProbeStatus(t('probe.badJson'), { error: true });
+    return;
+  }
+  useProbe(doc, file.name);
+}
+
+/** "measured: NAME · measured memory bandwidth 25.3 GB/s · from FILE", and that a link leaves it out. */
+function renderProbeInfo(response) {
+  const box = $('probe-info');
+  const on = state.hardware === PROBE_HARDWARE && Boolean(state.probe);
+  box.hidden = !on;
+  if (!on) return;
+  const hw = response.hardware || {};
+  if (hw.name) probeName = hw.name;
+  // The bandwidth the probe measured for the device the core chose (its GPU when it has one, else its CPU).
+  const summary = state.probe.summary || {};
+  const device = hw.kind === 'cpu' ? summary.cpu : summary.cuda || summary.webgpu || summary.cpu;
+  const bandwidth = device && device.memory_bandwidth_gb_per_s;
+  box.replaceChildren(
+    el('span', { text: t('probe.info', { name: probeName || t('probe.measured'), bandwidth: f.field('memory_bandwidth_gb_per_s', bandwidth), source: probeSource }),
+      attrs: { id: 'probe-measured', 'data-bandwidth': bandwidth ?? '' } }),
+    el('span', { cls: 'notice-inline', text: ` ${t('probe.notInLink')}` }));
+}
+
+/** Runs the WebGPU probe (web/probe-webgpu.js, loaded only when asked), offers its file as a
+ *  download, and tries it as the hardware. */
 async function runProbe() {
-  const status = $('probe-status');
   const out = $('probe-out');
-  if (!navigator.gpu) { status.textContent = t('probe.noWebGpu'); return; }
-  status.textContent = t('probe.running');
+  if (!navigator.gpu) { setProbeStatus(t('probe.noWebGpu')); return; }
+  setProbeStatus(t('probe.running'));
   let mod;
   try {
     mod = await import('./probe-webgpu.js');
   } catch {
-    status.textContent = t('probe.missing');
+    setProbeStatus(t('probe.missing'));
     return;
   }
   try {
@@ -658,10 +730,14 @@ async function runProbe() {
     const text = mod.toJsonText ? mod.toJsonText(doc) : JSON.stringify(doc, null, 2);
     out.textContent = text;
     out.hidden = false;
-    const link = el('a', { text: t('probe.download'), attrs: { download: 'llmsizer-webgpu-probe.json', href: URL.createObjectURL(new Blob([text], { type: 'application/json' })) } });
-    status.replaceChildren(document.createTextNode(`${t('probe.done')} `), link);
+    const link = el('a', { text: t('probe.download'), attrs: { id: 'probe-download', download: `${doc.id || 'llmsizer-webgpu-probe'}.json`, href: URL.createObjectURL(new Blob([text], { type: 'application/json' })) } });
+    useProbe(doc, t('probe.thisBrowser'));
+    // The download stays offered whether or not the core could use the measurement.
+    const status = $('probe-status');
+    if (!status.textContent) status.append(t('probe.done'));
+    status.append(' ', link);
   } catch (e) {
-    status.textContent = `${t('probe.failed')} ${String(e && e.message || e)}`;
+    setProbeStatus(`${t('probe.failed')} ${String((e && e.message) || e)}`, { error: true });
   }
 }
 
@@ -677,11 +753,18 @@ function clearImport() {
   if (hadFile) { fillMenus(); writeForm(); }
 }
 
+/** A drop target that hands the first dropped file to `onFile`. */
+function dropZone(zone, onFile) {
+  zone.addEventListener('dragover', (e) => { e.preventDefault(); zone.classList.add('over'); });
+  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
+  zone.addEventListener('drop', (e) => { e.preventDefault(); zone.classList.remove('over'); onFile(e.dataTransfer.files[0]); });
+}
+
 function wire() {
   const form = $('form');
   form.addEventListener('input', (e) => {
     const id = e.target.id;
-    if (id === 'model-filter' || id === 'config-text' || id === 'model-file') return;
+    if (id === 'model-filter' || id === 'config-text' || id === 'model-file' || id === 'probe-file') return;
     if (id === 'model') {
       if (!$('model').value) return;
       clearImport();
@@ -703,10 +786,7 @@ function wire() {
     update({ fromForm: false });
   });
   $('model-file').addEventListener('change', (e) => importFile(e.target.files[0]));
-  const drop = $('drop-zone');
-  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
-  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-  drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); importFile(e.dataTransfer.files[0]); });
+  dropZone($('drop-zone'), importFile);
   $('targets-attention').addEventListener('click', () => { for (const n of ALL_LINEAR_TARGETS) $(`target-${n}`).checked = ATTENTION_TARGETS.includes(n); update(); });
   $('targets-all').addEventListener('click', () => { for (const n of ALL_LINEAR_TARGETS) $(`target-${n}`).checked = true; update(); });
   for (const b of document.querySelectorAll('[data-unit]')) {
@@ -720,6 +800,8 @@ function wire() {
   $('copy-link').addEventListener('click', copyLink);
   $('options-more').addEventListener('click', () => { showAllOptions = !showAllOptions; renderOptions(); });
   $('probe-run').addEventListener('click', runProbe);
+  $('probe-file').addEventListener('change', (e) => loadProbeFile(e.target.files[0]));
+  dropZone($('probe-drop'), loadProbeFile);
   // A link pasted into the address bar of an open page: read it afresh (in-page anchors carry no '=').
   window.addEventListener('hashchange', () => { if (location.hash.includes('=')) location.reload(); });
   document.querySelector('.skip').addEventListener('click', (e) => {

@@ -138,7 +138,8 @@ export function renderFields(obj, ctx, skip = [], hint = '') {
       const childHint = k === 'bytes' || k.endsWith('_bytes') ? 'bytes' : k.endsWith('_ms') ? 'ms' : '';
       dl.append(dt, el('dd', {}, renderFields(v, ctx, [], childHint)));
     } else {
-      dl.append(dt, el('dd', { text: f.field(nameFor(k), v), attrs: { 'data-field': k } }));
+      const attrs = typeof v === 'number' ? { 'data-field': k, 'data-value': v } : { 'data-field': k };  // the core's number as sent
+      dl.append(dt, el('dd', { text: f.field(nameFor(k), v), attrs }));
     }
   }
   return dl;
