@@ -19,6 +19,10 @@ if(LLMSIZER_NODE)
     set_tests_properties(browser.page_${_page_test} PROPERTIES
       SKIP_RETURN_CODE 77 LABELS "browser" TIMEOUT 300 RUN_SERIAL ON WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   endforeach()
+  # Both languages have every string the pages name (reads web/ only; no build needed).
+  add_test(NAME js.page_strings
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_strings.mjs ${PROJECT_SOURCE_DIR})
+  set_tests_properties(js.page_strings PROPERTIES LABELS "js")
   add_test(NAME wasm.page_size_budget
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 300000)
   set_tests_properties(wasm.page_size_budget PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -817,17 +817,17 @@ function wire() {
 
 // ---------------------------------------------------------------- start
 
+// The result first (the core answered during start-up), then the menus and the form around it.
 translateStatic();
-fillMenus();
-writeForm();
-renderNotices();
-if (S.firstResponse.error) {
-  update({ fromForm: false });
-} else {
+if (!S.firstResponse.error) {
   writeUrl();
   render(S.firstResponse);
   performance.mark('llmsizer:first-result');
 }
+fillMenus();
+writeForm();
+renderNotices();
+if (S.firstResponse.error) update({ fromForm: false });
 document.body.dataset.busy = 'true';
 setTimeout(loadCatalogs, 0);
 wire();

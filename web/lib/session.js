@@ -12,10 +12,33 @@ function urlLang(href) {
   return m && LANGS.includes(m[1]) ? m[1] : '';
 }
 
+/** Module options that instantiate the WASM module boot.js began compiling while the page loaded
+ *  (Emscripten's `instantiateWasm` hook); none when boot.js did not run, and a failed early compile
+ *  falls back to fetching the file again. */
+function earlyWasm() {
+  const compiled = globalThis.llmsizerBoot && globalThis.llmsizerBoot.wasm;
+  if (!compiled) return {};
+  return {
+    instantiateWasm(imports, receive) {
+      compiled.then((module) => WebAssembly.instantiate(module, imports))
+        .catch(() => WebAssembly.instantiateStreaming(fetch(new URL('../llmsizer.wasm', import.meta.url), { credentials: 'same-origin' }), imports)
+          .then((r) => r.instance))
+        .then((instance) => receive(instance));
+      return {};  // exports arrive through receive()
+    },
+  };
+}
+
 export async function startSession() {
   const lang = urlLang(location.href) || preferredLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+  if (!globalThis.llmsizerBoot) globalThis.llmsizerBoot = {};  // boot.js came too late: it then does nothing
   const stringsPromise = loadStrings(lang);
-  const core = await createCore();
+  const corePromise = createCore(earlyWasm());
+  // The page waits for the network and the compiler here: make the number formats now (a page's first
+  // Intl.NumberFormat costs about 10 ms), and take the strings before the core's first calls so that
+  // reading them does not queue behind those calls.
+  formatter(lang, 'gb', String);
+  const [core, strings] = await Promise.all([corePromise, stringsPromise]);
   performance.mark('llmsizer:core-ready');
   /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. */
   const call = (fn, arg) => {
@@ -33,8 +56,6 @@ export async function startSession() {
   const { state: fromLink, notices, fromUrl } = readUrl(location.href, menus, base);
   const vetted = vet(call, fromLink, base, fromUrl, notices);
   performance.mark('llmsizer:estimated');
-  const strings = await stringsPromise;
-  performance.mark('llmsizer:strings-ready');
   const t = translator(strings);
   const session = {
     core, call, options, menus, base, notices, fromUrl: vetted.fromUrl,

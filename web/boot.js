@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// A classic script that runs as soon as it arrives, before the page's modules have loaded: it starts
+// compiling the WASM core from the network stream and fetching the strings of the language the page
+// will most likely use, so neither waits for the modules (lib/session.js and lib/i18n.js pick them
+// up; without this script, or for another language, they load as usual).
+'use strict';
+window.llmsizerBoot = window.llmsizerBoot || (() => {  // set already when the modules ran first
+  const boot = { strings: {} };
+  if (typeof WebAssembly === 'object' && typeof WebAssembly.compileStreaming === 'function') {
+    boot.wasm = WebAssembly.compileStreaming(fetch('llmsizer.wasm', { credentials: 'same-origin' }));
+    boot.wasm.catch(() => {});  // session.js falls back to the normal load
+  }
+  // A link's lang=, else the browser's first language; lib/i18n.js decides, this only guesses early.
+  const m = /[?#&]lang=([a-z]{2})(?:&|$)/.exec(location.href);
+  const first = String((navigator.languages && navigator.languages[0]) || navigator.language || '').toLowerCase().split('-')[0];
+  const lang = m ? m[1] : first === 'ja' ? 'ja' : 'en';
+  if (lang === 'en' || lang === 'ja') boot.strings[lang] = fetch(`i18n/${lang}.json`, { credentials: 'same-origin' });
+  return boot;
+})();
