@@ -18,6 +18,7 @@ let lastResponse = null;
 let extrasTimer = 0;
 let extrasGeneration = 0;
 let showAllOptions = false;
+let showAllPrecisions = false;
 let probeName = '';    // the core's name for a loaded probe file's device ("measured: …")
 let probeSource = '';  // where that probe file came from (its file name, or this browser)
 
@@ -71,12 +72,25 @@ const nameOf = (prefix) => (x) => {
   return s === key ? idOf(x) : s;
 };
 
+const weightGroups = () => (Array.isArray(options.weight_groups) ? options.weight_groups : []);
+
+/** The weight formats in the core's group order (weight_groups) when it gives one. */
+function orderedWeights() {
+  const weights = options.weights || [];
+  const groups = weightGroups();
+  return groups.length ? groups.flatMap((g) => (g.formats || []).map((id) => weights.find((w) => w.id === id)).filter(Boolean)) : weights;
+}
+
+/** "✓ fits" / "✗ does not fit"; the word is for screen readers only on a narrow screen. */
+function fitMark(fits) {
+  return [fits ? '✓ ' : '✗ ', el('span', { cls: 'fit-word', text: t(fits ? 'value.fits' : 'value.noFit') })];
+}
+
 function fillMenus() {
   fillModels();
   // Formats grouped by ecosystem, in the core's order (weight_groups) when it gives one.
-  const weights = options.weights || [];
-  const groups = Array.isArray(options.weight_groups) ? options.weight_groups : [];
-  const ordered = groups.length ? groups.flatMap((g) => (g.formats || []).map((id) => weights.find((w) => w.id === id)).filter(Boolean)) : weights;
+  const groups = weightGroups();
+  const ordered = orderedWeights();
   const groupLabel = (w) => {
     const g = groups.find((x) => (x.formats || []).includes(w.id));
     const eco = g ? g.ecosystem : w.ecosystem;
@@ -395,10 +409,18 @@ function renderPrecisions() {
   // For training the base format is the method's (QLoRA's quantization), so the table is for inference.
   $('precision-card').hidden = state.task === 'training';
   if (state.task === 'training') return;
+  if (!orderedWeights().length) return;
   const head = table.createTHead().insertRow();
   for (const h of ['table.format', 'part.weights', 'result.total', 'table.fits']) head.append(el('th', { text: t(h), attrs: { scope: 'col' } }));
   const body = table.createTBody();
-  for (const w of options.weights || []) {
+  // The article's plain formats and the chosen one; every format on request (one core call per row).
+  const all = orderedWeights();
+  const generic = (weightGroups().find((g) => g.ecosystem === 'generic') || {}).formats || all.slice(0, 5).map(idOf);
+  const shown = showAllPrecisions ? all : all.filter((w) => generic.includes(idOf(w)) || idOf(w) === state.weights);
+  const more = $('precisions-more');
+  more.hidden = shown.length === all.length && !showAllPrecisions;
+  more.textContent = showAllPrecisions ? t('precisions.fewer') : t('precisions.all', { count: f.whole(all.length) });
+  for (const w of shown) {
     const id = idOf(w);
     const r = call('estimate', JSON.stringify(toRequest({ ...state, weights: id })));
     const row = body.insertRow();
@@ -419,7 +441,8 @@ function renderPrecisions() {
       c.className = 'num';
     }
     const fit = row.insertCell();
-    fit.textContent = v.known ? (v.fits ? `✓ ${t('value.fits')}` : `✗ ${t('value.noFit')}`) : t('value.unknown');
+    if (v.known) fit.append(...fitMark(v.fits));
+    else fit.textContent = t('value.unknown');
     fit.dataset.fits = v.known ? String(v.fits) : '';
     fit.className = v.known ? (v.fits ? 'yes' : 'no') : '';
   }
@@ -440,9 +463,12 @@ function renderOptions() {
   if (Array.isArray(r.near_misses) && r.near_misses.length) {
     const ul = el('ul');
     for (const m of r.near_misses.slice(0, 8)) {
-      const short = typeof m.short_by_bytes === 'number' ? t('options.shortBy', { value: f.bytes(m.short_by_bytes) }) : '';
-      const fixes = Array.isArray(m.fixes) ? m.fixes.join('; ') : '';
-      ul.append(el('li', { text: `${m.name || hardwareName(m.id)}: ${short}${m.reason ? ` — ${m.reason}` : ''}${fixes ? ` (${fixes})` : ''}` }));
+      // The core's reason says how short (and why); the page's own line only when it gives none.
+      const short = m.reason || (typeof m.short_by_bytes === 'number' ? t('options.shortBy', { value: f.bytes(m.short_by_bytes) }) : '');
+      const item = el('li', { text: `${m.name || hardwareName(m.id)}: ${short}` });
+      const fixes = Array.isArray(m.fixes) ? m.fixes : [];
+      if (fixes.length) item.append(el('ul', { cls: 'fixes' }, ...fixes.map((x) => el('li', { text: String(x) }))));
+      ul.append(item);
     }
     $('near-misses').append(el('h4', { text: t('options.nearMisses') }), ul);
   }
@@ -452,7 +478,7 @@ function renderOptions() {
   const cols = [
     ['table.rank', (o, i) => f.whole(i + 1)],
     ['table.device', (o) => o.name || hardwareName(o.id)],
-    ['table.fits', (o) => (o.fits ? `✓ ${t('value.fits')}` : `✗ ${t('value.noFit')}`)],
+    ['table.fits', () => ''],
     ['key.gpus_needed', (o) => (typeof o.gpus_needed === 'number' ? f.whole(o.gpus_needed) : t('value.unknown'))],
     ['table.memory', (o) => f.bytes(o.device_bytes)],
     [state.task === 'training' ? 'key.tokens_per_s' : 'key.decode_tokens_per_s', (o) => f.field(speedKey, get(o, speedKey))],
@@ -462,7 +488,6 @@ function renderOptions() {
   ];
   const head = table.createTHead().insertRow();
   for (const [h] of cols) head.append(el('th', { text: h.startsWith('key.') ? fieldLabel(t, h.slice(4)) : t(h), attrs: { scope: 'col' } }));
-  head.append(el('th', { text: '', attrs: { scope: 'col' } }));
   const body = table.createTBody();
   const shown = showAllOptions ? r.options : r.options.slice(0, 10);
   shown.forEach((o, i) => {
@@ -471,12 +496,12 @@ function renderOptions() {
     if (o.id === state.hardware) row.classList.add('current');
     for (const [, fn] of cols) row.insertCell().textContent = fn(o, i);
     for (const i of [4, 5, 6, 7]) row.cells[i].className = 'num';
+    row.cells[2].append(...fitMark(o.fits));
     if (o.reason) row.cells[1].append(el('span', { cls: 'reason', text: String(o.reason) }));
-    const cell = row.insertCell();
     if (menus.hardware && menus.hardware.has(o.id)) {
-      const use = el('button', { text: t('options.use'), attrs: { type: 'button', 'aria-label': t('options.useLabel', { device: o.name || hardwareName(o.id) }) } });
+      const use = el('button', { cls: 'use', text: t('options.use'), attrs: { type: 'button', 'aria-label': t('options.useLabel', { device: o.name || hardwareName(o.id) }) } });
       use.addEventListener('click', () => { state.hardware = o.id; writeForm(); update({ fromForm: false }); });
-      cell.append(use);
+      row.cells[1].append(use);
     }
   });
   more.hidden = r.options.length <= 10;
@@ -799,6 +824,7 @@ function wire() {
   $('lang-switch').addEventListener('click', switchLang);
   $('copy-link').addEventListener('click', copyLink);
   $('options-more').addEventListener('click', () => { showAllOptions = !showAllOptions; renderOptions(); });
+  $('precisions-more').addEventListener('click', () => { showAllPrecisions = !showAllPrecisions; renderPrecisions(); });
   $('probe-run').addEventListener('click', runProbe);
   $('probe-file').addEventListener('change', (e) => loadProbeFile(e.target.files[0]));
   dropZone($('probe-drop'), loadProbeFile);

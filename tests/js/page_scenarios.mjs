@@ -62,6 +62,16 @@ try {
   t.check(fp32.weights === '30.46 GB' && fp32.fits === 'false', `fp32 (30.46 GB of weights) does not fit 16 GB: ${JSON.stringify(fp32)}`);
   t.check(int8.weights === '7.62 GB' && int8.fits === 'true', `int8 (7.62 GB of weights) fits 16 GB: ${JSON.stringify(int8)}`);
   t.check(int4.weights === '3.81 GB' && int4.fits === 'true', `int4 (3.81 GB of weights) fits 16 GB: ${JSON.stringify(int4)}`);
+  // The table starts with the plain formats (and the chosen one); every format the core lists on request.
+  const groups = JSON.parse(core.listOptions()).weight_groups;
+  const formatCount = groups.reduce((n, g) => n + g.formats.length, 0);
+  const plainRows = await page.locator('#precisions tbody tr').count();
+  await page.click('#precisions-more');
+  const allRows = await page.locator('#precisions tbody tr').count();
+  t.check(plainRows === groups.find((g) => g.ecosystem === 'generic').formats.length && allRows === formatCount,
+    `the precision table shows ${plainRows} plain formats, then all ${allRows} of the core's ${formatCount}`);
+  t.check((await page.getAttribute('#precisions tr[data-weights="q4_k_m"] td:nth-of-type(3)', 'data-fits')) === 'true', 'GGUF Q4_K_M is in the full table and fits');
+  await page.click('#precisions-more');
   // The verdict for bf16 is whatever the core's total says against 16 GB (or the laptop's fit).
   const bf16Total = JSON.parse(core.estimate(JSON.stringify({ model: 'qwen2.5-7b-instruct', weights: 'bf16', kv_cache: 'bf16', engine: 'generic', input_tokens: 1024, output_tokens: 1024, batch: 1, gpus: 1, ...(laptop16 ? { hardware: laptop16.id } : {}) })));
   const expectFits = laptop16 ? bf16Total.fit.fits : bf16Total.memory.device_bytes <= 16e9;
