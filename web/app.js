@@ -3,14 +3,15 @@
 // shown comes from the core (estimate, recommend, listModels, listHardware, listOptions); this file
 // only converts bytes to GB/GiB and formats numbers for the reader's language.
 import { startSession } from './lib/session.js';
-import { ALL_LINEAR_TARGETS, ATTENTION_TARGETS, PROBE_HARDWARE, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
+import { ALL_LINEAR_TARGETS, ATTENTION_TARGETS, PROBE_HARDWARE, menusFrom, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
 import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
 import { contextChart } from './lib/charts.js';
 import { el, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
 
 const $ = (id) => document.getElementById(id);
 const S = await startSession();
-const { call, menus, base, options } = S;
+const { call, menus, base } = S;
+let { options } = S;  // listOptions, read right after the first result (loadOptions)
 let models = [];    // listModels and listHardware are read after the first result (see loadCatalogs)
 let hardware = [];
 let { state, t, f } = S;
@@ -508,6 +509,15 @@ function renderOptions() {
   more.textContent = showAllOptions ? t('options.fewer') : t('options.all', { count: f.whole(r.options.length) });
 }
 
+/** Reads the formats, engines and training choices for the menus (after the first result). */
+function loadOptions() {
+  const o = call('listOptions');
+  if (o.error) return;
+  options = o;
+  const fresh = menusFrom(o, null, null);
+  for (const key of Object.keys(fresh)) if (key !== 'model' && key !== 'hardware') menus[key] = fresh[key];
+}
+
 /** Reads the presets and the catalog (after the first result: listModels is the slowest call) and
  *  checks a hardware id that came from a link against the catalog. */
 function loadCatalogs() {
@@ -850,6 +860,7 @@ if (!S.firstResponse.error) {
   render(S.firstResponse);
   performance.mark('llmsizer:first-result');
 }
+loadOptions();
 fillMenus();
 writeForm();
 renderNotices();

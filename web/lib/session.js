@@ -35,10 +35,11 @@ export async function startSession() {
   const stringsPromise = loadStrings(lang);
   const corePromise = createCore(earlyWasm());
   // The page waits for the network and the compiler here: make the number formats now (a page's first
-  // Intl.NumberFormat costs about 10 ms), and take the strings before the core's first calls so that
-  // reading them does not queue behind those calls.
+  // Intl.NumberFormat costs about 10 ms). The strings (index.html preloads English) are taken before
+  // the core's first calls: read after them, they would wait for the whole synchronous start-up.
   formatter(lang, 'gb', String);
-  const [core, strings] = await Promise.all([corePromise, stringsPromise]);
+  const core = await corePromise;
+  const strings = await stringsPromise;
   performance.mark('llmsizer:core-ready');
   /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. */
   const call = (fn, arg) => {
@@ -49,9 +50,10 @@ export async function startSession() {
       return { error: { field: '', message: String((e && e.message) || e) } };
     }
   };
-  const options = call('listOptions');
-  performance.mark('llmsizer:options-read');
-  const menus = menusFrom(options.error ? {} : options, null, null);
+  // The menus' lists (listOptions, listModels, listHardware) are read after the first result: the
+  // core checks the link's values meanwhile (vet), and the first answer does not wait for them.
+  const options = {};
+  const menus = menusFrom(options, null, null);
   const base = defaults(menus);
   const { state: fromLink, notices, fromUrl } = readUrl(location.href, menus, base);
   const vetted = vet(call, fromLink, base, fromUrl, notices);

@@ -29,17 +29,19 @@ const MAX_URL_CHARS = 65536;
 const MAX_CONFIG_CHARS = 60000;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 
-/** The menus' ids, from the core's lists (a Set per menu). `models` and `hardware` may be null while
- *  those lists are not read yet (listModels is the slowest call at start-up): then any well-formed id
- *  passes here, the core rejects an unknown model, and app.js checks the hardware once listed. */
+/** The menus' ids, from the core's lists (a Set per menu). A menu is null while its list is not read
+ *  yet (the page reads listOptions, listModels and listHardware after its first result, to show that
+ *  result sooner): then any well-formed id passes here, the core rejects an unknown one (the start-up
+ *  check in session.js puts it back to its default with a notice), and app.js checks the hardware
+ *  once listed. */
 export function menusFrom(options, models, hardware) {
   const ids = (items) => new Set((items || []).map((x) => (typeof x === 'string' ? x : x && x.id)).filter((x) => typeof x === 'string'));
   const training = (options && options.training) || {};
   return {
     model: models ? ids(models) : null,
-    weights: new Set([...ids(options.weights), 'file']),  // 'file': as stored in an imported weights file
-    kv_cache: ids(options.kv_cache),
-    engine: ids(options.engines),
+    weights: options.weights ? new Set([...ids(options.weights), 'file']) : null,  // 'file': as stored in an imported weights file
+    kv_cache: options.kv_cache ? ids(options.kv_cache) : null,
+    engine: options.engines ? ids(options.engines) : null,
     task: ids(options.tasks && options.tasks.length ? options.tasks : ['inference', 'training']),
     hardware: hardware ? ids(hardware) : null,
     // Until listOptions lists the training choices, the contract's and the training request's values;
@@ -57,7 +59,7 @@ export function menusFrom(options, models, hardware) {
 /** Defaults: Qwen2.5-7B-Instruct at bf16, 1024 + 1024 tokens, against a 24 GB memory budget (the
  *  same whether or not this build has a hardware catalog, so a link means the same everywhere). */
 export function defaults(menus) {
-  const pick = (menu, wanted, fallback) => (menus[menu].has(wanted) ? wanted : fallback ?? [...menus[menu]][0] ?? wanted);
+  const pick = (menu, wanted, fallback) => (!menus[menu] || menus[menu].has(wanted) ? wanted : fallback ?? [...menus[menu]][0] ?? wanted);
   return {
     model: 'qwen2.5-7b-instruct',
     config: '',
@@ -171,7 +173,8 @@ export function readUrl(href, menus, base) {
       if (!(known || (key === 'hardware' && value === 'budget'))) { reject('unknown-id'); continue; }
       state[key] = value;
     } else {
-      if (!menus[key] || !menus[key].has(value)) { reject('unknown-id'); continue; }
+      const known = menus[key] ? menus[key].has(value) : menus[key] === null && /^[A-Za-z0-9._-]{1,100}$/.test(value);
+      if (!known) { reject('unknown-id'); continue; }
       state[key] = value;
     }
     fromUrl.push(key);
