@@ -853,19 +853,32 @@ function wire() {
 
 // ---------------------------------------------------------------- start
 
-// The result first (the core answered during start-up), then the menus and the form around it.
+// The result first (the core answered during start-up), painted before the menus and the form
+// around it are filled (listOptions, then listModels and listHardware, the slowest calls).
 translateStatic();
+document.body.dataset.busy = 'true';
 if (!S.firstResponse.error) {
   writeUrl();
   render(S.firstResponse);
   performance.mark('llmsizer:first-result');
 }
-loadOptions();
-fillMenus();
-writeForm();
-renderNotices();
-if (S.firstResponse.error) update({ fromForm: false });
-document.body.dataset.busy = 'true';
-setTimeout(loadCatalogs, 0);
-wire();
-document.body.dataset.ready = 'true';
+
+/** Runs `fn` once the browser has painted (a frame, then a task); at most 100 ms later in a
+ *  background tab, where frames do not come. */
+function afterPaint(fn) {
+  let done = false;
+  const once = () => { if (!done) { done = true; fn(); } };
+  requestAnimationFrame(() => setTimeout(once, 0));
+  setTimeout(once, 100);
+}
+
+afterPaint(() => {
+  loadOptions();
+  fillMenus();
+  writeForm();
+  renderNotices();
+  if (S.firstResponse.error) update({ fromForm: false });
+  wire();
+  document.body.dataset.ready = 'true';
+  setTimeout(loadCatalogs, 0);
+});
