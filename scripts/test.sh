@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every test: installs what is missing, builds native and WASM, then runs the native unit tests,
 # the WASM-vs-native identity test and the browser tests (CTest), the unit tests again under
-# ASan/UBSan, and each fuzz target for FUZZ_SECONDS (default 60).
+# ASan/UBSan, and each fuzz target for FUZZ_SECONDS (default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh

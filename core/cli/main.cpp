@@ -35,7 +35,7 @@ usage:
   llmsizer options
   llmsizer validate  [--json | --markdown] [--kind inference|training|file_size|speed]
 
-FILE holds a JSON request (../shared/contract.md); '-' reads standard input. Flags build or
+FILE holds a JSON request (README: The request and response); '-' reads standard input. Flags build or
 override the request instead:
   --model ID  --model-file PATH (a GGUF, .safetensors or config.json: only its header is read)
   --task inference|training  --weights FMT  --kv-cache FMT  --engine NAME

@@ -285,6 +285,8 @@ std::string estimate_or_throw(const std::string& text) {
   const int group_size = common.group_size;
   const WeightFormat& weights_format = common.weights_format();
   const std::string& engine_name = common.engine_name;
+  // Laid out once, tensor by tensor: the weights' bytes for the estimate and the download size.
+  const WeightsLayout layout = weights_layout(model, weights_format, group_size);
 
   MemoryEstimate estimate;
   json settings;
@@ -293,7 +295,8 @@ std::string estimate_or_throw(const std::string& text) {
   std::optional<InferenceSettings> inference;
   std::optional<TrainingSettings> training_settings;
   if (task == "inference") {
-    const InferenceSettings s = inference_settings(common);
+    InferenceSettings s = inference_settings(common);
+    s.weights_layout = &layout;
     inference = s;
     estimate = estimate_inference_memory(model, s);
     settings["task"] = task;
@@ -331,7 +334,6 @@ std::string estimate_or_throw(const std::string& text) {
   out["memory"]["tensor_peak_bytes"] = estimate.tensor_peak_bytes;
   out["memory"]["host_bytes"] = estimate.host_bytes;
   out["memory"]["parts"] = parts_json(estimate.parts);
-  const WeightsLayout layout = weights_layout(model, weights_format, group_size);
   const DiskSize disk = checkpoint_disk_size(model, weights_format, layout);
   out["disk_bytes"] = disk.total();
   out["weights_detail"] = weights_detail_json(weights_format, layout, disk, group_size);

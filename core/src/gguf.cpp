@@ -311,6 +311,10 @@ const GgmlTypeInfo* ggml_type_info(int id) {
 }
 
 const GgmlTypeInfo* ggml_type_by_name(std::string_view name) {
+  // Exact (upper-case) names first: the quantization tables look types up per tensor.
+  for (const auto& t : kGgmlTypes) {
+    if (t.name == name) return &t;
+  }
   for (const auto& t : kGgmlTypes) {
     if (t.name.size() == name.size() &&
         std::equal(t.name.begin(), t.name.end(), name.begin(), [](char a, char b) {

@@ -48,7 +48,9 @@ std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_b
 std::int64_t usable_host_bytes(std::int64_t ram_bytes) { return std::max<std::int64_t>(0, ram_bytes - kOsReserveBytes); }
 
 MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings)
-    : model_(model), settings_(settings) {}
+    : model_(model), layout_(weights_layout(model, *settings.weights, settings.group_size)), settings_(settings) {
+  settings_.weights_layout = &layout_;
+}
 
 const MemoryEstimate& MemoryByDevices::at(int gpus) const {
   const auto index = static_cast<std::size_t>(std::max(0, gpus));

@@ -2,6 +2,7 @@
 #include "llmsizer/memory.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "format.hpp"
 #include "llmsizer/quantization.hpp"
@@ -275,7 +276,9 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
 
   // Weights: summed tensor by tensor in the format (quantized blocks with their scales, tensors
   // the format keeps at higher precision), split evenly over tensor-parallel devices.
-  const WeightsLayout layout = weights_layout(m, *s.weights, s.group_size);
+  std::optional<WeightsLayout> own_layout;
+  if (s.weights_layout == nullptr) own_layout = weights_layout(m, *s.weights, s.group_size);
+  const WeightsLayout& layout = s.weights_layout != nullptr ? *s.weights_layout : *own_layout;
   const std::int64_t all_weights = layout.total_bytes;
   // llama.cpp keeps the input layer (token_embd) in host memory whatever -ngl says
   // (llama-model.cpp: "there is very little benefit to offloading the input layer, so always keep

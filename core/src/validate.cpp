@@ -112,11 +112,17 @@ json estimate_json(const ojson& request) {
 // ---------------------------------------------------------------------------------------------
 // Inference memory
 
-ValidationRow inference_row(const json& r) {
+/// A row's identity (id, kind, source), the start of every kind's mapping.
+ValidationRow row_for(const json& r, const char* kind) {
   ValidationRow row;
   row.id = string_at(r, "id");
-  row.kind = "inference";
+  row.kind = kind;
   row.source = string_at(r, "source");
+  return row;
+}
+
+ValidationRow inference_row(const json& r) {
+  ValidationRow row = row_for(r, "inference");
   const json& setting = r.at("setting");
   const json& measured = r.at("measured");
   const std::string framework = lower(string_at(setting, "framework"));
@@ -261,22 +267,6 @@ ValidationRow inference_row(const json& r) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Kinds whose estimators are built on other branches: each returns the row excluded until its
-// estimator lands, then maps the row like inference_row does.
-
-ValidationRow row_for(const json& r, const char* kind) {
-  ValidationRow row;
-  row.id = string_at(r, "id");
-  row.kind = kind;
-  row.source = string_at(r, "source");
-  return row;
-}
-
-ValidationRow pending_row(const json& r, const char* kind, const char* what) {
-  return excluded(row_for(r, kind), std::string("no ") + what + " comparison in the core yet");
-}
-
-// ---------------------------------------------------------------------------------------------
 // Training memory
 
 /** A training row as its source ran it. The Qwen-1 README rows ("Profiling of Memory and Speed",
@@ -383,10 +373,7 @@ const std::pair<const char*, const char*> kFileSizeExcluded[] = {
 };
 
 ValidationRow file_size_row(const json& r) {
-  ValidationRow row;
-  row.id = string_at(r, "id");
-  row.kind = "file_size";
-  row.source = string_at(r, "source");
+  ValidationRow row = row_for(r, "file_size");
   const std::string preset = file_size_preset(string_at(r, "model_ref"));
   if (preset.empty()) return excluded(row, "no preset for " + string_at(r, "model_ref") + " in data/models");
   std::string type = lower(string_at(r.at("setting"), "quant_type"));
@@ -455,10 +442,7 @@ ValidationRow file_size_row(const json& r) {
 constexpr const char* kQwenBenchmarkGpu = "nvidia-a100-80gb-sxm";
 
 ValidationRow speed_row(const json& r) {
-  ValidationRow row;
-  row.id = string_at(r, "id");
-  row.kind = "speed";
-  row.source = string_at(r, "source");
+  ValidationRow row = row_for(r, "speed");
   const json& setting = r.at("setting");
   const json& measured = r.at("measured");
   if (measured.contains("requests_per_s")) {

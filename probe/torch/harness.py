@@ -6,7 +6,7 @@ Builds each model from a config.json (probe/torch/configs/*.json, nothing downlo
     tensors' peak), max_memory_reserved, nvidia-smi's used memory (adds the CUDA context and allocator
     cache), time to first token, and decode tokens/s;
   * one LoRA training step and one full training step: the same memory figures and tokens/s;
-and writes rows in the schema of /work/shared/validation/measurements.json
+and writes rows in the schema of the project's shared/validation/measurements.json
 ({id, source, source_section, kind, model, model_ref, setting, measured, notes}) to
 data/validation/measured-<gpu>.json, rewriting the file after every row so a partial run keeps its rows.
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "llmsizer/memory.hpp"
+#include "llmsizer/quantization.hpp"
 #include "llmsizer/model.hpp"
 
 namespace llmsizer {
@@ -151,13 +152,17 @@ struct FitResult {
  *  calls. */
 class MemoryByDevices {
  public:
+  /// Lays the weights out once (the costly part of an estimate) for every estimate it makes.
   MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings);
+  MemoryByDevices(const MemoryByDevices&) = delete;  // settings_ points into layout_
+  MemoryByDevices& operator=(const MemoryByDevices&) = delete;
   const MemoryEstimate& at(int gpus) const;
   const ModelSpec& model() const { return model_; }
   const InferenceSettings& settings() const { return settings_; }
 
  private:
   const ModelSpec& model_;
+  WeightsLayout layout_;
   InferenceSettings settings_;
   mutable std::vector<MemoryEstimate> cache_;
   mutable std::vector<bool> done_;

@@ -11,6 +11,8 @@
 
 namespace llmsizer {
 
+struct WeightsLayout;
+
 /// The runtime whose real behaviour is modelled.
 enum class Engine {
   generic,       ///< the textbook formula: weights + KV cache + one layer's peak temporaries + CUDA context
@@ -37,6 +39,10 @@ struct InferenceSettings {
   /// KV cache alive while the model built the next, and before 4.45 Qwen2/Mistral-family layers
   /// each held a rotary cos/sin table of max_position_embeddings rows.
   int engine_version = 0;
+  /// The weights laid out tensor by tensor in `weights` (quantization.hpp: weights_layout), when the
+  /// caller has prepared it once for many estimates of one request (fit searches, recommendations);
+  /// nullptr: computed here. It must be the layout of this model, format and group size.
+  const WeightsLayout* weights_layout = nullptr;
 };
 
 /// transformers versions at which `generate`'s memory behaviour changed (major × 100 + minor).
