@@ -121,6 +121,19 @@ ValidationRow row_for(const json& r, const char* kind) {
   return row;
 }
 
+/// The start of a memory or speed row's request: the preset of its model and its weight format.
+/// Returns why the row cannot be mapped, or "" when `request` holds both.
+std::string model_and_weights(const json& r, ValidationRow& row, ojson& request) {
+  const std::string preset = preset_for(string_at(r, "model_ref"));
+  if (preset.empty()) return "no preset for " + string_at(r, "model_ref") + " in data/models";
+  request["model"] = preset;
+  const std::string quantization = string_at(r.at("setting"), "quantization");
+  std::string weights;
+  if (!map_weights(quantization, row, weights)) return "quantization \"" + quantization + "\" has no weight format";
+  request["weights"] = weights;
+  return "";
+}
+
 ValidationRow inference_row(const json& r) {
   ValidationRow row = row_for(r, "inference");
   const json& setting = r.at("setting");
@@ -140,16 +153,9 @@ ValidationRow inference_row(const json& r) {
   if (contains(lower(string_at(r, "notes")), "caution")) {
     return excluded(row, "the source itself calls this value inconsistent and did not report it");
   }
-  const std::string preset = preset_for(model_ref);
-  if (preset.empty()) return excluded(row, "no preset for " + model_ref + " in data/models");
-
   ojson request;
-  request["model"] = preset;
-  std::string weights;
-  if (!map_weights(string_at(setting, "quantization"), row, weights)) {
-    return excluded(row, "quantization \"" + string_at(setting, "quantization") + "\" has no weight format");
-  }
-  request["weights"] = weights;
+  if (const std::string why = model_and_weights(r, row, request); !why.empty()) return excluded(row, why);
+
 
   // vLLM logs give parts (weights, activation profile, KV pool), not the request's peak: vLLM
   // preallocates gpu_memory_utilization × the card whatever the request. The weights part is
@@ -451,15 +457,8 @@ ValidationRow speed_row(const json& r) {
   if (contains(row.source, "QwenLM/Qwen/")) {
     return excluded(row, "first-generation Qwen README: speed averaged over encoded and generated tokens, input length not stated, no preset");
   }
-  const std::string preset = preset_for(string_at(r, "model_ref"));
-  if (preset.empty()) return excluded(row, "no preset for " + string_at(r, "model_ref") + " in data/models");
   ojson request;
-  request["model"] = preset;
-  std::string weights;
-  if (!map_weights(string_at(setting, "quantization"), row, weights)) {
-    return excluded(row, "quantization \"" + string_at(setting, "quantization") + "\" has no weight format");
-  }
-  request["weights"] = weights;
+  if (const std::string why = model_and_weights(r, row, request); !why.empty()) return excluded(row, why);
   const std::string framework = lower(string_at(setting, "framework"));
   if (framework != "vllm" && framework != "transformers") return excluded(row, "framework \"" + framework + "\" is not an engine the core models");
   request["engine"] = framework;
