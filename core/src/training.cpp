@@ -375,8 +375,4 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   return out;
 }
 
-MemoryEstimate estimate_training_memory(const ModelSpec& model, const TrainingSettings& settings) {
-  return estimate_training(model, settings).memory;
-}
-
 }  // namespace llmsizer

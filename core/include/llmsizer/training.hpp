@@ -137,7 +137,4 @@ struct TrainingEstimate {
 };
 TrainingEstimate estimate_training(const ModelSpec& model, const TrainingSettings& settings);
 
-/// The memory part of `estimate_training` (kept for callers that need only memory).
-MemoryEstimate estimate_training_memory(const ModelSpec& model, const TrainingSettings& settings);
-
 }  // namespace llmsizer
