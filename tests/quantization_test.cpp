@@ -159,6 +159,28 @@ TEST_CASE("Llama-2-70B Q2_K and Q3_K_S match llama.cpp PR 5060 sizes", "[quantiz
   CHECK_THAT(gib(weights_layout(m, format("q3_k_s")).total_bytes), WithinRel(27.86, 0.005));
 }
 
+TEST_CASE("The 2023 Q2_K mix matches the sizes llama.cpp reported when it made it", "[quantization][gguf][validation]") {
+  // ggml-org/llama.cpp PR #2707 (2023-08-22): the new Q2_K of LLaMA-v2-7B is 2.63 GiB ("from 2.67
+  // GiB to 2.63 GiB"). PR #2807 (2023-08-26) and examples/perplexity/README.md (Llama 2 70B
+  // scorechart): 27.27 GiB for the 70B once its attn_v is Q5_K. Printed to 2 decimals: 0.5%.
+  CHECK_THAT(gib(weights_layout(preset("llama-2-7b-hf"), format("q2_k_2023")).total_bytes), WithinRel(2.63, 0.005));
+  CHECK_THAT(gib(weights_layout(preset("llama-2-70b-hf"), format("q2_k_2023")).total_bytes), WithinRel(27.27, 0.005));
+  // The mix by hand for Llama-2-7B: q and k Q2_K, v, o, gate, up, down Q3_K.
+  const WeightsLayout l = weights_layout(preset("llama-2-7b-hf"), format("q2_k_2023"));
+  CHECK(type_of(l, "blk.0.attn_q.weight") == "Q2_K");
+  CHECK(type_of(l, "blk.0.attn_k.weight") == "Q2_K");
+  CHECK(type_of(l, "blk.0.attn_v.weight") == "Q3_K");
+  CHECK(type_of(l, "blk.0.attn_output.weight") == "Q3_K");
+  CHECK(type_of(l, "blk.31.ffn_down.weight") == "Q3_K");
+  CHECK(type_of(l, "blk.5.ffn_up.weight") == "Q3_K");
+  CHECK(type_of(l, "token_embd.weight") == "Q2_K");
+  CHECK(type_of(l, "output.weight") == "Q6_K");
+  // ... and the 70B's attn_v in Q5_K (PR #2807), the rest as for the 7B.
+  const WeightsLayout l70 = weights_layout(preset("llama-2-70b-hf"), format("q2_k_2023"));
+  CHECK(type_of(l70, "blk.0.attn_v.weight") == "Q5_K");
+  CHECK(type_of(l70, "blk.0.attn_q.weight") == "Q2_K");
+}
+
 TEST_CASE("Llama-3.1-8B GGUF sizes match llama.cpp's quantize README within 2 percent", "[quantization][gguf][validation]") {
   // ggml-org/llama.cpp tools/quantize/README.md at f4a71e707e2c, table for meta-llama/Llama-3.1-8B,
   // column "size (GiB)".

@@ -108,6 +108,9 @@ constexpr WeightFormat kWeightFormats[] = {
     {"iq3_xxs", "GGUF IQ3_XXS", "gguf", G("IQ3_XXS").block_elements, G("IQ3_XXS").block_bytes, "block_iq3_xxs: fp16 d, qs[96]", S::gguf, 0, 0, false, "IQ3_XXS"},
     {"q2_k", "GGUF Q2_K", "gguf", G("Q2_K").block_elements, G("Q2_K").block_bytes, "block_q2_K: scales[16], qs[64], fp16 d, dmin", S::gguf, 0, 0, false, "Q2_K"},
     {"q2_k_s", "GGUF Q2_K_S", "gguf", G("Q2_K").block_elements, G("Q2_K").block_bytes, "block_q2_K (needs an importance matrix)", S::gguf, 0, 0, false, "Q2_K_S"},
+    // The Q2_K mix llama.cpp made from 2023-08 (PR #2707) until 2024-01 (PR #5060): "mostly a Q3_K
+    // quantization" -- many Q2_K files on the Hub (e.g. Llama 2 ones) were made with it.
+    {"q2_k_2023", "GGUF Q2_K (2023 mix)", "gguf", G("Q2_K").block_elements, G("Q2_K").block_bytes, "llama.cpp PR #2707 (2023-08): attn_q/attn_k Q2_K, other layer tensors Q3_K, output Q6_K; PR #2807: 70B attn_v Q5_K; replaced by PR #5060 (2024-01)", S::gguf, 0, 0, false, "Q2_K_2023"},
     {"iq2_m", "GGUF IQ2_M", "gguf", G("IQ2_S").block_elements, G("IQ2_S").block_bytes, "block_iq2_s mix", S::gguf, 0, 0, false, "IQ2_M"},
     {"iq2_s", "GGUF IQ2_S", "gguf", G("IQ2_XS").block_elements, G("IQ2_XS").block_bytes, "block_iq2_xs mix (ftype IQ2_S's main type is IQ2_XS)", S::gguf, 0, 0, false, "IQ2_S"},
     {"iq2_xs", "GGUF IQ2_XS", "gguf", G("IQ2_XS").block_elements, G("IQ2_XS").block_bytes, "block_iq2_xs: fp16 d, qs[32] uint16, scales[8]", S::gguf, 0, 0, false, "IQ2_XS"},

@@ -111,7 +111,9 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
       const std::int64_t groups = n / group;
       return stored(t, "mlx-" + std::to_string(f.bits) + "bit", ceil_div(n * f.bits, 32) * 4 + groups * 2 * k16BitBytes, 3);
     }
-    case QuantScheme::gguf: break;
+    case QuantScheme::gguf:    // per tensor by GgufMixer, below
+    case QuantScheme::stored:  // an imported file's bytes: weights_layout never asks per tensor
+      break;
   }
   return keep_16bit(t);
 }
@@ -146,7 +148,7 @@ class GgufMixer {
     if (is("F32")) return "F32";
     if (is("F16")) return "F16";
     if (is("BF16")) return "BF16";
-    if (is("Q2_K", "Q2_K_S")) return "Q2_K";
+    if (is("Q2_K", "Q2_K_S", "Q2_K_2023")) return "Q2_K";
     if (is("Q3_K_S", "Q3_K_M", "Q3_K_L")) return "Q3_K";
     if (is("Q4_K_S", "Q4_K_M")) return "Q4_K";
     if (is("Q5_K_S", "Q5_K_M")) return "Q5_K";
@@ -199,6 +201,15 @@ class GgufMixer {
     }
     const bool attn_v = is_attn_v(name);
     const bool ffn_down = contains(name, "ffn_down");
+    if (is("Q2_K_2023")) {
+      // llama.cpp from PR #2707 (2023-08-22) to PR #5060 (2024-01-21): "All tensors are quantized
+      // using Q3_K, except for attention K and Q, which are Q2_K, and output.weight, which is Q6_K";
+      // the token embedding keeps the file type's Q2_K (PR #2707: Llama-2-7B 2.63 GiB, which only
+      // that reading gives). PR #2807 (2023-08-26): the 70B's attn_v in Q5_K (27.11 -> 27.27 GiB).
+      if (attn_v) return is_70b_ ? "Q5_K" : "Q3_K";
+      if (contains(name, "attn_q.weight") || contains(name, "attn_k.weight")) return nt;
+      return "Q3_K";
+    }
     if (is("IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ2_S", "IQ2_M", "IQ1_M")) {
       if (attn_v) {
         if (n_gqa_ >= 4 || n_expert_ >= 4) nt = "Q4_K";

@@ -371,11 +371,22 @@ std::string file_size_preset(const std::string& model_ref) {
 /// others are not, and are left out for the evidence given (llmsizer validate prints them).
 const std::pair<const char*, const char*> kFileSizeExcluded[] = {
     {"llamacpp-old-readme-", "notes: size printed with a bare 'G' (GB or GiB not stated) to 2 significant digits, pre-GGUF ggml files, table later marked outdated upstream"},
-    {"llamacpp-examples-quantize-llama-2-7b-q2-k", "the table predates llama.cpp's 2024 Q2_K change (PR #4897/#5060: the old Q2_K was 'basically 3-bit', Llama-2-70B 27.11 GiB old vs 23.71 GiB new); today's mix is checked against PR #5060 in tests/quantization_test.cpp"},
-    {"llamacpp-examples-quantize-llama-2-13b-q2-k", "pre-2024 Q2_K mix (llama.cpp PR #5060)"},
-    {"llamacpp-examples-quantize-llama-2-70b-q2-k", "pre-2024 Q2_K mix (llama.cpp PR #5060)"},
     {"llamacpp-ppl-scoreboard-llama3-8b-q2-k-s", "the scoreboard repeats q2_K's 2.96 GiB; llama.cpp tools/quantize/README.md (f4a71e70) gives Q2_K_S 2.78 GiB vs Q2_K 2.95 GiB for Llama-3.1-8B (same shapes)"},
-    {"llamacpp-quantize-readme-diskreq-llama-3-1-405b-q4-k-m", "the table's sizes are not exact: its 70B 'original' 280.9 GB is below the 70,553,706,496 parameters × 4 B = 282.2 GB such a file must hold"},
+    {"llamacpp-quantize-readme-diskreq-llama-3-1-405b-q4-k-m", "the table's sizes are not exact: its 70B 'original' 280.9 GB is below the 70,553,706,496 parameters × 4 B = 282.2 GB such a file must hold, and its 70B Q4_K_M 43.1 GB is above the 42.52 GB of published files; Q4_K_M files of Llama-3.1-405B-Instruct are listed at 243.0 GB (bartowski/Meta-Llama-3.1-405B-Instruct-GGUF) and 243 GB (ollama llama3.1:405b-instruct-q4_K_M), where the estimate is 243.07 GB"},
+};
+
+/// Rows measured on files made by an older llama.cpp whose mix for the type differs from today's:
+/// the row is checked against that mix (a weight format of its own) and says so.
+struct OlderMix {
+  const char* id_prefix;
+  const char* type;
+  const char* format;
+  const char* why;
+};
+const OlderMix kOlderMixes[] = {
+    {"llamacpp-examples-quantize-llama-2-", "q2_k", "q2_k_2023",
+     "the Llama 2 bits-per-weight table dates from 2023 (its other types match today's mixes; its Q2_K is the "
+     "mix of llama.cpp PR #2707/#2807, replaced by PR #5060 in 2024-01): checked against format q2_k_2023"},
 };
 
 ValidationRow file_size_row(const json& r) {
@@ -389,6 +400,12 @@ ValidationRow file_size_row(const json& r) {
     row.notes.push_back("'original' read as F32 (4 bytes per parameter), as the row's notes suggest");
   } else if (type == "f16") {
     type = "gguf-f16";
+  }
+  for (const auto& older : kOlderMixes) {
+    if (starts_with(row.id, older.id_prefix) && type == older.type) {
+      type = older.format;
+      row.notes.push_back(older.why);
+    }
   }
   if (find_weight_format(type) == nullptr) return excluded(row, "quantization type \"" + type + "\" has no weight format");
   ojson request;
