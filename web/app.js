@@ -9,7 +9,7 @@ import { contextChart } from './lib/charts.js';
 import { el, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
 
 const $ = (id) => document.getElementById(id);
-const S = await startSession();
+const S = await startSession().catch(failedStart);
 const { call, menus, base } = S;
 let { options } = S;  // listOptions, read right after the first result (loadOptions)
 let models = [];    // listModels and listHardware are read after the first result (see loadCatalogs)
@@ -28,6 +28,21 @@ const hardwareById = new Map();
 const NUMBER_KEYS = ['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'budget_gb'];
 const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens'];  // empty means "not set" (0)
 const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal'];
+
+/** The core or the strings did not load (no WebAssembly, a blocked file): the page says so in the
+ *  reader's language when its strings can still be read, and never stays hidden. Returns a promise
+ *  that never settles, so nothing below runs without a session. */
+function failedStart(error) {
+  document.body.dataset.started = 'true';
+  const status = $('status');
+  status.className = 'error';
+  status.textContent = `Error: ${String((error && error.message) || error)}`;
+  const lang = /^ja\b/i.test(navigator.language || '') ? 'ja' : 'en';
+  loadStrings(lang).then((strings) => {
+    status.textContent = `${translator(strings)('status.failed')} (${String((error && error.message) || error)})`;
+  }).catch(() => {});
+  return new Promise(() => {});
+}
 
 // ---------------------------------------------------------------- text and menus
 
@@ -854,11 +869,14 @@ function wire() {
 // ---------------------------------------------------------------- start
 
 // The result first (the core answered during start-up), painted before the menus and the form
-// around it are filled (listOptions, then listModels and listHardware, the slowest calls).
+// around it are filled (listOptions, then listModels and listHardware, the slowest calls). The
+// layout is shown with it (style.css hides it until body[data-started]): the page is laid out once,
+// with its result, instead of once empty and again when the result arrives (on this 2-core machine
+// that first layout of the empty form cost 20-40 ms before the first result could be drawn).
 translateStatic();
 document.body.dataset.busy = 'true';
+document.body.dataset.started = 'true';
 if (!S.firstResponse.error) {
-  writeUrl();
   render(S.firstResponse);
   performance.mark('llmsizer:first-result');
 }
@@ -873,6 +891,7 @@ function afterPaint(fn) {
 }
 
 afterPaint(() => {
+  if (!S.firstResponse.error) writeUrl();
   loadOptions();
   fillMenus();
   writeForm();

@@ -36,14 +36,94 @@ export function translator(strings) {
   };
 }
 
+/** The five number formats the page uses, as Intl.NumberFormat options. */
+export const NUMBER_FORMATS = {
+  fixed2: { minimumFractionDigits: 2, maximumFractionDigits: 2 },
+  sig3: { maximumSignificantDigits: 3 },
+  whole: { maximumFractionDigits: 0 },
+  sci: { notation: 'scientific', maximumSignificantDigits: 3 },
+  usd: { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 },
+};
+
+/** "1234567.50" → "1,234,567.50" (en-US and ja-JP group by thousands with a comma). */
+function grouped(plain) {
+  const [int, frac] = plain.split('.');
+  return int.replace(/\B(?=(\d{3})+$)/g, ',') + (frac === undefined ? '' : `.${frac}`);
+}
+
+/**
+ * |x| as decimal digits and the place of the decimal point: 1.005 → { digits: '1005', point: 1 },
+ * 0.012 → { digits: '12', point: -1 }. From the shortest decimal that reads back as x (String(x)),
+ * as ICU does, so 1.005 rounds to 1.01 like Intl (not to 1.00, as its exact binary value would).
+ */
+function decimal(x) {
+  const [mantissa, exponent = '0'] = String(Math.abs(x)).split('e');
+  const [int, frac = ''] = mantissa.split('.');
+  const all = int + frac;
+  const digits = all.replace(/^0+/, '');
+  if (!digits) return { digits: '0', point: 1 };
+  return { digits: digits.replace(/0+$/, ''), point: int.length + Number(exponent) - (all.length - digits.length) };
+}
+
+/** Rounds to the first `keep` digits, ties away from zero (ECMA-402's default, halfExpand). */
+function rounded({ digits, point }, keep) {
+  if (keep >= digits.length) return { digits, point };
+  if (keep < 0 || (keep === 0 && digits[0] < '5')) return { digits: '0', point: 1, zero: true };
+  let kept = digits.slice(0, keep);
+  if (digits[keep] >= '5') {
+    let i = kept.length - 1;
+    while (i >= 0 && kept[i] === '9') i--;
+    if (i < 0) return { digits: '1', point: point + 1 };  // 9.99 → 10.0
+    kept = kept.slice(0, i) + String(Number(kept[i]) + 1);
+  }
+  return { digits: kept.replace(/0+$/, '') || '0', point };
+}
+
+/** Digits and point as "123.4500" with `minFraction`..`maxFraction` fraction digits. */
+function plainText({ digits, point }, minFraction) {
+  const int = point <= 0 ? '0' : (digits.slice(0, point) + '0'.repeat(Math.max(0, point - digits.length)));
+  let frac = point < 0 ? '0'.repeat(-point) + digits : digits.slice(Math.max(point, 0));
+  if (frac.length < minFraction) frac += '0'.repeat(minFraction - frac.length);
+  return frac ? `${int}.${frac}` : int;
+}
+
+/**
+ * The page's number formats for en-US and ja-JP without Intl: a page's first Intl.NumberFormat loads
+ * ICU's number data, 11-23 ms measured in Chromium on the 2-core CI machine, all of it before the
+ * first result could be drawn. Both locales write these formats identically ("1,234.5", "$1,234.50",
+ * "1.23E13"); the rounding is ICU's (the shortest decimal of the number, ties away from zero).
+ * tests/js/number_format.mjs checks the output against Intl's, character for character. Values
+ * outside (NaN, ±Infinity, |x| ≥ 1e21) and every other locale use Intl itself.
+ */
+export function numberFormats(locale) {
+  const intl = {};
+  const viaIntl = (name, x) => (intl[name] || (intl[name] = new Intl.NumberFormat(locale, NUMBER_FORMATS[name]))).format(x);
+  // A sign is written for negative numbers, -0 and values that round to zero included (Intl's "auto").
+  const sign = (x) => (x < 0 || Object.is(x, -0) ? '-' : '');
+  const fixed = (x, places) => { const d = decimal(x); return grouped(plainText(rounded(d, d.point + places), places)); };
+  const own = {
+    fixed2: (x) => sign(x) + fixed(x, 2),
+    whole: (x) => sign(x) + fixed(x, 0),
+    sig3: (x) => sign(x) + grouped(plainText(rounded(decimal(x), 3), 0)),
+    sci: (x) => {
+      const r = rounded(decimal(x), 3);
+      const mantissa = r.digits.length > 1 ? `${r.digits[0]}.${r.digits.slice(1)}` : r.digits;
+      return `${sign(x)}${mantissa}E${r.zero ? 0 : r.point - 1}`;
+    },
+    usd: (x) => `${sign(x)}$${fixed(x, 2)}`,
+  };
+  const ownLocale = locale === 'en-US' || locale === 'ja-JP';
+  const formats = {};
+  for (const name of Object.keys(NUMBER_FORMATS)) {
+    formats[name] = { format: (x) => (ownLocale && Number.isFinite(x) && Math.abs(x) < 1e21 ? own[name](x) : viaIntl(name, x)) };
+  }
+  return formats;
+}
+
 /** Number and unit formatting for one language and byte unit ('gb' or 'gib'). */
 export function formatter(lang, unit, t) {
   const locale = lang === 'ja' ? 'ja-JP' : 'en-US';
-  const fixed2 = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const sig3 = new Intl.NumberFormat(locale, { maximumSignificantDigits: 3 });
-  const whole = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
-  const sci = new Intl.NumberFormat(locale, { notation: 'scientific', maximumSignificantDigits: 3 });
-  const usd = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const { fixed2, sig3, whole, sci, usd } = numberFormats(locale);
   const divisor = unit === 'gib' ? 2 ** 30 : 1e9;
   const unitText = t(unit === 'gib' ? 'unit.gib' : 'unit.gb');
   const f = {

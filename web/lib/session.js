@@ -34,10 +34,8 @@ export async function startSession() {
   if (!globalThis.llmsizerBoot) globalThis.llmsizerBoot = {};  // boot.js came too late: it then does nothing
   const stringsPromise = loadStrings(lang);
   const corePromise = createCore(earlyWasm());
-  // The page waits for the network and the compiler here: make the number formats now (a page's first
-  // Intl.NumberFormat costs about 10 ms). The strings (index.html preloads English) are taken before
-  // the core's first calls: read after them, they would wait for the whole synchronous start-up.
-  formatter(lang, 'gb', String);
+  // The strings (index.html preloads English) are taken before the core's first calls: read after
+  // them, they would wait for the whole synchronous start-up.
   const core = await corePromise;
   const strings = await stringsPromise;
   performance.mark('llmsizer:core-ready');

@@ -48,7 +48,7 @@ export function renderVerdict(box, response, verdict, { t, f, budgetGb }) {
   box.replaceChildren();
   box.className = `verdict ${verdict.known ? (verdict.fits ? 'fits' : 'nofit') : ''}`;
   box.append(el('p', { cls: 'total-label', text: t('result.total') }),
-    el('p', { cls: 'total', text: f.bytes(verdict.total), attrs: { id: 'total', 'data-bytes': verdict.total } }));
+    el('p', { cls: 'total', text: f.bytes(verdict.total), attrs: { id: 'total', 'data-bytes': verdict.total, elementtiming: 'total' } }));
   if (!verdict.known) {
     box.append(el('p', { cls: 'verdict-text', text: t('verdict.noHardware') }));
     return;
