@@ -26,6 +26,10 @@ if(LLMSIZER_NODE)
   # The page's own number formats equal Intl.NumberFormat's for en-US and ja-JP.
   add_test(NAME js.number_format COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/number_format.mjs)
   set_tests_properties(js.number_format PROPERTIES LABELS "js")
+  # The default view's answer prerendered into index.html is the core's answer.
+  add_test(NAME wasm.prerendered_default_view
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/prerender.mjs ${LLMSIZER_WASM_WEB_DIR})
+  set_tests_properties(wasm.prerendered_default_view PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   add_test(NAME wasm.page_size_budget
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 300000)
   set_tests_properties(wasm.page_size_budget PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})

@@ -14,6 +14,11 @@ window.llmsizerBoot = window.llmsizerBoot || (() => {  // set already when the m
   const m = /[?#&]lang=([a-z]{2})(?:&|$)/.exec(location.href);
   const first = String((navigator.languages && navigator.languages[0]) || navigator.language || '').toLowerCase().split('-')[0];
   const lang = m ? m[1] : first === 'ja' ? 'ja' : 'en';
-  if (lang === 'en' || lang === 'ja') boot.strings[lang] = fetch(`i18n/${lang}.json`, { credentials: 'same-origin' });
+  // Parsed as soon as it arrives: read later, its JSON would wait behind the core's start-up.
+  if (lang === 'en' || lang === 'ja') {
+    boot.strings[lang] = fetch(`i18n/${lang}.json`, { credentials: 'same-origin' })
+      .then((r) => { if (!r.ok) throw new Error(`strings for ${lang}: HTTP ${r.status}`); return r.json(); });
+    boot.strings[lang].catch(() => {});  // lib/i18n.js reports it
+  }
   return boot;
 })();

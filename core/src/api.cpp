@@ -177,7 +177,7 @@ json weights_detail_json(const WeightFormat& f, const WeightsLayout& layout, con
 }
 
 /// Why the download and the memory differ for this format and engine.
-void disk_notes(const ModelSpec& m, const WeightFormat& f, const std::string& engine, int gpus, std::int64_t bf16_bytes, std::vector<std::string>& warnings) {
+void disk_notes(const ModelSpec& m, const WeightFormat& f, const std::string& engine, int gpus, std::vector<std::string>& warnings) {
   if (f.ecosystem == "gguf") {
     warnings.push_back("disk: llama.cpp maps the GGUF file (mmap), so the file's pages also sit in the OS page cache (host RAM) while it runs, unless --no-mmap; the file also holds the tokenizer and metadata");
     if (engine == "llama.cpp" && gpus > 0 && m.tie_word_embeddings) {
@@ -186,7 +186,7 @@ void disk_notes(const ModelSpec& m, const WeightFormat& f, const std::string& en
   }
   if (f.scheme == QuantScheme::bnb_4bit || f.scheme == QuantScheme::llm_int8) {
     warnings.push_back("disk: bitsandbytes usually quantizes at load time (load_in_4bit/load_in_8bit) from the 16-bit checkpoint, which then is the download (" +
-                       fmt::gb(bf16_bytes) + "); disk_bytes is a pre-quantized bitsandbytes checkpoint");
+                       fmt::gb(weight_bytes(m, *find_weight_format("bf16"))) + "); disk_bytes is a pre-quantized bitsandbytes checkpoint");
   }
 }
 
@@ -228,8 +228,7 @@ CommonRequest parse_common(const nlohmann::json& body) {
   if (r.model.file_weight_bytes > 0 && !body.contains("weights")) {
     r.weights_id = "file";
     WeightFormat stored{"file", "as stored in the imported file", "file", std::max<std::int64_t>(1, count_params(r.model).total),
-                        r.model.file_weight_bytes, "the file's header"};
-    stored.scheme = QuantScheme::stored;
+                        r.model.file_weight_bytes, "the file's header", QuantScheme::stored, 0, 0, false, ""};
     r.file_format = std::make_shared<const WeightFormat>(stored);
   } else {
     r.weights_id = request::text(body, "weights", "weights", weight_format_ids(), "bf16");
@@ -337,7 +336,7 @@ std::string estimate_or_throw(const std::string& text) {
   const DiskSize disk = checkpoint_disk_size(model, weights_format, layout);
   out["disk_bytes"] = disk.total();
   out["weights_detail"] = weights_detail_json(weights_format, layout, disk, group_size);
-  disk_notes(model, weights_format, engine_name, gpus, weight_bytes(model, *find_weight_format("bf16")), warnings);
+  disk_notes(model, weights_format, engine_name, gpus, warnings);
   if (!training_out.is_null()) out["training"] = training_out;
   if (!throughput_out.is_null()) out["throughput"] = throughput_out;
   out["warnings"] = warnings;

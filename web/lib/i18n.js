@@ -17,9 +17,9 @@ const cache = new Map();
 /** The strings for `lang` (a Promise of a plain object). */
 export function loadStrings(lang) {
   if (!cache.has(lang)) {
-    // boot.js may have started this fetch while the modules loaded; the other language loads on demand.
+    // boot.js may have fetched and parsed them while the modules loaded; the other language loads on demand.
     const early = globalThis.llmsizerBoot && globalThis.llmsizerBoot.strings && globalThis.llmsizerBoot.strings[lang];
-    cache.set(lang, (early || fetch(new URL(`../i18n/${lang}.json`, import.meta.url))).then((r) => {
+    cache.set(lang, early || fetch(new URL(`../i18n/${lang}.json`, import.meta.url)).then((r) => {
       if (!r.ok) throw new Error(`strings for ${lang}: HTTP ${r.status}`);
       return r.json();
     }));

@@ -29,19 +29,41 @@ function earlyWasm() {
   };
 }
 
+/**
+ * The default view's answer, computed when the page was built: scripts/prerender.mjs runs this same
+ * WASM core on the default request and writes request and response into index.html. Used only
+ * when the request is that one, character for character; any other state (a link, another page)
+ * waits for the core. It lets the page show its first answer while the core is still compiling.
+ */
+function prerendered(requestText) {
+  const node = document.getElementById('prerendered');
+  if (!node) return null;
+  try {
+    const doc = JSON.parse(node.textContent);
+    return doc && doc.request === requestText && doc.response && typeof doc.response === 'object' && !doc.response.error ? doc.response : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Loads the core and the strings, reads the state from the URL and has the core check it. Resolves
+ * to the session once its first answer is known; `session.loadCore()` resolves once the core is
+ * loaded (at once, except when that first answer was the prerendered one: then it starts loading
+ * it) and rejects if it cannot load.
+ */
 export async function startSession() {
   const lang = urlLang(location.href) || preferredLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
   if (!globalThis.llmsizerBoot) globalThis.llmsizerBoot = {};  // boot.js came too late: it then does nothing
   const stringsPromise = loadStrings(lang);
-  const corePromise = createCore(earlyWasm());
-  // The strings (index.html preloads English) are taken before the core's first calls: read after
-  // them, they would wait for the whole synchronous start-up.
-  const core = await corePromise;
-  const strings = await stringsPromise;
-  performance.mark('llmsizer:core-ready');
+  let startCore;
+  const coreWanted = new Promise((resolve) => { startCore = resolve; });
+  const corePromise = coreWanted.then(() => createCore(earlyWasm()));
+  let core = null;
   /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. */
   const call = (fn, arg) => {
     try {
+      if (!core) return { error: { field: '', message: 'the core is still loading' } };
       if (typeof core[fn] !== 'function') return { error: { field: '', message: `${fn} is not in this build`, missing: true } };
       return JSON.parse(arg === undefined ? core[fn]() : core[fn](arg));
     } catch (e) {
@@ -54,15 +76,34 @@ export async function startSession() {
   const menus = menusFrom(options, null, null);
   const base = defaults(menus);
   const { state: fromLink, notices, fromUrl } = readUrl(location.href, menus, base);
-  const vetted = vet(call, fromLink, base, fromUrl, notices);
-  performance.mark('llmsizer:estimated');
-  const t = translator(strings);
-  const session = {
-    core, call, options, menus, base, notices, fromUrl: vetted.fromUrl,
-    state: vetted.state, firstResponse: vetted.response,
-    lang: vetted.state.lang || lang, t, f: null,
-  };
-  session.f = formatter(session.lang, session.state.unit, t);
+  // A link that sets only the language or the unit asks the same of the core as no link.
+  const early = fromUrl.every((k) => k === 'lang' || k === 'unit') && !notices.length ? prerendered(JSON.stringify(toRequest(fromLink))) : null;
+  const session = { core: null, call, options, menus, base, notices, lang, t: null, f: null };
+  const loaded = corePromise.then((c) => {
+    core = c;
+    session.core = c;
+    performance.mark('llmsizer:core-ready');
+  });
+  loaded.catch(() => {});  // handled by whoever awaits session.loadCore() (or by startSession below)
+  // With the prerendered answer the core is started when the page asks (session.loadCore, once
+  // that answer is on the screen); otherwise at once. boot.js compiles it meanwhile either way.
+  session.loadCore = () => { startCore(); return loaded; };
+  if (early) {
+    Object.assign(session, { fromUrl, state: fromLink, firstResponse: early });
+  } else {
+    startCore();
+    // The strings (index.html preloads English) are taken before the core's first calls: read
+    // after them, they would wait for the whole synchronous start-up.
+    await loaded;
+    await stringsPromise;
+    const vetted = vet(call, fromLink, base, fromUrl, notices);
+    performance.mark('llmsizer:estimated');
+    Object.assign(session, { fromUrl: vetted.fromUrl, state: vetted.state, firstResponse: vetted.response });
+  }
+  const strings = await stringsPromise;
+  session.lang = session.state.lang || lang;
+  session.t = translator(strings);
+  session.f = formatter(session.lang, session.state.unit, session.t);
   return session;
 }
 
