@@ -195,3 +195,41 @@ TEST_CASE("A probe file becomes a measured hardware entry", "[hardware][measured
   CHECK(effective_bandwidth_gb_per_s(entries[1], false) == 900.0);
   CHECK(effective_tflops(entries[1], false) == 150.0);
 }
+
+TEST_CASE("One entry read on its own equals the catalog's entry for every id", "[hardware][catalog]") {
+  // hardware_entry parses only the entry's file (and its GPU's); a request naming one device uses it.
+  for (const auto& c : hardware_catalog()) {
+    CAPTURE(c.id);
+    const std::optional<HardwareSpec> e = hardware_entry(c.id);
+    REQUIRE(e.has_value());
+    CHECK(e->id == c.id);
+    CHECK(e->name == c.name);
+    CHECK(e->kind == c.kind);
+    CHECK(e->vendor == c.vendor);
+    CHECK(e->segment == c.segment);
+    CHECK(e->device_count == c.device_count);
+    CHECK(e->device_memory_bytes == c.device_memory_bytes);
+    CHECK(e->host_memory_bytes == c.host_memory_bytes);
+    CHECK(e->unified_memory == c.unified_memory);
+    CHECK(e->drives_display == c.drives_display);
+    CHECK(e->ecc_carveout == c.ecc_carveout);
+    CHECK(e->memory_bandwidth_gb_per_s == c.memory_bandwidth_gb_per_s);
+    CHECK(e->matrix_tflops == c.matrix_tflops);
+    CHECK(e->link_gb_per_s == c.link_gb_per_s);
+    CHECK(e->pcie_gb_per_s == c.pcie_gb_per_s);
+    CHECK(e->tdp_w == c.tdp_w);
+    CHECK(e->host_bandwidth_gb_per_s == c.host_bandwidth_gb_per_s);
+    CHECK(e->host_tflops == c.host_tflops);
+    CHECK(e->cpu_cores == c.cpu_cores);
+    CHECK(e->price_usd == c.price_usd);
+    CHECK(e->price_usd_per_hour == c.price_usd_per_hour);
+    CHECK(e->gpu_id == c.gpu_id);
+    CHECK(e->memory_options_bytes == c.memory_options_bytes);
+    CHECK(e->measured_bandwidth_gb_per_s == c.measured_bandwidth_gb_per_s);
+    CHECK(e->measured_tflops == c.measured_tflops);
+    CHECK(e->source == c.source);
+    CHECK(e->unsupported_reason == c.unsupported_reason);
+  }
+  CHECK_FALSE(hardware_entry("no-such-device").has_value());
+  CHECK(hardware_entry("NVIDIA-RTX-4090")->id == "nvidia-rtx-4090");  // ids are case-insensitive
+}

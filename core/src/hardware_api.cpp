@@ -39,8 +39,8 @@ std::vector<HardwareSpec> catalog_gpus() {
 HardwareSpec request_hardware(const json& body, const char* key) {
   const json& value = body.at(key);
   if (value.is_string()) {
-    const HardwareSpec* h = find_hardware(value.get<std::string>());
-    if (h == nullptr) throw InputError(key, "unknown hardware id \"" + value.get<std::string>() + "\"; list the catalog with `llmsizer hardware`, or give an object with its fields");
+    const std::optional<HardwareSpec> h = hardware_entry(value.get<std::string>());
+    if (!h) throw InputError(key, "unknown hardware id \"" + value.get<std::string>() + "\"; list the catalog with `llmsizer hardware`, or give an object with its fields");
     return *h;
   }
   if (value.is_object() && value.contains("probe") && value.contains("summary")) {
@@ -164,15 +164,15 @@ void add_inference_hardware(ojson& out, const json& body, const ModelSpec& model
   out["fit"] = fit_json(fit, hw);
   out["throughput"] = throughput_json(speed);
   if (!hw.is_cpu() && speed.known) {
-    const HardwareSpec* cpu = nullptr;
+    std::optional<HardwareSpec> cpu;
     if (body.contains("cpu")) {
       const std::string id = request::text(body, "cpu", "cpu", {}, kReferenceCpu);
-      cpu = find_hardware(id);
-      if (cpu == nullptr || !cpu->is_cpu()) throw InputError("cpu", "must be a CPU id from `llmsizer hardware` (kind cpu); got \"" + id + "\"");
+      cpu = hardware_entry(id);
+      if (!cpu || !cpu->is_cpu()) throw InputError("cpu", "must be a CPU id from `llmsizer hardware` (kind cpu); got \"" + id + "\"");
     } else {
-      cpu = find_hardware(kReferenceCpu);
+      cpu = hardware_entry(kReferenceCpu);
     }
-    if (cpu != nullptr) {
+    if (cpu) {
       const CpuVsGpu c = compare_cpu_gpu(model, settings, *cpu, hw, where);
       out["cpu_vs_gpu"] = {{"cpu", cpu->id},
                            {"cpu_tokens_per_s", rounded(c.cpu_tokens_per_s, 2)},

@@ -233,6 +233,29 @@ const std::vector<HardwareSpec>& hardware_catalog() {
   return catalog;
 }
 
+std::optional<HardwareSpec> hardware_entry(std::string_view id) {
+  std::string lower(id);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  // data/hardware/<id>.json: the file stem is the entry's id (tests/hardware_catalog_test.cpp).
+  const EmbeddedDocument* doc = find_embedded_document("hardware", lower);
+  if (doc == nullptr) {
+    const HardwareSpec* h = find_hardware(lower);
+    return h != nullptr ? std::optional<HardwareSpec>(*h) : std::nullopt;
+  }
+  const json d = json::parse(doc->json.begin(), doc->json.end());
+  std::vector<HardwareSpec> gpus;  // what hardware_catalog() hands an instance or laptop: its GPU
+  if (d.value("kind", std::string()) != "gpu") {
+    const auto found = d.find("gpu_id");  // null where the accelerator is not a catalog GPU (inf2)
+    const std::string gpu_id = found != d.end() && found->is_string() ? found->get<std::string>() : std::string();
+    const EmbeddedDocument* gpu_doc = gpu_id.empty() ? nullptr : find_embedded_document("hardware", gpu_id);
+    if (gpu_doc != nullptr) {
+      const json g = json::parse(gpu_doc->json.begin(), gpu_doc->json.end());
+      if (g.value("kind", std::string()) == "gpu") gpus.push_back(hardware_from_json(g, std::string(gpu_doc->id), {}));
+    }
+  }
+  return hardware_from_json(d, std::string(doc->id), gpus);
+}
+
 const HardwareSpec* find_hardware(std::string_view id) {
   std::string lower(id);
   for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

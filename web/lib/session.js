@@ -76,8 +76,9 @@ export async function startSession() {
   const menus = menusFrom(options, null, null);
   const base = defaults(menus);
   const { state: fromLink, notices, fromUrl } = readUrl(location.href, menus, base);
-  // A link that sets only the language or the unit asks the same of the core as no link.
-  const early = fromUrl.every((k) => k === 'lang' || k === 'unit') && !notices.length ? prerendered(JSON.stringify(toRequest(fromLink))) : null;
+  // A link whose request is the default one (the page's own link after a first visit, or one that
+  // sets only the language, unit or budget) asks the core nothing it has not answered already.
+  const early = !notices.length ? prerendered(JSON.stringify(toRequest(fromLink))) : null;
   const session = { core: null, call, options, menus, base, notices, lang, t: null, f: null };
   const loaded = corePromise.then((c) => {
     core = c;

@@ -6,6 +6,7 @@
 /// RAM (llama.cpp `-ngl` partial offload). Plain structs and pure functions; the catalog itself
 /// is parsed at the edge (hardware_json.cpp) from data/hardware/*.json.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -77,6 +78,13 @@ const std::vector<HardwareSpec>& hardware_catalog();
 
 /// The catalog entry `id` (case-insensitive), or nullptr.
 const HardwareSpec* find_hardware(std::string_view id);
+
+/** The catalog entry `id` (case-insensitive), equal to find_hardware's, made from its own data file
+ *  (and its GPU's, for an instance or laptop) without parsing the whole catalog: what one request
+ *  naming one device needs. In the browser the whole catalog's first parse took tens of
+ *  milliseconds before the first answer could be drawn. Probe entries ("measured: ...") come from
+ *  the catalog. */
+std::optional<HardwareSpec> hardware_entry(std::string_view id);
 
 /** Entries made from one llmsizer-probe document (data/measured/<id>.json, its `summary.cpu` and
  *  `summary.cuda`): named "measured: <name>", with the measured bandwidth and matrix throughput
