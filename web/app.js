@@ -503,14 +503,19 @@ function renderOptions() {
       (o) => (state.task === 'training' ? f.field('usd', o.usd_total ?? get(o, 'usd_total')) : f.field('usd_per_million_tokens', o.usd_per_million_tokens))],
   ];
   const head = table.createTHead().insertRow();
-  for (const [h] of cols) head.append(el('th', { text: h.startsWith('key.') ? fieldLabel(t, h.slice(4)) : t(h), attrs: { scope: 'col' } }));
+  const labels = cols.map(([h]) => (h.startsWith('key.') ? fieldLabel(t, h.slice(4)) : t(h)));
+  for (const text of labels) head.append(el('th', { text, attrs: { scope: 'col' } }));
   const body = table.createTBody();
   const shown = showAllOptions ? r.options : r.options.slice(0, 10);
   shown.forEach((o, i) => {
     const row = body.insertRow();
     row.className = o.fits ? 'yes' : 'no';
     if (o.id === state.hardware) row.classList.add('current');
-    for (const [, fn] of cols) row.insertCell().textContent = fn(o, i);
+    cols.forEach(([, fn], c) => {
+      const cell = row.insertCell();
+      cell.textContent = fn(o, i);
+      if (c >= 2) cell.dataset.label = labels[c].replace(/[?？]$/, '');  // shown before the value when a narrow screen stacks the row
+    });
     for (const i of [4, 5, 6, 7]) row.cells[i].className = 'num';
     row.cells[2].append(...fitMark(o.fits));
     if (o.reason) row.cells[1].append(el('span', { cls: 'reason', text: String(o.reason) }));
