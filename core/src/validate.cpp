@@ -372,7 +372,7 @@ std::string file_size_preset(const std::string& model_ref) {
 const std::pair<const char*, const char*> kFileSizeExcluded[] = {
     {"llamacpp-old-readme-", "notes: size printed with a bare 'G' (GB or GiB not stated) to 2 significant digits, pre-GGUF ggml files, table later marked outdated upstream"},
     {"llamacpp-ppl-scoreboard-llama3-8b-q2-k-s", "the scoreboard repeats q2_K's 2.96 GiB; llama.cpp tools/quantize/README.md (f4a71e70) gives Q2_K_S 2.78 GiB vs Q2_K 2.95 GiB for Llama-3.1-8B (same shapes)"},
-    {"llamacpp-quantize-readme-diskreq-llama-3-1-405b-q4-k-m", "the table's sizes are not exact: its 70B 'original' 280.9 GB is below the 70,553,706,496 parameters × 4 B = 282.2 GB such a file must hold, and its 70B Q4_K_M 43.1 GB is above the 42.52 GB of published files; Q4_K_M files of Llama-3.1-405B-Instruct are listed at 243.0 GB (bartowski/Meta-Llama-3.1-405B-Instruct-GGUF) and 243 GB (ollama llama3.1:405b-instruct-q4_K_M), where the estimate is 243.07 GB"},
+    {"llamacpp-quantize-readme-diskreq-llama-3-1-405b-q4-k-m", "the table's sizes are not exact: its 70B 'original' 280.9 GB is below the 70,553,706,496 parameters × 4 B = 282.2 GB such a file must hold, and its 70B Q4_K_M 43.1 GB is above the 42.52 GB of published files (12 published Llama-3.1-70B files are matched within 1%, tests/quantization_test.cpp); Q4_K_M files of Llama-3.1-405B-Instruct are listed at 243.0 GB (bartowski/Meta-Llama-3.1-405B-Instruct-GGUF) and 243 GB (ollama llama3.1:405b-instruct-q4_K_M), where the estimate is 243.07 GB"},
 };
 
 /// Rows measured on files made by an older llama.cpp whose mix for the type differs from today's:
