@@ -4,8 +4,11 @@
 // that fit. Expected numbers are worked by hand in the comments.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/precision.hpp"
+#include "llmsizer/recommend.hpp"
 #include "llmsizer/throughput.hpp"
 #include "test_support.hpp"
 
@@ -232,4 +235,36 @@ TEST_CASE("One entry read on its own equals the catalog's entry for every id", "
   }
   CHECK_FALSE(hardware_entry("no-such-device").has_value());
   CHECK(hardware_entry("NVIDIA-RTX-4090")->id == "nvidia-rtx-4090");  // ids are case-insensitive
+}
+
+TEST_CASE("The instances with a GPU read on their own are the catalog's", "[hardware][catalog][cost]") {
+  // instances_with_gpu feeds the buy-or-rent break-even of one owned GPU without parsing the catalog.
+  int with_rentals = 0;
+  for (const auto& g : hardware_catalog()) {
+    if (g.kind != HardwareKind::gpu) continue;
+    CAPTURE(g.id);
+    std::vector<std::string> expected;
+    for (const auto& h : hardware_catalog()) {
+      if (h.kind == HardwareKind::instance && h.gpu_id == g.id) expected.push_back(h.id);
+    }
+    std::vector<std::string> got;
+    for (const auto& h : instances_with_gpu(g.id)) {
+      got.push_back(h.id);
+      const HardwareSpec* c = find_hardware(h.id);
+      REQUIRE(c != nullptr);
+      CHECK(h.price_usd_per_hour == c->price_usd_per_hour);
+      CHECK(h.device_count == c->device_count);
+      CHECK(h.gpu_id == c->gpu_id);
+    }
+    std::sort(expected.begin(), expected.end());
+    std::sort(got.begin(), got.end());
+    CHECK(got == expected);
+    if (!got.empty()) ++with_rentals;
+    // The break-even is the same whichever list it is given.
+    const OptionCost full = option_cost(g, 1, 50.0, OwnershipCosts{}, hardware_catalog());
+    const OptionCost own = option_cost(g, 1, 50.0, OwnershipCosts{}, instances_with_gpu(g.id));
+    CHECK(own.break_even_instance == full.break_even_instance);
+    CHECK(own.break_even_hours == full.break_even_hours);
+  }
+  CHECK(with_rentals >= 5);  // RTX 4090, A100, H100, L4, ... are rented in the catalog
 }

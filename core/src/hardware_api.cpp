@@ -183,7 +183,10 @@ void add_inference_hardware(ojson& out, const json& body, const ModelSpec& model
                            {"note", c.note}};
     }
   }
-  out["cost"] = cost_json(option_cost(hw, hw.is_cpu() ? 0 : options.gpus, speed.decode_tokens_per_s_total, costs, hardware_catalog()));
+  // The break-even needs only the instances with this GPU (not the whole catalog: its first parse was
+  // most of a request's time, and in the browser tens of milliseconds before the first answer).
+  const std::vector<HardwareSpec> rentals = hw.kind == HardwareKind::gpu && hw.price_usd > 0 ? instances_with_gpu(hw.id) : std::vector<HardwareSpec>{};
+  out["cost"] = cost_json(option_cost(hw, hw.is_cpu() ? 0 : options.gpus, speed.decode_tokens_per_s_total, costs, rentals));
 }
 
 void apply_hardware_to_training(const json& body, TrainingSettings& settings) {

@@ -256,6 +256,22 @@ std::optional<HardwareSpec> hardware_entry(std::string_view id) {
   return hardware_from_json(d, std::string(doc->id), gpus);
 }
 
+std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) {
+  std::vector<HardwareSpec> out;
+  const std::optional<HardwareSpec> gpu = hardware_entry(gpu_id);
+  if (!gpu || gpu->kind != HardwareKind::gpu) return out;
+  const std::vector<HardwareSpec> gpus = {*gpu};
+  for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
+    // A file that names the GPU contains its id; only those are parsed (ids are plain [a-z0-9.-]).
+    if (doc->kind != "hardware" || doc->json.find(gpu->id) == std::string_view::npos) continue;
+    const json d = json::parse(doc->json.begin(), doc->json.end());
+    const auto found = d.find("gpu_id");
+    if (d.value("kind", std::string()) != "instance" || found == d.end() || !found->is_string() || found->get<std::string>() != gpu->id) continue;
+    out.push_back(hardware_from_json(d, std::string(doc->id), gpus));
+  }
+  return out;
+}
+
 const HardwareSpec* find_hardware(std::string_view id) {
   std::string lower(id);
   for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

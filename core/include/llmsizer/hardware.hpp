@@ -86,6 +86,10 @@ const HardwareSpec* find_hardware(std::string_view id);
  *  the catalog. */
 std::optional<HardwareSpec> hardware_entry(std::string_view id);
 
+/** The catalog's cloud instances whose GPU is `gpu_id` (as hardware_catalog() has them), read from
+ *  their own data files: what the buy-or-rent break-even of one owned GPU needs. */
+std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id);
+
 /** Entries made from one llmsizer-probe document (data/measured/<id>.json, its `summary.cpu` and
  *  `summary.cuda`): named "measured: <name>", with the measured bandwidth and matrix throughput
  *  used as they are (no efficiency factor on top). */
