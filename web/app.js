@@ -2,7 +2,7 @@
 // The page: reads the form into a request, asks the WASM core, renders its answer. Every number
 // shown comes from the core (estimate, recommend, listModels, listHardware, listOptions); this file
 // only converts bytes to GB/GiB and formats numbers for the reader's language.
-import { startSession } from './lib/session.js';
+import { pageLang, startSession } from './lib/session.js';
 import { ALL_LINEAR_TARGETS, ATTENTION_TARGETS, PROBE_HARDWARE, menusFrom, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
 import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
 import { contextChart } from './lib/charts.js';
@@ -37,8 +37,7 @@ function failedStart(error) {
   const status = $('status');
   status.className = 'error';
   status.textContent = `Error: ${String((error && error.message) || error)}`;
-  const lang = /^ja\b/i.test(navigator.language || '') ? 'ja' : 'en';
-  loadStrings(lang).then((strings) => {
+  loadStrings(pageLang()).then((strings) => {
     status.textContent = `${translator(strings)('status.failed')} (${String((error && error.message) || error)})`;
   }).catch(() => {});
   return new Promise(() => {});

@@ -233,10 +233,18 @@ const std::vector<HardwareSpec>& hardware_catalog() {
   return catalog;
 }
 
-std::optional<HardwareSpec> hardware_entry(std::string_view id) {
+namespace {
+/// Catalog ids are matched case-insensitively.
+std::string lowercase(std::string_view id) {
   std::string lower(id);
   for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  // data/hardware/<id>.json: the file stem is the entry's id (tests/hardware_catalog_test.cpp).
+  return lower;
+}
+}  // namespace
+
+std::optional<HardwareSpec> hardware_entry(std::string_view id) {
+  const std::string lower = lowercase(id);
+  // data/hardware/<id>.json: the file stem is the entry's id (tests/hardware_data_test.cpp).
   const EmbeddedDocument* doc = find_embedded_document("hardware", lower);
   if (doc == nullptr) {
     const HardwareSpec* h = find_hardware(lower);
@@ -244,14 +252,11 @@ std::optional<HardwareSpec> hardware_entry(std::string_view id) {
   }
   const json d = json::parse(doc->json.begin(), doc->json.end());
   std::vector<HardwareSpec> gpus;  // what hardware_catalog() hands an instance or laptop: its GPU
-  if (d.value("kind", std::string()) != "gpu") {
-    const auto found = d.find("gpu_id");  // null where the accelerator is not a catalog GPU (inf2)
-    const std::string gpu_id = found != d.end() && found->is_string() ? found->get<std::string>() : std::string();
-    const EmbeddedDocument* gpu_doc = gpu_id.empty() ? nullptr : find_embedded_document("hardware", gpu_id);
-    if (gpu_doc != nullptr) {
-      const json g = json::parse(gpu_doc->json.begin(), gpu_doc->json.end());
-      if (g.value("kind", std::string()) == "gpu") gpus.push_back(hardware_from_json(g, std::string(gpu_doc->id), {}));
-    }
+  const std::string gpu_id = str(d, "kind") != "gpu" ? str(d, "gpu_id") : std::string();  // null for inf2
+  const EmbeddedDocument* gpu_doc = gpu_id.empty() ? nullptr : find_embedded_document("hardware", gpu_id);
+  if (gpu_doc != nullptr) {
+    const json g = json::parse(gpu_doc->json.begin(), gpu_doc->json.end());
+    if (str(g, "kind") == "gpu") gpus.push_back(hardware_from_json(g, std::string(gpu_doc->id), {}));
   }
   return hardware_from_json(d, std::string(doc->id), gpus);
 }
@@ -265,16 +270,13 @@ std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) {
     // A file that names the GPU contains its id; only those are parsed (ids are plain [a-z0-9.-]).
     if (doc->kind != "hardware" || doc->json.find(gpu->id) == std::string_view::npos) continue;
     const json d = json::parse(doc->json.begin(), doc->json.end());
-    const auto found = d.find("gpu_id");
-    if (d.value("kind", std::string()) != "instance" || found == d.end() || !found->is_string() || found->get<std::string>() != gpu->id) continue;
-    out.push_back(hardware_from_json(d, std::string(doc->id), gpus));
+    if (str(d, "kind") == "instance" && str(d, "gpu_id") == gpu->id) out.push_back(hardware_from_json(d, std::string(doc->id), gpus));
   }
   return out;
 }
 
 const HardwareSpec* find_hardware(std::string_view id) {
-  std::string lower(id);
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = lowercase(id);
   for (const auto& h : hardware_catalog()) {
     if (h.id == lower) return &h;
   }

@@ -27,8 +27,9 @@ function skip(why) {
   process.exit(process.env.LLMSIZER_REQUIRE_BROWSER ? 1 : 77);
 }
 
-/** Launches Chromium, serves webDir, and returns helpers that record requests and console errors. */
-export async function openBrowser(chromium, webDir, { extraArgs = [] } = {}) {
+/** Launches Chromium, serves webDir, and returns helpers that record requests and console errors
+ *  (`record: false`: pages without those listeners, for timing — each event crosses to Node). */
+export async function openBrowser(chromium, webDir, { extraArgs = [], record = true } = {}) {
   const { server, url } = await serve(webDir);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
   const requests = [];
@@ -36,6 +37,7 @@ export async function openBrowser(chromium, webDir, { extraArgs = [] } = {}) {
   async function newPage(options = {}) {
     const context = await browser.newContext(options);
     const page = await context.newPage();
+    if (!record) return page;
     page.on('request', (r) => requests.push(r.url()));
     page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
     page.on('pageerror', (e) => consoleErrors.push(String(e)));

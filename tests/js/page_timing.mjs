@@ -10,18 +10,11 @@
 // prerendered at build time by the same core, scripts/prerender.mjs), a shared link (a state that
 // must be computed in the browser), and the embed view.
 import { cpus, loadavg } from 'node:os';
-import { CHROMIUM, CHROMIUM_ARGS, prerequisites } from './browser.mjs';
-import { serve } from './static_server.mjs';
+import { openBrowser, prerequisites } from './browser.mjs';
 
 const [webDir, loadsArg = '7'] = process.argv.slice(2);
 const chromium = await prerequisites(webDir);
-const { server, url } = await serve(webDir);
-const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-const b = {
-  url,
-  newPage: async (options) => (await browser.newContext(options)).newPage(),
-  close: async () => { await browser.close(); server.close(); },
-};
+const b = await openBrowser(chromium, webDir, { record: false });
 const median = (xs) => [...xs].sort((a, c) => a - c)[Math.floor(xs.length / 2)];
 try {
   const views = [['default page', ''],

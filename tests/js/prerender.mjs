@@ -27,7 +27,6 @@ if (m) {
   const now = JSON.parse(core.estimate(request));
   check(JSON.stringify(block.response) === JSON.stringify(now), 'the block\'s response equals the core\'s answer now');
   check(!now.error && now.memory && now.memory.device_bytes > 0, 'the default request has a real answer');
-  check(!m[1].includes('<'), 'no "<" inside the block (nothing can close the script element)');
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -52,8 +52,13 @@ function prerendered(requestText) {
  * loaded (at once, except when that first answer was the prerendered one: then it starts loading
  * it) and rejects if it cannot load.
  */
+/** The page's language: a link's lang=, else the browser's first language the page has. */
+export function pageLang() {
+  return urlLang(location.href) || preferredLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+}
+
 export async function startSession() {
-  const lang = urlLang(location.href) || preferredLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+  const lang = pageLang();
   if (!globalThis.llmsizerBoot) globalThis.llmsizerBoot = {};  // boot.js came too late: it then does nothing
   const stringsPromise = loadStrings(lang);
   let startCore;
