@@ -338,7 +338,10 @@ std::int64_t WeightsLayout::tensor_bytes(std::string_view name) const {
 }
 
 WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format, int group_size) {
-  const std::vector<TensorInfo> tensors = model_tensors(model);
+  return weights_layout(model, format, model_tensors(model), group_size);
+}
+
+WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format, const std::vector<TensorInfo>& tensors, int group_size) {
   WeightsLayout layout;
   layout.tensors.reserve(tensors.size());
   const int group = group_size != 0 ? group_size : format.group_size;

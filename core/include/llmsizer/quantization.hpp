@@ -45,6 +45,11 @@ struct WeightsLayout {
  *  GPTQ/AWQ/MLX (0: default; -1 for GPTQ: one group per column, "per-channel"). */
 WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format, int group_size = 0);
 
+/** The same over a given list of the model's tensors (a runtime's own layout of them, e.g.
+ *  llama_cpp_tensor_infos in llama_cpp.hpp), in the list's order. */
+WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format, const std::vector<TensorInfo>& tensors,
+                             int group_size = 0);
+
 /** What a checkpoint in this format weighs on disk: the tensors plus the file's own metadata. */
 struct DiskSize {
   std::int64_t weights_bytes = 0;

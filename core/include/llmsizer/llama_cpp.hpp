@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// llama.cpp's memory as llama.cpp computes it: the weights per buffer (mapped file, CPU repack
+/// copies, GPU), the KV cache per layer kind and stream, the compute buffer of one micro-batch and
+/// the output buffer. Every rule cites the llama.cpp source it follows; the version modelled is the
+/// one node-llama-cpp 3.22.1 bundles (llama.cpp tag v0.5.0, see data/validation/llama_cpp.json).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "llmsizer/model.hpp"
+#include "llmsizer/precision.hpp"
+#include "llmsizer/tensors.hpp"
+
+namespace llmsizer {
+
+/** The model's tensors as llama.cpp's converter writes them into a GGUF file and its loader
+ *  expects them (llama.cpp src/models/<arch>.cpp load_arch_tensors): model_tensors() with the
+ *  family layouts that differ from Hugging Face's —
+ *  - phi3: q, k, v fused into `attn_qkv` and gate + up into one `ffn_up` of 2 × n_ff rows
+ *    (src/models/phi3.cpp: `ffn_up {n_embd, 2 * n_ff}`, no ffn_gate);
+ *  - deepseek2 (MLA): `attn_kv_b` split into `attn_k_b {nope, kv_lora_rank, heads}` and
+ *    `attn_v_b {kv_lora_rank, v_head, heads}` (src/models/deepseek2.cpp, is_mla), the V3 score
+ *    correction bias named `exp_probs_b.bias`;
+ *  - gpt-oss: one `attn_sinks.weight {heads}` per layer (src/models/openai-moe.cpp).
+ *  Tensors whose names model_tensors() only lumps (sinks) are spelled out, so that the list is
+ *  exactly what llama.cpp loads for these families. */
+std::vector<TensorInfo> llama_cpp_tensor_infos(const ModelSpec& model);
+
+/** llama.cpp's `general.architecture` for the model's Hugging Face model_type (src/llama-arch.cpp
+ *  LLM_ARCH_NAMES): "llama", "qwen2", "qwen3", "qwen3moe", "gemma2", "gemma3", "phi3",
+ *  "deepseek2", "gpt-oss", ...; empty when not known here. */
+std::string llama_cpp_architecture(const ModelSpec& model);
+
+/// One weight tensor as a GGUF file stores it.
+struct GgufTensor {
+  std::string name;
+  std::vector<std::int64_t> shape;  ///< ggml order: shape[0] is the row (ne[0])
+  std::string type;                 ///< ggml type name: "F32", "F16", "Q4_K", "MXFP4", ...
+  std::int64_t bytes = 0;           ///< ggml_nbytes
+};
+
+/** llama_cpp_tensor_infos() with the storage type each tensor gets in `format` (for GGUF file
+ *  types the llama-quant.cpp mix of quantization.hpp; fp16/bf16/fp32 are the GGUF F16/BF16/F32
+ *  file types; other formats keep their own byte counts). */
+std::vector<GgufTensor> llama_cpp_tensors(const ModelSpec& model, const WeightFormat& format);
+
+/** Which weight types the CPU backend copies into a CPU_REPACK buffer with interleaved rows for its
+ *  matrix kernels (ggml/src/ggml-cpu/repack.cpp ggml_repack_get_optimal_repack_type): */
+enum class LlamaCppCpu {
+  none,         ///< no repacking (GGML_CPU_REPACK off, or a CPU with none of the features below)
+  x86_avx2,     ///< AVX2 (incl. AVX-512 CPUs): Q4_0, Q4_K, IQ4_NL, MXFP4 with rows % 8 == 0
+  x86_avx512,   ///< AVX-512: the AVX2 set and Q2_K (rows % 8 == 0)
+  arm_dotprod,  ///< NEON + dotprod: Q4_0, IQ4_NL, MXFP4, Q8_0 (rows % 4), Q4_K, Q5_K, Q6_K (rows % 8)
+  arm_i8mm,     ///< NEON + i8mm: the dotprod set (8x8 / 4x8 layouts)
+};
+
+/// Flash attention: llama.cpp's -fa on|off|auto (auto: on where the backend supports it).
+enum class LlamaCppFlashAttn { automatic, on, off };
+
+/** The settings of a llama.cpp run (llama-server / llama-cli flags in brackets). */
+struct LlamaCppSettings {
+  std::int64_t n_ctx = 4096;       ///< [-c] context of all sequences together; 0: the model's trained context
+  std::int64_t n_batch = 2048;     ///< [-b] logical batch (common/common.h default 2048)
+  std::int64_t n_ubatch = 512;     ///< [-ub] micro-batch: the compute buffer's size (common/common.h default 512)
+  int n_seq = 1;                   ///< [-np] parallel sequences (slots), llama_context_params.n_seq_max
+  bool kv_unified = false;         ///< [-kvu] one KV stream shared by all sequences (llama-server's default)
+  LlamaCppFlashAttn flash_attn = LlamaCppFlashAttn::automatic;  ///< [-fa]
+  std::string type_k = "F16";      ///< [-ctk] ggml type name of the K cache: F16, BF16, F32, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, IQ4_NL
+  std::string type_v = "F16";      ///< [-ctv] V cache type; a quantized V needs flash attention
+  bool swa_full = false;           ///< [--swa-full] sliding-window layers cache the whole context
+  bool mmap = true;                ///< [--no-mmap] false: weights are read into allocated memory
+  int n_gpu_layers = 0;            ///< [-ngl] layers on the GPU, counting the output layer; -1: all
+  bool gpu = false;                ///< a GPU backend (CUDA, Metal, Vulkan) is in use
+  bool offload_kqv = true;         ///< [--no-kv-offload] false: KV cache and attention stay on the CPU
+  LlamaCppCpu cpu = LlamaCppCpu::x86_avx2;  ///< which weights the CPU backend repacks
+  std::vector<std::string> cpu_tensor_patterns;  ///< [-ot PATTERN=CPU] regular expressions searched in tensor names, as llama.cpp does
+};
+
+/// How a layer keeps its context (llama-model.cpp create_memory).
+enum class LlamaCppLayerCache {
+  full,        ///< llama_kv_cache over the whole context per stream
+  sliding,     ///< llama_kv_cache_iswa's SWA cache: pad256(min(n_ctx_seq, window + n_ubatch)) cells
+  mla,         ///< DeepSeek MLA: K only, kv_lora_rank + rope per token (no V)
+  recurrent,   ///< llama_memory_recurrent: a fixed state per sequence
+  none,        ///< no cache (a layer that reuses another's)
+};
+
+/// The cache of one layer.
+struct LlamaCppLayerKv {
+  int layer = 0;
+  LlamaCppLayerCache kind = LlamaCppLayerCache::full;
+  std::int64_t cells = 0;     ///< cells per stream
+  std::int64_t streams = 1;   ///< KV streams: n_seq unless unified
+  std::int64_t k_bytes = 0;
+  std::int64_t v_bytes = 0;
+  bool on_device = false;
+};
+
+/** llama.cpp's buffers for a run, in bytes, named as llama.cpp logs them. Host memory is RAM;
+ *  device memory is on the GPU (0 without one). */
+struct LlamaCppMemory {
+  // The parameters as llama.cpp resolves them (llama-context.cpp constructor).
+  std::int64_t n_ctx = 0;          ///< padded to 256, a multiple of n_seq when streams are per sequence
+  std::int64_t n_ctx_seq = 0;      ///< context of one sequence
+  std::int64_t n_batch = 0;
+  std::int64_t n_ubatch = 0;
+  std::int64_t n_stream = 1;
+  bool flash_attn = false;         ///< as resolved (auto: on for the CPU and the GPU backends modelled)
+  std::int64_t cells_full = 0;     ///< per stream
+  std::int64_t cells_sliding = 0;  ///< per stream (0: no sliding layers)
+
+  // Weights ("load_tensors: <buffer> model buffer size").
+  std::int64_t weights_mapped = 0;   ///< CPU_Mapped: the file range the CPU tensors span (mmap)
+  std::int64_t weights_cpu = 0;      ///< CPU: weights read into RAM (--no-mmap)
+  std::int64_t weights_repack = 0;   ///< CPU_REPACK: repacked copies of the CPU matrices
+  std::int64_t weights_device = 0;   ///< GPU
+  std::int64_t weights_mapped_repacked = 0;  ///< bytes of the mapped range whose tensors were repacked (read once; the kernel may drop them)
+
+  // Context buffers.
+  std::int64_t kv_host = 0;          ///< "llama_kv_cache: CPU KV buffer size" (all caches)
+  std::int64_t kv_device = 0;
+  std::int64_t compute_host = 0;     ///< "sched_reserve: CPU compute buffer size" (CUDA_Host with a GPU)
+  std::int64_t compute_device = 0;
+  std::int64_t output = 0;           ///< "output buffer size": logits of n_seq rows (host)
+
+  std::int64_t host_bytes = 0;       ///< all of the above in RAM
+  std::int64_t device_bytes = 0;     ///< all of the above on the GPU
+
+  std::vector<LlamaCppLayerKv> layers;
+  std::vector<std::string> notes;    ///< rules that applied, one sentence each ("Phi-3's window is off in llama.cpp: ...")
+};
+
+/** llama.cpp's memory for `model` stored as `tensors` (llama_cpp_tensors(), or a GGUF file's tensor
+ *  list) under `settings`. Throws InputError (field named as the request's) for settings llama.cpp
+ *  rejects: a quantized V cache without flash attention, an unknown cache type, a bad pattern. */
+LlamaCppMemory llama_cpp_memory(const ModelSpec& model, const std::vector<GgufTensor>& tensors, const LlamaCppSettings& settings);
+
+}  // namespace llmsizer

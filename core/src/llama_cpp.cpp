@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/llama_cpp.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+#include "llama_cpp_graph.hpp"
+#include "regex_lite.hpp"
+#include "llmsizer/error.hpp"
+#include "llmsizer/gguf.hpp"
+#include "llmsizer/quantization.hpp"
+
+namespace llmsizer {
+namespace {
+
+bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+
+/// "blk.7." for layer 7.
+std::string layer_prefix(int layer) { return "blk." + std::to_string(layer) + "."; }
+
+/// Lumps model_tensors() adds for parameters it does not name (tensors.cpp add_lump): a llama.cpp
+/// layout names them, or they do not exist in a GGUF file.
+bool is_lump(const TensorInfo& t) {
+  return starts_with(t.name, "blk.mixers.") || starts_with(t.name, "norms.extra.") || starts_with(t.name, "other.");
+}
+
+const TensorInfo* find(const std::vector<TensorInfo>& list, const std::string& name) {
+  for (const auto& t : list) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<TensorInfo> llama_cpp_tensor_infos(const ModelSpec& m) {
+  const std::vector<TensorInfo> hf = model_tensors(m);
+  if (!m.has_architecture() || m.params_override > 0) return hf;
+  const bool phi3 = m.model_type == "phi3";
+  const bool mla = m.mla.kv_lora_rank > 0;
+  std::vector<TensorInfo> out;
+  out.reserve(hf.size() + static_cast<std::size_t>(m.num_layers));
+  for (const auto& t : hf) {
+    if (is_lump(t)) continue;
+    const std::string p = t.layer >= 0 ? layer_prefix(t.layer) : std::string();
+    if (phi3 && t.layer >= 0) {
+      // convert_hf_to_gguf keeps Phi-3's fused qkv_proj and gate_up_proj (src/models/phi3.cpp:
+      // attn_qkv optional, ffn_up {n_embd, 2 * n_ff} required, no ffn_gate).
+      if (t.name == p + "attn_q.weight") {
+        const TensorInfo* k = find(hf, p + "attn_k.weight");
+        const TensorInfo* v = find(hf, p + "attn_v.weight");
+        const std::int64_t rows = t.shape[1] + (k ? k->shape[1] : 0) + (v ? v->shape[1] : 0);
+        out.push_back({p + "attn_qkv.weight", {t.shape[0], rows}, t.tensor_class, t.layer});
+        continue;
+      }
+      if (t.name == p + "attn_k.weight" || t.name == p + "attn_v.weight" || t.name == p + "ffn_gate.weight") continue;
+      if (t.name == p + "ffn_up.weight" && find(hf, p + "ffn_gate.weight") != nullptr) {
+        out.push_back({t.name, {t.shape[0], 2 * t.shape[1]}, t.tensor_class, t.layer});
+        continue;
+      }
+    }
+    if (mla && t.name == p + "attn_kv_b.weight") {
+      // convert_hf_to_gguf (conversion/deepseek.py) splits kv_b_proj per head into the key
+      // decompression k_b {nope, kv_lora_rank, heads} and the value one v_b {kv_lora_rank, v, heads}.
+      const std::int64_t heads = m.num_attention_heads;
+      out.push_back({p + "attn_k_b.weight", {m.mla.qk_nope_head_dim, m.mla.kv_lora_rank, heads}, t.tensor_class, t.layer});
+      out.push_back({p + "attn_v_b.weight", {m.mla.kv_lora_rank, m.mla.v_head_dim, heads}, t.tensor_class, t.layer});
+      continue;
+    }
+    if (mla && t.name == p + "ffn_gate_inp.bias") {
+      out.push_back({p + "exp_probs_b.bias", t.shape, t.tensor_class, t.layer});  // DeepSeek-V3 e_score_correction_bias
+      continue;
+    }
+    if (m.model_type == "gpt_oss" && t.name == p + "ffn_norm.weight") {
+      // src/models/openai-moe.cpp: the norm before the experts is LLM_TENSOR_ATTN_POST_NORM
+      out.push_back({p + "post_attention_norm.weight", t.shape, t.tensor_class, t.layer});
+      continue;
+    }
+    out.push_back(t);
+    if (m.attention_sinks && t.name == p + "attn_output.weight") {
+      out.push_back({p + "attn_sinks.weight", {m.num_attention_heads}, TensorClass::attention, t.layer});
+    }
+  }
+  return out;
+}
+
+std::vector<GgufTensor> llama_cpp_tensors(const ModelSpec& m, const WeightFormat& format) {
+  const std::vector<TensorInfo> infos = llama_cpp_tensor_infos(m);
+  // Plain 16/32-bit formats are the GGUF F16/BF16/F32 file types (1-D tensors stay F32).
+  const WeightFormat* f = &format;
+  if (format.scheme == QuantScheme::plain) {
+    if (format.id == "fp16") f = find_weight_format("gguf-f16");
+    if (format.id == "bf16") f = find_weight_format("gguf-bf16");
+    if (format.id == "fp32") f = find_weight_format("gguf-f32");
+    if (f == nullptr) f = &format;
+  }
+  const WeightsLayout layout = weights_layout(m, *f, infos);
+  std::vector<GgufTensor> out;
+  out.reserve(infos.size());
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    const TensorStorage& s = layout.tensors[i];
+    out.push_back({infos[i].name, infos[i].shape, s.type, s.bytes});
+  }
+  return out;
+}
+
+std::string llama_cpp_architecture(const ModelSpec& m) {
+  static const std::pair<std::string_view, std::string_view> kArch[] = {
+      {"llama", "llama"},       {"mistral", "llama"},      {"qwen2", "qwen2"},          {"qwen2_moe", "qwen2moe"},
+      {"qwen3", "qwen3"},       {"qwen3_moe", "qwen3moe"}, {"gemma", "gemma"},          {"gemma2", "gemma2"},
+      {"gemma3", "gemma3"},     {"gemma3_text", "gemma3"}, {"phi3", "phi3"},            {"olmo2", "olmo2"},
+      {"deepseek_v2", "deepseek2"}, {"deepseek_v3", "deepseek2"}, {"gpt_oss", "gpt-oss"}, {"mixtral", "llama"},
+      {"qwen3_next", "qwen3next"},
+  };
+  for (const auto& [hf, gguf] : kArch) {
+    if (m.model_type == hf) return std::string(gguf);
+  }
+  return std::string();
+}
+
+namespace {
+
+constexpr std::int64_t kTensorAlignment = 32;  // ggml-impl.h TENSOR_ALIGNMENT (CPU and CPU_REPACK buffers)
+constexpr std::int64_t kCudaAlignment = 128;   // ggml-cuda.cu ggml_backend_cuda_buffer_type_get_alignment
+constexpr std::int64_t kContextPad = 256;      // llama-context.cpp: n_ctx = GGML_PAD(n_ctx, 256)
+
+constexpr std::int64_t pad(std::int64_t n, std::int64_t to) { return (n + to - 1) / to * to; }
+
+/// The layer a tensor belongs to ("blk.12.attn_q.weight" -> 12), or -1 for the input/output tensors.
+int tensor_layer(const std::string& name) {
+  if (!starts_with(name, "blk.")) return -1;
+  const std::size_t dot = name.find('.', 4);
+  int layer = 0;
+  for (std::size_t i = 4; i < dot && i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return -1;
+    layer = layer * 10 + (name[i] - '0');
+  }
+  return layer;
+}
+
+/// A weight llama.cpp multiplies with GGML_OP_MUL_MAT (2-D) or GGML_OP_MUL_MAT_ID (3-D experts)
+/// (llama-arch.cpp LLM_TENSOR_INFOS): what CPU_REPACK may hold. The token embedding is read with
+/// GET_ROWS, norms and biases with MUL/ADD; attn_k_b/attn_v_b are 3-D operands of MUL_MAT, which
+/// the repack buffer does not take (repack.cpp supports_op: MUL_MAT needs ggml_n_dims == 2).
+bool matrix_operand(const GgufTensor& t) {
+  if (!ends_with(t.name, ".weight") || t.name == "token_embd.weight") return false;
+  if (contains(t.name, "norm") || contains(t.name, "attn_sinks") || contains(t.name, "rope_freqs")) return false;
+  if (contains(t.name, "attn_k_b") || contains(t.name, "attn_v_b")) return false;
+  if (t.shape.size() == 2) return true;
+  return t.shape.size() == 3 && contains(t.name, "_exps");
+}
+
+/// ggml_repack_get_optimal_repack_type: the types each CPU family repacks and the row multiple
+/// (ne[1]) their interleaved layout needs.
+bool repacked(const GgufTensor& t, LlamaCppCpu cpu) {
+  if (cpu == LlamaCppCpu::none || !matrix_operand(t) || t.shape.size() < 2) return false;
+  const std::int64_t rows = t.shape[1];
+  const std::string& ty = t.type;
+  switch (cpu) {
+    case LlamaCppCpu::x86_avx2:
+      return (ty == "Q4_0" || ty == "Q4_K" || ty == "IQ4_NL" || ty == "MXFP4") && rows % 8 == 0;
+    case LlamaCppCpu::x86_avx512:
+      return (ty == "Q4_0" || ty == "Q4_K" || ty == "IQ4_NL" || ty == "MXFP4" || ty == "Q2_K") && rows % 8 == 0;
+    case LlamaCppCpu::arm_dotprod:
+    case LlamaCppCpu::arm_i8mm:
+      if (ty == "Q4_0" || ty == "IQ4_NL" || ty == "MXFP4" || ty == "Q8_0") return rows % 4 == 0;
+      return (ty == "Q4_K" || ty == "Q5_K" || ty == "Q6_K") && rows % 8 == 0;
+    case LlamaCppCpu::none:
+      return false;
+  }
+  return false;
+}
+
+/// ggml type id of a -ctk/-ctv name (common/arg.cpp kv_cache_types), or throws naming the field.
+int cache_type_id(const std::string& name, const char* field) {
+  static const char* const kAllowed[] = {"F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "IQ4_NL", "Q5_0", "Q5_1"};
+  std::string upper = name;
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  for (const char* allowed : kAllowed) {
+    if (upper == allowed) return ggml_type_by_name(upper)->id;
+  }
+  throw InputError(field, "must be one of f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 (llama.cpp -ctk/-ctv); got '" + name + "'");
+}
+
+std::int64_t row_bytes(int type, std::int64_t elements) {
+  const GgmlTypeInfo* t = ggml_type_info(type);
+  return elements / t->block_elements * t->block_bytes;
+}
+
+/// Architectures whose sliding-window layers llama.cpp caches separately (llama_kv_cache_iswa):
+/// src/models/gemma2.cpp, gemma3.cpp, openai-moe.cpp set swa_type = LLAMA_SWA_TYPE_STANDARD.
+/// Phi-3 reads the window and switches it off (src/models/phi3.cpp: "Phi SWA is currently
+/// disabled", swa_type NONE); llama/qwen2/mistral do not read it.
+bool sliding_cache(const std::string& arch) { return arch == "gemma2" || arch == "gemma3" || arch == "gpt-oss"; }
+
+llama_cpp_graph::GraphParams graph_params(const ModelSpec& m, const std::string& arch) {
+  llama_cpp_graph::GraphParams g;
+  g.arch = llama_cpp_graph::graph_known(arch) ? arch : "llama";
+  g.n_layer = m.num_layers;
+  g.n_embd = m.hidden_size;
+  g.n_head = m.num_attention_heads;
+  g.n_head_kv = m.num_kv_heads;
+  g.n_embd_head_k = m.head_dim;
+  g.n_embd_head_v = m.head_dim;
+  g.n_ff = m.intermediate_size;
+  g.n_vocab = m.vocab_size;
+  g.qkv_bias = m.qkv_bias;
+  g.o_bias = m.o_bias;
+  g.qk_norm = m.qk_norm;
+  g.n_expert = m.moe.num_experts;
+  g.n_expert_used = m.moe.experts_per_token;
+  g.n_ff_exp = m.moe.expert_intermediate_size;
+  g.n_ff_shexp = static_cast<std::int64_t>(m.moe.num_shared_experts) * m.moe.shared_expert_intermediate_size;
+  g.n_layer_dense_lead = m.moe.first_dense_layers;
+  if (m.mla.kv_lora_rank > 0) {
+    g.kv_lora_rank = m.mla.kv_lora_rank;
+    g.q_lora_rank = m.mla.q_lora_rank;
+    g.n_embd_head_qk_rope = m.mla.qk_rope_head_dim;
+    g.n_embd_head_k_mla = m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim;
+    g.n_embd_head_v_mla = m.mla.v_head_dim;
+    // DeepSeek-V3 (e_score_correction_bias): sigmoid gating with a selection bias and normalized
+    // top-k weights (conversion/deepseek.py writes expert_weights_norm from norm_topk_prob).
+    g.exp_probs_b = m.moe.router_bias;
+    g.expert_weights_norm = m.moe.router_bias;
+  }
+  g.attn_logit_softcap = arch == "gemma2";
+  g.final_logit_softcap = arch == "gemma2";
+  const bool swa = sliding_cache(arch);
+  for (int il = 0; il < m.num_layers; ++il) g.is_swa.push_back(swa && m.mixer(il) == MixerKind::sliding_attention);
+  return g;
+}
+
+}  // namespace
+
+LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor>& tensors, const LlamaCppSettings& s) {
+  LlamaCppMemory r;
+  const std::string arch = llama_cpp_architecture(m);
+  const int n_layer = m.num_layers;
+  const int type_k = cache_type_id(s.type_k, "kv_cache");
+  const int type_v = cache_type_id(s.type_v, "kv_cache");
+  if (s.n_ctx < 0 || s.n_batch < 1 || s.n_ubatch < 1 || s.n_seq < 1) throw InputError("llama_cpp", "n_ctx, n_batch, n_ubatch and parallel must be positive");
+
+  // --- llama-context.cpp constructor --------------------------------------------------------
+  const std::int64_t n_seq = s.n_seq;
+  std::int64_t n_ctx = s.n_ctx == 0 ? std::max<std::int64_t>(m.max_position_embeddings, 1) : s.n_ctx;
+  // "with causal attention, the batch size is limited by the context size" (before padding)
+  r.n_batch = std::min(n_ctx, s.n_batch);
+  r.n_ubatch = std::min(r.n_batch, s.n_ubatch);
+  const std::int64_t n_outputs_max = r.n_batch;
+  n_ctx = pad(n_ctx, kContextPad);
+  if (s.kv_unified) {
+    r.n_ctx_seq = n_ctx;
+  } else {
+    r.n_ctx_seq = pad(n_ctx / n_seq, kContextPad);
+    n_ctx = r.n_ctx_seq * n_seq;
+  }
+  r.n_ctx = n_ctx;
+  r.n_stream = s.kv_unified ? 1 : n_seq;
+  // -fa auto resolves to on: the CPU backend supports FLASH_ATTN_EXT for every type
+  // (ggml-cpu.cpp supports_op default), as do CUDA and Metal for the usual head sizes.
+  r.flash_attn = s.flash_attn != LlamaCppFlashAttn::off;
+  if (m.mla.kv_lora_rank > 0 && type_k != type_v) {
+    // llama-context.cpp llama_init_from_model: "model does not support different K and V cache types" (MLA)
+    throw InputError("kv_cache", "llama.cpp needs the same K and V cache type for MLA models (DeepSeek); got " + s.type_k + " and " + s.type_v);
+  }
+  if (!r.flash_attn && ggml_type_info(type_v)->block_elements > 1) {
+    // llama-context.cpp: "quantized V cache was requested, but this requires Flash Attention"
+    throw InputError("kv_cache", "llama.cpp needs flash attention (-fa on) for a quantized V cache (" + s.type_v + ")");
+  }
+
+  // --- which device holds each layer (llama-model.cpp load_tensors) -------------------------
+  const int ngl = !s.gpu ? 0 : (s.n_gpu_layers < 0 ? n_layer + 1 : std::min(s.n_gpu_layers, n_layer + 1));
+  const int i_gpu_start = std::max(n_layer + 1 - ngl, 0);  // the output layer is offloaded first
+  auto layer_on_gpu = [&](int il) { return s.gpu && il >= i_gpu_start && ngl > 0; };
+  const bool output_on_gpu = layer_on_gpu(n_layer);
+
+  // --- KV cache (llama-model.cpp create_memory, llama-kv-cache.cpp, llama-kv-cache-iswa.cpp) ---
+  const bool swa = sliding_cache(arch);
+  r.cells_full = r.n_ctx_seq;
+  bool any_sliding = false;
+  for (int il = 0; il < n_layer; ++il) any_sliding = any_sliding || (swa && m.mixer(il) == MixerKind::sliding_attention);
+  if (any_sliding) {
+    // "the SWA cache is always padded to 256 for performance": the window of every sequence of the
+    // stream plus one micro-batch, at most the context (--swa-full: the whole context).
+    const std::int64_t window = static_cast<std::int64_t>(m.sliding_window) * (s.kv_unified ? n_seq : 1) + r.n_ubatch;
+    r.cells_sliding = s.swa_full ? r.n_ctx_seq : pad(std::min(r.n_ctx_seq, window), kContextPad);
+  }
+  for (int il = 0; il < n_layer; ++il) {
+    LlamaCppLayerKv l;
+    l.layer = il;
+    l.streams = r.n_stream;
+    l.on_device = s.offload_kqv && layer_on_gpu(il);
+    const MixerKind mixer = m.mixer(il);
+    if (mixer == MixerKind::linear_attention || mixer == MixerKind::ssm) {
+      l.kind = LlamaCppLayerCache::recurrent;
+      r.layers.push_back(l);
+      continue;
+    }
+    if (m.mla.kv_lora_rank > 0) {
+      // MLA stored as MQA: one "head" of kv_lora_rank + rope dims, no V tensor (has_v = !is_mla).
+      l.kind = LlamaCppLayerCache::mla;
+      l.cells = r.cells_full;
+      l.k_bytes = row_bytes(type_k, static_cast<std::int64_t>(m.mla.kv_lora_rank) + m.mla.qk_rope_head_dim) * l.cells * l.streams;
+    } else {
+      const bool sliding = swa && mixer == MixerKind::sliding_attention;
+      l.kind = sliding ? LlamaCppLayerCache::sliding : LlamaCppLayerCache::full;
+      l.cells = sliding ? r.cells_sliding : r.cells_full;
+      const std::int64_t gqa = static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim;
+      l.k_bytes = row_bytes(type_k, gqa) * l.cells * l.streams;
+      l.v_bytes = row_bytes(type_v, gqa) * l.cells * l.streams;
+    }
+    (l.on_device ? r.kv_device : r.kv_host) += pad(l.k_bytes, kTensorAlignment) + pad(l.v_bytes, kTensorAlignment);
+    r.layers.push_back(l);
+  }
+  // llama_memory_recurrent: r and s states per sequence in F32 (n_seq_max cells).
+  const std::int64_t state = recurrent_state_bytes(m, 4) * n_seq;
+  if (state > 0) r.kv_host += state;
+
+  // --- weights (llama-model-loader.cpp create_tensor: buffer type per tensor) ---------------
+  std::vector<RegexLite> overrides;
+  for (const auto& pattern : s.cpu_tensor_patterns) {
+    try {
+      overrides.emplace_back(pattern);
+    } catch (const std::invalid_argument& e) {
+      throw InputError("override_tensor", "is not a regular expression llama.cpp's -ot takes: '" + pattern + "' (" + e.what() + ")");
+    }
+  }
+  std::int64_t file_offset = 0, mapped_first = -1, mapped_last = 0;
+  std::vector<std::pair<std::int64_t, std::int64_t>> repacked_ranges;
+  bool has_output = false;
+  const GgufTensor* token_embd = nullptr;
+  for (const auto& t : tensors) {
+    const std::int64_t offset = file_offset;
+    file_offset = pad(offset + t.bytes, kTensorAlignment);  // GGUF data are aligned to 32 (gguf.md)
+    if (t.name == "output.weight") has_output = true;
+    if (t.name == "token_embd.weight") token_embd = &t;
+    const int layer = tensor_layer(t.name);
+    const bool input_layer = t.name == "token_embd.weight";
+    bool gpu = input_layer ? false : (layer >= 0 ? layer_on_gpu(layer) : output_on_gpu);
+    for (const auto& re : overrides) {
+      if (re.search(t.name)) gpu = false;
+    }
+    if (gpu) {
+      r.weights_device += pad(t.bytes, kCudaAlignment);
+    } else if (repacked(t, s.cpu)) {
+      r.weights_repack += pad(t.bytes, kTensorAlignment);
+      repacked_ranges.emplace_back(offset, offset + t.bytes);
+    } else if (s.mmap) {
+      if (mapped_first < 0) mapped_first = offset;
+      mapped_last = std::max(mapped_last, offset + t.bytes);
+    } else {
+      r.weights_cpu += pad(t.bytes, kTensorAlignment);
+    }
+  }
+  if (mapped_first >= 0) {
+    // the CPU_Mapped buffer is the file range from the first to the last CPU tensor
+    r.weights_mapped = mapped_last - mapped_first;
+    for (const auto& [a, b] : repacked_ranges) {
+      if (a >= mapped_first && b <= mapped_last) r.weights_mapped_repacked += b - a;
+    }
+  }
+  if (!has_output && token_embd != nullptr) {
+    // Tied embeddings: the output layer gets the token embedding as a duplicated tensor; it is a
+    // second copy unless it lands in the token embedding's own buffer (TENSOR_DUPLICATED).
+    if (output_on_gpu) {
+      r.weights_device += pad(token_embd->bytes, kCudaAlignment);
+    } else if (repacked({"output.weight", token_embd->shape, token_embd->type, token_embd->bytes}, s.cpu)) {
+      r.weights_repack += pad(token_embd->bytes, kTensorAlignment);
+    }
+  }
+
+  // --- output buffer (llama-context.cpp output_reserve(n_seq_max)): logits of n_seq rows ----
+  r.output = m.vocab_size * n_seq * 4;
+
+  // --- compute buffer (llama-context.cpp sched_reserve: pp, tg, pp graphs; the largest) -----
+  llama_cpp_graph::GraphParams g = graph_params(m, arch);
+  g.n_seqs = n_seq;
+  g.n_stream = r.n_stream;
+  g.kv_unified = s.kv_unified;
+  g.kv_size = r.cells_full;
+  g.kv_size_swa = r.cells_sliding > 0 ? r.cells_sliding : r.cells_full;
+  g.flash_attn = r.flash_attn;
+  g.type_k = type_k;
+  g.type_v = type_v;
+  std::int64_t pp_tokens = std::min(r.n_ctx, r.n_ubatch);
+  pp_tokens = (pp_tokens + n_seq - 1) / n_seq * n_seq;  // graph_reserve: a multiple of n_seqs
+  g.n_tokens = pp_tokens;
+  g.n_outputs = std::min(pp_tokens, n_outputs_max);
+  const std::int64_t pp = llama_cpp_graph::compute_buffer_bytes(g);
+  g.n_tokens = n_seq;
+  g.n_outputs = n_seq;
+  const std::int64_t tg = llama_cpp_graph::compute_buffer_bytes(g);
+  const std::int64_t compute = std::max(pp, tg);
+  if (s.gpu && ngl > 0) {
+    r.compute_device = compute;
+    // The CPU backend computes the input layer (token_embd stays on the CPU): its get_rows output
+    // and the token ids, in the device's pinned host buffer.
+    r.compute_host = ngl >= n_layer + 1 ? pad(m.hidden_size * pp_tokens * 4, kTensorAlignment) * 2 + pad(pp_tokens * 4, kTensorAlignment) : compute;
+  } else {
+    r.compute_host = compute;
+  }
+
+  r.host_bytes = r.weights_mapped + r.weights_cpu + r.weights_repack + r.kv_host + r.compute_host + r.output;
+  r.device_bytes = r.weights_device + r.kv_device + r.compute_device;
+  return r;
+}
+
+}  // namespace llmsizer

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// llama.cpp's compute buffer, worked out the way llama.cpp works it out: the graph of one
+// micro-batch is built node by node as llama.cpp builds it (src/llama-graph.cpp and
+// src/models/<arch>.cpp, with ggml's shape rules from ggml/src/ggml.c), ordered as
+// ggml_build_forward_expand orders it, and laid out by a copy of ggml's graph allocator
+// (ggml/src/ggml-alloc.c: in-place reuse of a parent's memory, best-fit free blocks, the end of
+// the buffer as the last block). The buffer llama.cpp allocates is that allocator's high-water
+// mark. Private to the core: llama_cpp.cpp is its only user.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llmsizer::llama_cpp_graph {
+
+/// The model and micro-batch one graph is built for (names as in llama.cpp's llama_hparams and
+/// llama_cparams).
+struct GraphParams {
+  std::string arch;  ///< llama.cpp architecture: llama, qwen2, qwen3, qwen3moe, gemma2, gemma3, phi3, deepseek2, gpt-oss
+  int n_layer = 0;
+  std::int64_t n_embd = 0;
+  std::int64_t n_head = 0;
+  std::int64_t n_head_kv = 0;
+  std::int64_t n_embd_head_k = 0;  ///< per-head key width (MLA: kv_lora_rank + rope)
+  std::int64_t n_embd_head_v = 0;  ///< per-head value width (MLA: kv_lora_rank)
+  std::int64_t n_ff = 0;
+  std::int64_t n_vocab = 0;
+  std::vector<bool> is_swa;        ///< per layer: sliding-window layer (its own cache and mask)
+  bool qkv_bias = false;
+  bool o_bias = false;
+  bool qk_norm = false;
+  // Mixture of experts.
+  std::int64_t n_expert = 0;
+  std::int64_t n_expert_used = 0;
+  std::int64_t n_ff_exp = 0;
+  std::int64_t n_ff_shexp = 0;     ///< all shared experts together (deepseek2)
+  int n_layer_dense_lead = 0;
+  bool exp_probs_b = false;        ///< deepseek2 V3: expert selection bias
+  bool expert_weights_norm = false;
+  // DeepSeek MLA.
+  std::int64_t kv_lora_rank = 0;
+  std::int64_t q_lora_rank = 0;
+  std::int64_t n_embd_head_qk_rope = 0;
+  std::int64_t n_embd_head_k_mla = 0;  ///< nope + rope
+  std::int64_t n_embd_head_v_mla = 0;
+  bool final_logit_softcap = false;    ///< gemma2
+  bool attn_logit_softcap = false;     ///< gemma2 (attention scores; not with flash attention)
+
+  // The micro-batch and the cache it attends to.
+  std::int64_t n_tokens = 0;       ///< tokens of the ubatch (a multiple of n_seqs)
+  std::int64_t n_outputs = 0;      ///< rows of logits computed
+  std::int64_t n_seqs = 1;         ///< sequences in the ubatch (the mask's streams when not unified)
+  std::int64_t n_stream = 1;       ///< KV streams (1 when unified)
+  bool kv_unified = false;
+  std::int64_t kv_size = 0;        ///< cells of the full-attention cache per stream (n_kv at reserve)
+  std::int64_t kv_size_swa = 0;    ///< cells of the sliding-window cache per stream
+  bool flash_attn = false;
+  int type_k = 1;                  ///< ggml type id of the K cache (1: F16)
+  int type_v = 1;                  ///< ggml type id of the V cache
+};
+
+/// Bytes ggml's allocator needs for the graph of one micro-batch on one CPU buffer (alignment 32).
+std::int64_t compute_buffer_bytes(const GraphParams& params);
+
+/// The architectures whose graph is built here.
+bool graph_known(const std::string& arch);
+
+}  // namespace llmsizer::llama_cpp_graph
