@@ -25,6 +25,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 # Dev tools from npm (lock file pinned); the browser itself is Debian's chromium, never downloaded.
-if [ ! -d node_modules/playwright-core ]; then
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+# node-llama-cpp (the real-llama.cpp test) comes with its prebuilt CPU binary as the direct dev
+# dependency @node-llama-cpp/linux-x64; --omit=optional leaves out its GPU/other-platform binaries
+# (hundreds of MB) and --ignore-scripts its postinstall, which could otherwise fetch or build llama.cpp.
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/node-llama-cpp ]; then
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 NODE_LLAMA_CPP_SKIP_DOWNLOAD=true \
+    npm ci --omit=optional --ignore-scripts --no-audit --no-fund --loglevel=error
 fi

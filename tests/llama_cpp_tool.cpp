@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// Helper of the real-llama.cpp test (tests/js/llama_cpp_real.mjs): turns a model config into the
+// plan of a GGUF file llama.cpp loads (metadata as convert_hf_to_gguf.py writes it, the tensors of
+// llama_cpp_tensors() with their ggml types), so that the Node test can write the file and load it
+// with node-llama-cpp.
+//
+//   llmsizer_llama_cpp_tool gguf-plan DATA.json MODEL_ID WEIGHTS -> {"architecture", "metadata", "tensors"}
+//   llmsizer_llama_cpp_tool estimate-rows DATA.json              -> the core's estimate of every row
+//
+// DATA.json is data/validation/llama_cpp.json: its "models" hold each model's config.json.
+// Test code only: nothing here is part of the core.
+#include <cstdint>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "llmsizer/config_import.hpp"
+#include "llmsizer/error.hpp"
+#include "llmsizer/gguf.hpp"
+#include "llmsizer/llama_cpp.hpp"
+#include "llmsizer/model.hpp"
+#include "llmsizer/precision.hpp"
+#include "llama_cpp_rows.hpp"
+
+namespace {
+
+using nlohmann::json;
+using llmsizer::ModelSpec;
+
+// GGUF value type ids (gguf.md gguf_metadata_value_type).
+constexpr int kU32 = 4, kF32 = 6, kBool = 7, kStr = 8, kArr = 9;
+
+json kv(const std::string& key, int type, json value) { return {{"key", key}, {"type", type}, {"value", std::move(value)}}; }
+
+double number_or(const json& cfg, const char* key, double fallback) {
+  const auto it = cfg.find(key);
+  return it != cfg.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+/// The metadata convert_hf_to_gguf.py writes for the family (conversion/*.py set_gguf_parameters),
+/// without the tokenizer (the Node side adds a synthetic one of vocab_size tokens).
+json metadata_for(const ModelSpec& m, const json& cfg, const std::string& arch, const std::string& file_type) {
+  json md = json::array();
+  const std::string a = arch + ".";
+  md.push_back(kv("general.architecture", kStr, arch));
+  md.push_back(kv("general.name", kStr, m.id.empty() ? "synthetic" : m.id));
+  md.push_back(kv("general.file_type_name", kStr, file_type));
+  const std::int64_t n_ctx_train = m.max_position_embeddings > 0 ? m.max_position_embeddings : 32768;
+  md.push_back(kv(a + "context_length", kU32, n_ctx_train));
+  md.push_back(kv(a + "embedding_length", kU32, m.hidden_size));
+  md.push_back(kv(a + "block_count", kU32, m.num_layers));
+  md.push_back(kv(a + "feed_forward_length", kU32, m.intermediate_size));
+  md.push_back(kv(a + "attention.head_count", kU32, m.num_attention_heads));
+  md.push_back(kv(a + "attention.layer_norm_rms_epsilon", kF32, number_or(cfg, "rms_norm_eps", 1e-6)));
+  md.push_back(kv(a + "rope.freq_base", kF32, number_or(cfg, "rope_theta", 10000.0)));
+  md.push_back(kv(a + "vocab_size", kU32, m.vocab_size));
+  if (m.mla.kv_lora_rank > 0) {
+    // conversion/deepseek.py: MLA stored as MQA with larger heads (num_key_value_heads = 1).
+    md.push_back(kv(a + "attention.head_count_kv", kU32, 1));
+    if (m.mla.q_lora_rank > 0) md.push_back(kv(a + "attention.q_lora_rank", kU32, m.mla.q_lora_rank));
+    md.push_back(kv(a + "attention.kv_lora_rank", kU32, m.mla.kv_lora_rank));
+    md.push_back(kv(a + "attention.key_length", kU32, m.mla.kv_lora_rank + m.mla.qk_rope_head_dim));
+    md.push_back(kv(a + "attention.value_length", kU32, m.mla.kv_lora_rank));
+    md.push_back(kv(a + "attention.key_length_mla", kU32, m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim));
+    md.push_back(kv(a + "attention.value_length_mla", kU32, m.mla.v_head_dim));
+    md.push_back(kv(a + "rope.dimension_count", kU32, m.mla.qk_rope_head_dim));
+    md.push_back(kv(a + "leading_dense_block_count", kU32, m.moe.first_dense_layers));
+    md.push_back(kv(a + "expert_shared_count", kU32, m.moe.num_shared_experts));
+    md.push_back(kv(a + "expert_gating_func", kU32, m.moe.router_bias ? 2 : 1));  // llama_expert_gating_func_type
+  } else {
+    md.push_back(kv(a + "attention.head_count_kv", kU32, m.num_kv_heads));
+    md.push_back(kv(a + "attention.key_length", kU32, m.head_dim));
+    md.push_back(kv(a + "attention.value_length", kU32, m.head_dim));
+    md.push_back(kv(a + "rope.dimension_count", kU32, m.head_dim));
+  }
+  if (m.moe.num_experts > 0) {
+    md.push_back(kv(a + "expert_count", kU32, m.moe.num_experts));
+    md.push_back(kv(a + "expert_used_count", kU32, m.moe.experts_per_token));
+    md.push_back(kv(a + "expert_feed_forward_length", kU32, m.moe.expert_intermediate_size));
+  }
+  if (m.sliding_window > 0 && arch != "llama" && arch != "qwen2" && arch != "qwen3") {
+    md.push_back(kv(a + "attention.sliding_window", kU32, m.sliding_window));
+  }
+  if (arch == "gemma2") {
+    md.push_back(kv(a + "attn_logit_softcapping", kF32, number_or(cfg, "attn_logit_softcapping", 50.0)));
+    md.push_back(kv(a + "final_logit_softcapping", kF32, number_or(cfg, "final_logit_softcapping", 30.0)));
+  }
+  return md;
+}
+
+int run_gguf_plan(const std::string& data_path, const std::string& model_id, const std::string& weights) {
+  std::ifstream in(data_path);
+  if (!in) throw llmsizer::InputError("data", "cannot read " + data_path);
+  const json doc = json::parse(in);
+  json cfg;
+  for (const auto& entry : doc.at("models")) {
+    if (entry.at("id") == model_id) cfg = entry.at("config");
+  }
+  if (cfg.is_null()) throw llmsizer::InputError("model", "no model '" + model_id + "' in " + data_path);
+  std::vector<std::string> warnings;
+  ModelSpec m = llmsizer::model_from_hf_config(cfg, "config", warnings);
+  m.id = model_id;
+  const llmsizer::WeightFormat* format = llmsizer::find_weight_format(weights);
+  if (format == nullptr) throw llmsizer::InputError("weights", "unknown weight format '" + weights + "'");
+  const std::string arch = llmsizer::llama_cpp_architecture(m);
+  if (arch.empty()) throw llmsizer::InputError("config.model_type", "no llama.cpp architecture is known for '" + m.model_type + "'");
+  json out;
+  out["architecture"] = arch;
+  out["vocab_size"] = m.vocab_size;
+  out["metadata"] = metadata_for(m, cfg, arch, std::string(format->id));
+  json tensors = json::array();
+  for (const auto& t : llmsizer::llama_cpp_tensors(m, *format)) {
+    const llmsizer::GgmlTypeInfo* type = llmsizer::ggml_type_by_name(t.type);
+    if (type == nullptr) throw llmsizer::InputError("weights", "tensor " + t.name + " has type " + t.type + ", not a ggml type");
+    tensors.push_back({{"name", t.name}, {"shape", t.shape}, {"type", type->id}, {"type_name", t.type}, {"bytes", t.bytes}});
+  }
+  out["tensors"] = tensors;
+  std::cout << out.dump() << "\n";
+  return 0;
+}
+
+/// estimate-rows DATA.json: the core's estimate for every row of data/validation/llama_cpp.json,
+/// as a JSON array in the rows' order.
+int run_estimate_rows(const std::string& data_path) {
+  std::ifstream in(data_path);
+  if (!in) throw llmsizer::InputError("data", "cannot read " + data_path);
+  const json doc = json::parse(in);
+  const auto models = llama_cpp_rows::models_of(doc);
+  json out = json::array();
+  for (const auto& row : doc.at("rows")) out.push_back(llama_cpp_rows::estimate_row(models, row));
+  std::cout << out.dump() << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.size() == 4 && args[0] == "gguf-plan") return run_gguf_plan(args[1], args[2], args[3]);
+    if (args.size() == 2 && args[0] == "estimate-rows") return run_estimate_rows(args[1]);
+  } catch (const std::exception& e) {
+    std::cerr << "llmsizer_llama_cpp_tool: " << e.what() << "\n";
+    return 2;
+  }
+  std::cerr << "usage: llmsizer_llama_cpp_tool gguf-plan DATA.json MODEL_ID WEIGHTS | estimate-rows DATA.json\n";
+  return 2;
+}
