@@ -23,9 +23,11 @@ bool contains(const std::string& s, std::string_view part) { return s.find(part)
 std::string layer_prefix(int layer) { return "blk." + std::to_string(layer) + "."; }
 
 /// Lumps model_tensors() adds for parameters it does not name (tensors.cpp add_lump): a llama.cpp
-/// layout names them, or they do not exist in a GGUF file.
+/// layout names them, or they are not in the model's GGUF file — a vision tower ("extra.") is a
+/// separate mmproj file that llama.cpp loads only with --mmproj.
 bool is_lump(const TensorInfo& t) {
-  return starts_with(t.name, "blk.mixers.") || starts_with(t.name, "norms.extra.") || starts_with(t.name, "other.");
+  return starts_with(t.name, "blk.mixers.") || starts_with(t.name, "norms.extra.") || starts_with(t.name, "other.") ||
+         starts_with(t.name, "extra.");
 }
 
 const TensorInfo* find(const std::vector<TensorInfo>& list, const std::string& name) {

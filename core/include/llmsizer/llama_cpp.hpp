@@ -24,7 +24,8 @@ namespace llmsizer {
  *    correction bias named `exp_probs_b.bias`;
  *  - gpt-oss: one `attn_sinks.weight {heads}` per layer (src/models/openai-moe.cpp).
  *  Tensors whose names model_tensors() only lumps (sinks) are spelled out, so that the list is
- *  exactly what llama.cpp loads for these families. */
+ *  exactly what llama.cpp loads for these families; a vision tower is left out (GGUF keeps it in
+ *  a separate mmproj file). */
 std::vector<TensorInfo> llama_cpp_tensor_infos(const ModelSpec& model);
 
 /** llama.cpp's `general.architecture` for the model's Hugging Face model_type (src/llama-arch.cpp
