@@ -291,8 +291,14 @@ TEST_CASE("The estimate reports weights_detail and group_size for quantized form
   std::int64_t sum = 0;
   for (const auto& [cls, bytes] : d["bytes"].items()) sum += bytes.get<std::int64_t>();
   CHECK(sum == r["disk_bytes"].get<std::int64_t>() - d["disk_metadata_bytes"].get<std::int64_t>());
-  // llama.cpp keeps token_embd (Q4_K: 525,336,576 × 4.5 / 8 = 295,501,824 B) in host memory.
-  CHECK(r["memory"]["host_bytes"] == 295'501'824);
+  // llama.cpp keeps token_embd (Q4_K: 525,336,576 × 4.5 / 8 = 295,501,824 B) in host memory, with
+  // the output buffer (llama-context.cpp output_reserve: 128,256 vocab × 1 sequence × 4 B = 513,024)
+  // and the CPU's compute buffer (ggml-backend.cpp: graph inputs go to the CPU backend; token_embd's
+  // get_rows runs there) for a 512-token micro-batch at 2,048 cells with flash attention: token ids
+  // 2,048 + input embeddings 4,096 × 512 × 4 = 8,388,608 + positions 2,048 + K and V cell indices
+  // 2 × 512 × 8 = 8,192 + the F16 mask 2,048 × 512 × 2 = 2,097,152 + output ids 2,048 + the lookup
+  // 8,388,608 = 18,888,704.
+  CHECK(r["memory"]["host_bytes"] == 295'501'824 + 513'024 + 18'888'704);
   CHECK(r["settings"]["kv_cache"] == "fp16");
 
   r = test_support::estimate({{"model", "meta-llama-3-8b"}, {"weights", "gptq-int4"}, {"group_size", 32}});

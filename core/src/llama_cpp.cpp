@@ -2,6 +2,7 @@
 #include "llmsizer/llama_cpp.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <string_view>
 
 #include "llama_cpp_graph.hpp"
@@ -238,6 +239,17 @@ llama_cpp_graph::GraphParams graph_params(const ModelSpec& m, const std::string&
 
 }  // namespace
 
+std::string llama_cpp_cache_type(const KvCacheFormat& format) {
+  const std::string id(format.id);
+  if (id == "fp16") return "F16";
+  if (id == "bf16") return "BF16";
+  if (id == "fp32") return "F32";
+  if (id == "fp8") return "Q8_0";
+  std::string upper = id;
+  for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return upper;
+}
+
 LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor>& tensors, const LlamaCppSettings& s) {
   LlamaCppMemory r;
   const std::string arch = llama_cpp_architecture(m);
@@ -252,7 +264,7 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   // "with causal attention, the batch size is limited by the context size" (before padding)
   r.n_batch = std::min(n_ctx, s.n_batch);
   r.n_ubatch = std::min(r.n_batch, s.n_ubatch);
-  const std::int64_t n_outputs_max = r.n_batch;
+  const std::int64_t n_outputs_max = s.n_outputs_max > 0 ? s.n_outputs_max : r.n_batch;
   n_ctx = pad(n_ctx, kContextPad);
   if (s.kv_unified) {
     r.n_ctx_seq = n_ctx;
@@ -319,8 +331,8 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
     r.layers.push_back(l);
   }
   // llama_memory_recurrent: r and s states per sequence in F32 (n_seq_max cells).
-  const std::int64_t state = recurrent_state_bytes(m, 4) * n_seq;
-  if (state > 0) r.kv_host += state;
+  r.recurrent_state = recurrent_state_bytes(m, 4) * n_seq;
+  r.kv_host += r.recurrent_state;
 
   // --- weights (llama-model-loader.cpp create_tensor: buffer type per tensor) ---------------
   std::vector<RegexLite> overrides;
@@ -398,10 +410,13 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   const std::int64_t tg = llama_cpp_graph::compute_buffer_bytes(g);
   const std::int64_t compute = std::max(pp, tg);
   if (s.gpu && ngl > 0) {
+    // Not measured here (no GPU in the tests): the device's buffer is taken as the same graph laid
+    // out by the same allocator; the CPU keeps the graph inputs and the token embedding lookup
+    // (the whole graph's buffer too while some layers still run on the CPU).
     r.compute_device = compute;
-    // The CPU backend computes the input layer (token_embd stays on the CPU): its get_rows output
-    // and the token ids, in the device's pinned host buffer.
-    r.compute_host = ngl >= n_layer + 1 ? pad(m.hidden_size * pp_tokens * 4, kTensorAlignment) * 2 + pad(pp_tokens * 4, kTensorAlignment) : compute;
+    g.n_tokens = pp_tokens;
+    g.n_outputs = std::min(pp_tokens, n_outputs_max);
+    r.compute_host = ngl >= n_layer + 1 ? llama_cpp_graph::input_bytes(g) : compute;
   } else {
     r.compute_host = compute;
   }

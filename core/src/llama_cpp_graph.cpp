@@ -49,6 +49,14 @@ struct TypeSize {
 };
 
 TypeSize type_size(int type) {
+  // the types a graph holds (activations, indices, cache types) first: this runs for every tensor
+  switch (type) {
+    case kF32: return {4, 1};
+    case kF16: return {2, 1};
+    case kI32: return {4, 1};
+    case kI64: return {8, 1};
+    default: break;
+  }
   const GgmlTypeInfo* t = ggml_type_info(type);
   if (t == nullptr) throw std::invalid_argument("unknown ggml type " + std::to_string(type));
   return {t->block_bytes, t->block_elements};
@@ -952,12 +960,54 @@ bool graph_known(const std::string& arch) {
          arch == "phi3" || arch == "deepseek2" || arch == "gpt-oss";
 }
 
-std::int64_t compute_buffer_bytes(const GraphParams& params) {
+std::int64_t compute_buffer_bytes_all_layers(const GraphParams& params) {
   Ctx ctx;
   Graph gf;
   Builder b(params, ctx, gf);
   gf.expand(b.build());
   return allocate(gf);
+}
+
+std::int64_t input_bytes(const GraphParams& params) {
+  Ctx ctx;
+  Graph gf;
+  Builder b(params, ctx, gf);
+  gf.expand(b.build());
+  std::int64_t bytes = 0;
+  for (const Tensor* leaf : gf.leafs) {
+    if (leaf->input) bytes += DynAllocator::align(nbytes(leaf));
+  }
+  // the token embedding lookup (get_rows on token_embd, which stays on the CPU)
+  return bytes + DynAllocator::align(params.n_embd * params.n_tokens * 4);
+}
+
+std::int64_t compute_buffer_bytes(const GraphParams& params) {
+  // The layers repeat: every layer of a kind builds the same nodes, and only the residual stream
+  // and the graph inputs live from one layer into the next, so after a few layers the allocator
+  // starts each layer in the state it started an earlier one in (the residual alternating between
+  // two places). The buffer's high-water mark is then reached within the first layers of each
+  // kind, the last layer (which keeps only the output rows) and the head. A graph with the first
+  // layers and the last ones, the pattern of sliding layers kept in phase, has the same high-water
+  // mark (checked against the whole graph for every preset and against llama.cpp itself,
+  // tests/llama_cpp_validation_test.cpp) at a fraction of the nodes.
+  const int n = params.n_layer;
+  int period = 1;
+  while (period < n) {
+    bool repeats = true;
+    for (int i = 0; i + period < n && repeats; ++i) repeats = params.is_swa[static_cast<std::size_t>(i)] == params.is_swa[static_cast<std::size_t>(i + period)];
+    if (repeats) break;
+    ++period;
+  }
+  const int cycle = period % 2 == 0 ? period : 2 * period;  // the residual's two places and the sliding pattern
+  const int tail = cycle + 1;
+  int head = params.n_layer_dense_lead + 2 * cycle;
+  head += ((n - tail - head) % cycle + cycle) % cycle;  // the tail continues the head's phase
+  if (head + tail >= n) return compute_buffer_bytes_all_layers(params);
+  GraphParams reduced = params;
+  reduced.n_layer = head + tail;
+  reduced.is_swa.assign(params.is_swa.begin(), params.is_swa.begin() + head);
+  reduced.is_swa.insert(reduced.is_swa.end(), params.is_swa.end() - tail, params.is_swa.end());
+  return compute_buffer_bytes_all_layers(reduced);
 }
 
 }  // namespace llmsizer::llama_cpp_graph

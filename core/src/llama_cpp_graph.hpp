@@ -61,6 +61,15 @@ struct GraphParams {
 
 /// Bytes ggml's allocator needs for the graph of one micro-batch on one CPU buffer (alignment 32).
 std::int64_t compute_buffer_bytes(const GraphParams& params);
+/// The same from the graph of every layer (compute_buffer_bytes builds a shorter graph with the
+/// same high-water mark; this one is the reference it is checked against).
+std::int64_t compute_buffer_bytes_all_layers(const GraphParams& params);
+
+/** Bytes of the graph's inputs (token ids, embeddings, positions, cache indices, masks, output
+ *  ids) and of the token-embedding lookup: what the CPU's buffer holds when every layer runs on a
+ *  GPU (ggml-backend.cpp ggml_backend_sched_backend_id_from_cur: "graph input" goes to the last
+ *  backend, the CPU; token_embd stays on the CPU, so its get_rows runs there). */
+std::int64_t input_bytes(const GraphParams& params);
 
 /// The architectures whose graph is built here.
 bool graph_known(const std::string& arch);

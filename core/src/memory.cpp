@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "format.hpp"
+#include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/quantization.hpp"
 
 namespace llmsizer {
@@ -39,10 +40,6 @@ constexpr std::int64_t kVllmBatchedTokens = 8192;
 /// vLLM CUDA-graph capture memory: vLLM logs "Graph capturing finished ... took 0.2-1 GiB" for
 /// 7B-70B models on one GPU; 0.5 GiB is the middle of that range.
 constexpr std::int64_t kVllmCudaGraphBytes = 512LL * 1024 * 1024;
-/// llama.cpp micro-batch (n_ubatch default 512, common/common.h) and context padding to 256
-/// tokens (llama-context.cpp pads n_ctx to GGML_PAD(n_ctx, 256)).
-constexpr std::int64_t kLlamaCppUbatch = 512;
-constexpr std::int64_t kLlamaCppContextPad = 256;
 
 struct Shapes {
   std::int64_t hidden;        ///< H (replicated under tensor parallelism)
@@ -322,6 +319,8 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   if (tp > 1 && m.num_attention_heads % tp != 0) {
     e.warnings.push_back("gpus: " + std::to_string(m.num_attention_heads) + " attention heads do not divide over " + std::to_string(tp) + " GPUs; engines such as vLLM refuse this tensor-parallel size");
   }
+  std::string kv_cells_text;       // the llama.cpp case: its cells per stream
+  std::int64_t llama_cpp_host = 0;  // the llama.cpp case: its buffers in host memory with a GPU
   const std::string kv_values_head = std::to_string(m.num_layers) + " layers × " +
                                      (m.mla.kv_lora_rank > 0 ? "(" + std::to_string(m.mla.kv_lora_rank) + " + " + std::to_string(m.mla.qk_rope_head_dim) + ") latent"
                                                              : "2 × " + std::to_string(kv_heads_here) + " KV heads × " + std::to_string(m.head_dim) + " head_dim");
@@ -362,20 +361,49 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       break;
     }
     case Engine::llama_cpp: {
-      const std::int64_t padded_context = ceil_div(context, kLlamaCppContextPad) * kLlamaCppContextPad;
-      e.parts.kv_cache = kv_here(padded_context);
-      const std::int64_t ubatch = std::min<std::int64_t>(kLlamaCppUbatch, std::max<std::int64_t>(1, s.input_tokens * batch));
-      // ggml's graph allocator reuses buffers: the compute buffer is the largest node set, the
-      // logits (n_ubatch × vocab × f32) or, without flash attention, the KQ scores
-      // (n_ctx × n_ubatch × heads × f32) next to the MLP temporaries.
-      const std::int64_t logits = ubatch * sh.vocab * 4;
-      const std::int64_t scores = flash ? 0 : padded_context * ubatch * sh.heads * 4;
-      const std::int64_t mlp = ubatch * (2 * sh.hidden + 3 * sh.mlp_width) * 4;
-      e.parts.activations = std::max({logits, scores + ubatch * sh.hidden * 4, mlp});
-      add_line(e, "activations", "compute buffer: max(n_ubatch × vocab × 4 B logits, n_ctx × n_ubatch × heads × 4 B scores without flash attention, MLP)",
-               "n_ubatch " + std::to_string(ubatch) + ", vocab " + fmt::count(sh.vocab) + ", n_ctx " + fmt::count(padded_context), e.parts.activations);
+      // llama.cpp's own buffers (llama_cpp.hpp, each rule from llama.cpp's source): -c context ×
+      // batch in batch per-sequence streams, -b 2048, -ub 512, every layer on the GPU (-ngl all);
+      // a CPU-only run repacks as an x86 AVX2 CPU does.
+      LlamaCppSettings ls;
+      ls.n_ctx = context * batch;
+      ls.n_seq = static_cast<int>(std::min<std::int64_t>(batch, 1 << 20));
+      ls.flash_attn = flash ? LlamaCppFlashAttn::on : LlamaCppFlashAttn::off;
+      ls.type_k = ls.type_v = llama_cpp_cache_type(*s.kv_cache);
       if (!flash && s.kv_cache->block_elements > 1) {
         e.warnings.push_back("kv_cache: llama.cpp needs flash attention (-fa) for a quantized V cache");
+        ls.flash_attn = LlamaCppFlashAttn::on;  // it refuses to start otherwise: counted as it runs with -fa
+      }
+      ls.gpu = !cpu_only;
+      ls.n_gpu_layers = -1;
+      std::vector<GgufTensor> cpu_tensors;  // only a CPU-only run places weights in llama.cpp's CPU buffers
+      if (cpu_only) {
+        const std::vector<TensorInfo> infos = model_tensors(m);
+        for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
+          cpu_tensors.push_back({infos[i].name, infos[i].shape, layout.tensors[i].type, layout.tensors[i].bytes});
+        }
+      }
+      const LlamaCppMemory r = llama_cpp_memory(m, cpu_tensors, ls);
+      const std::int64_t kv = r.kv_host + r.kv_device - r.recurrent_state;  // the state is added below
+      e.parts.kv_cache = cpu_only ? kv : ceil_div(kv, tp);
+      kv_cells_text = std::to_string(r.n_stream) + (r.n_stream == 1 ? " stream × " : " streams × ") + fmt::count(r.cells_full) + " cells (context padded to 256)" +
+                      (r.cells_sliding > 0 ? "; sliding layers " + fmt::count(r.cells_sliding) + " cells (window + n_ubatch, padded to 256)" : "");
+      const std::int64_t compute = cpu_only ? r.compute_host : r.compute_device;
+      e.parts.activations = compute + r.output + (cpu_only ? 0 : r.compute_host);
+      llama_cpp_host = cpu_only ? 0 : r.output + r.compute_host;
+      add_line(e, "activations", "compute buffer: ggml's allocator over one micro-batch's graph (llama.cpp sched_reserve), its high-water mark",
+               "n_ubatch " + std::to_string(r.n_ubatch) + ", n_ctx " + fmt::count(r.n_ctx) + (r.flash_attn ? ", flash attention" : ", attention scores n_kv × n_ubatch × heads × 4 B"), compute);
+      add_line(e, "activations", "output buffer: one row of logits per sequence (llama.cpp output_reserve), in host memory",
+               std::to_string(batch) + " × " + fmt::count(sh.vocab) + " vocab × 4 B", r.output);
+      if (!cpu_only && r.compute_host > 0) {
+        add_line(e, "activations", "host compute buffer: the graph's inputs (tokens, positions, masks) and the token embedding lookup, on the CPU",
+                 "n_ubatch " + std::to_string(r.n_ubatch) + ", hidden " + fmt::count(sh.hidden) + ", n_ctx " + fmt::count(r.n_ctx), r.compute_host);
+      }
+      if (r.weights_repack > 0) {
+        e.parts.weights += r.weights_repack;
+        add_line(e, "weights", "llama.cpp CPU_REPACK: a second copy of the Q4_0/Q4_K/IQ4_NL/MXFP4 matrices in the row layout of the CPU's kernels (x86 AVX2)",
+                 fmt::count(r.weights_repack) + " bytes repacked", r.weights_repack);
+        e.warnings.push_back("weights: llama.cpp repacks " + fmt::gb(r.weights_repack) + " of the weights for the CPU's matrix kernels; the mapped file's copy of them (" +
+                             fmt::gb(r.weights_mapped_repacked) + ") is read once, so the kernel may drop it when RAM is short (--no-mmap does not load it at all)");
       }
       break;
     }
@@ -383,6 +411,7 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   {
     std::string values = kv_values_head + " × " + fmt::count(context) + " tokens × " + std::to_string(batch) + " × " + fmt::bytes_per(kv_elem_bytes) + " (" + std::string(s.kv_cache->id) + ")";
     if (m.sliding_window > 0) values += "; sliding layers stop at " + std::to_string(m.sliding_window) + " tokens";
+    if (!kv_cells_text.empty()) values = kv_values_head + " × " + kv_cells_text + " × " + fmt::bytes_per(kv_elem_bytes) + " (" + std::string(s.kv_cache->id) + ")";
     add_line(e, "kv_cache", kv_formula, values, e.parts.kv_cache);
   }
   const std::int64_t state = recurrent_state_bytes(m, 4) * batch;
@@ -431,9 +460,9 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   } else {
     e.parts.overhead = kCudaContextBytes;
     add_line(e, "overhead", "CUDA context with lazy module loading (driver, kernels), per GPU", "426 MiB (measured, PyTorch 2.10 + CUDA 13)", e.parts.overhead);
-    e.tensor_peak_bytes = tensors - host_weights;
+    e.tensor_peak_bytes = tensors - host_weights - llama_cpp_host;
     e.device_bytes = e.tensor_peak_bytes + e.parts.overhead;
-    e.host_bytes = host_weights;
+    e.host_bytes = host_weights + llama_cpp_host;
   }
   return e;
 }

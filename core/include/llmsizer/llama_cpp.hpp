@@ -65,6 +65,10 @@ struct LlamaCppSettings {
   std::int64_t n_batch = 2048;     ///< [-b] logical batch (common/common.h default 2048)
   std::int64_t n_ubatch = 512;     ///< [-ub] micro-batch: the compute buffer's size (common/common.h default 512)
   int n_seq = 1;                   ///< [-np] parallel sequences (slots), llama_context_params.n_seq_max
+  /// Logit rows one micro-batch may output (llama_context_params.n_outputs_max; 0: n_batch, the
+  /// library's and llama-cli's default). llama-server sets it to its slot count
+  /// (tools/server/server-context.cpp server_output_limits), which shrinks the compute buffer.
+  std::int64_t n_outputs_max = 0;
   bool kv_unified = false;         ///< [-kvu] one KV stream shared by all sequences (llama-server's default)
   LlamaCppFlashAttn flash_attn = LlamaCppFlashAttn::automatic;  ///< [-fa]
   std::string type_k = "F16";      ///< [-ctk] ggml type name of the K cache: F16, BF16, F32, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1, IQ4_NL
@@ -120,6 +124,7 @@ struct LlamaCppMemory {
 
   // Context buffers.
   std::int64_t kv_host = 0;          ///< "llama_kv_cache: CPU KV buffer size" (all caches)
+  std::int64_t recurrent_state = 0;  ///< of kv_host: llama_memory_recurrent's states (F32, one per sequence)
   std::int64_t kv_device = 0;
   std::int64_t compute_host = 0;     ///< "sched_reserve: CPU compute buffer size" (CUDA_Host with a GPU)
   std::int64_t compute_device = 0;
@@ -131,6 +136,10 @@ struct LlamaCppMemory {
   std::vector<LlamaCppLayerKv> layers;
   std::vector<std::string> notes;    ///< rules that applied, one sentence each ("Phi-3's window is off in llama.cpp: ...")
 };
+
+/** The -ctk/-ctv name llama.cpp has for a KV cache format: "F16" for fp16, "BF16", "F32", "Q8_0",
+ *  "Q4_0", ...; fp8 (a vLLM type llama.cpp does not have) maps to "Q8_0", the same bytes. */
+std::string llama_cpp_cache_type(const KvCacheFormat& format);
 
 /** llama.cpp's memory for `model` stored as `tensors` (llama_cpp_tensors(), or a GGUF file's tensor
  *  list) under `settings`. Throws InputError (field named as the request's) for settings llama.cpp
