@@ -48,7 +48,7 @@ TEST_CASE("Qwen2.5-7B bf16 with transformers at 1 + 2048 tokens peaks at 14.38 G
 
 TEST_CASE("Parts add up to device memory plus host memory", "[memory][property]") {
   const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
-  for (Engine engine : {Engine::generic, Engine::transformers, Engine::vllm, Engine::llama_cpp}) {
+  for (Engine engine : {Engine::generic, Engine::transformers, Engine::vllm, Engine::llama_cpp, Engine::ollama}) {
     CAPTURE(engine_id(engine));
     for (int gpus : {0, 1, 2, 4}) {
       CAPTURE(gpus);
@@ -63,7 +63,7 @@ TEST_CASE("Parts add up to device memory plus host memory", "[memory][property]"
 
 TEST_CASE("Memory never decreases with context or batch or precision bits", "[memory][property]") {
   const ModelSpec m = test_support::preset("qwen2.5-1.5b-instruct");
-  for (Engine engine : {Engine::generic, Engine::transformers, Engine::vllm, Engine::llama_cpp}) {
+  for (Engine engine : {Engine::generic, Engine::transformers, Engine::vllm, Engine::llama_cpp, Engine::ollama}) {
     CAPTURE(engine_id(engine));
     std::int64_t previous = 0;
     for (std::int64_t context : {1, 16, 512, 4096, 32768, 131072}) {

@@ -6,6 +6,7 @@
 
 #include "format.hpp"
 #include "llmsizer/llama_cpp.hpp"
+#include "llmsizer/ollama.hpp"
 #include "llmsizer/quantization.hpp"
 
 namespace llmsizer {
@@ -16,6 +17,7 @@ const char* engine_id(Engine engine) {
     case Engine::transformers: return "transformers";
     case Engine::vllm: return "vllm";
     case Engine::llama_cpp: return "llama.cpp";
+    case Engine::ollama: return "ollama";
   }
   return "generic";
 }
@@ -281,7 +283,8 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   // (llama-model.cpp: "there is very little benefit to offloading the input layer, so always keep
   // it on the CPU"); with tied embeddings the output layer gets its own copy on the GPU.
   const std::int64_t token_embd = layout.tensor_bytes("token_embd.weight");
-  const std::int64_t host_weights = (s.engine == Engine::llama_cpp && !cpu_only) ? token_embd : 0;
+  const bool llama_cpp_engine = s.engine == Engine::llama_cpp || s.engine == Engine::ollama;
+  const std::int64_t host_weights = (llama_cpp_engine && !cpu_only) ? token_embd : 0;
   const std::int64_t device_weights = ceil_div(all_weights - host_weights + (m.tie_word_embeddings ? host_weights : 0), tp);
   e.parts.weights = device_weights + host_weights;
   {
@@ -360,10 +363,12 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       e.warnings.push_back("engine vllm: vLLM reserves gpu_memory_utilization (default 0.9) of the GPU and fills the rest of it with KV-cache blocks, so nvidia-smi shows ~90% of the card whatever the request; the figure here is what the request needs");
       break;
     }
+    case Engine::ollama:
     case Engine::llama_cpp: {
       // llama.cpp's own buffers (llama_cpp.hpp, each rule from llama.cpp's source): -c context ×
       // batch in batch per-sequence streams, -b 2048, -ub 512, every layer on the GPU (-ngl all);
-      // a CPU-only run repacks as an x86 AVX2 CPU does.
+      // a CPU-only run repacks as an x86 AVX2 CPU does. Ollama (ollama.hpp) starts llama-server
+      // with -c num_ctx × parallel, -np parallel and -b/-ub 512 from the same request.
       LlamaCppSettings ls;
       ls.n_ctx = context * batch;
       ls.n_seq = static_cast<int>(std::min<std::int64_t>(batch, 1 << 20));
@@ -382,7 +387,27 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
           cpu_tensors.push_back({infos[i].name, infos[i].shape, layout.tensors[i].type, layout.tensors[i].bytes});
         }
       }
-      const LlamaCppMemory r = llama_cpp_memory(m, cpu_tensors, ls);
+      LlamaCppMemory r;
+      if (s.engine == Engine::ollama) {
+        OllamaSettings os;
+        os.num_ctx = context;
+        os.num_parallel = ls.n_seq;
+        os.flash_attention = ls.flash_attn == LlamaCppFlashAttn::on ? 1 : 0;
+        os.kv_cache_type = ls.type_k;
+        os.gpu = ls.gpu;
+        const OllamaMemory o = ollama_memory(m, cpu_tensors, os);
+        r = o.memory;
+        if (o.num_ctx < context) {
+          e.warnings.push_back("engine ollama: Ollama lowers num_ctx to the model's trained context, " + fmt::count(o.num_ctx) + " tokens");
+        }
+        if (o.num_parallel < batch) {
+          e.warnings.push_back("engine ollama: Ollama runs this model family (or an embedding model) with one sequence at a time");
+        }
+        e.warnings.push_back("engine ollama: `ollama ps` shows the sum of llama-server's buffers" +
+                             std::string(cpu_only ? "" : " and, with every layer on the GPU, only the GPU's: the model's host RAM (token_embd, output and input buffers) is not in it"));
+      } else {
+        r = llama_cpp_memory(m, cpu_tensors, ls);
+      }
       const std::int64_t kv = r.kv_host + r.kv_device - r.recurrent_state;  // the state is added below
       e.parts.kv_cache = cpu_only ? kv : ceil_div(kv, tp);
       kv_cells_text = std::to_string(r.n_stream) + (r.n_stream == 1 ? " stream × " : " streams × ") + fmt::count(r.cells_full) + " cells (context padded to 256)" +

@@ -80,6 +80,7 @@ Overheads engine_overheads(const ModelSpec& m, const InferenceSettings& s, std::
       break;
     }
     case Engine::llama_cpp:
+    case Engine::ollama:  // llama.cpp's llama-server
       // llama.cpp replays a CUDA graph per token (ggml-cuda, since 2024): launches are replays.
       o.host_launch_s = 0;
       break;

@@ -19,6 +19,7 @@ enum class Engine {
   transformers,  ///< Hugging Face `generate` (transformers ≥ 4.45: only the last position's logits)
   vllm,          ///< vLLM: paged KV cache in 16-token blocks, profile-run activations, CUDA graphs
   llama_cpp,     ///< llama.cpp: KV cache for the whole context, compute buffer per micro-batch
+  ollama,        ///< Ollama: llama.cpp's llama-server under Ollama's flags (ollama.hpp)
 };
 
 const char* engine_id(Engine engine);
