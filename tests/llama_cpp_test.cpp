@@ -288,3 +288,31 @@ TEST_CASE("llama.cpp's --override-tensor patterns are regular expressions search
     CHECK_THROWS_AS(llama_cpp_memory(m, toy_tensors(true), s), InputError);
   }
 }
+
+TEST_CASE("The llama-server command line reproduces the settings", "[llama_cpp]") {
+  // common/arg.cpp (v0.5.0): -c, -np, -kvu, -b, -ub, -fa on|off|auto, -ctk/-ctv, -ngl N|all,
+  // -nkvo, --swa-full, --load-mode none, -ot PATTERN=TYPE[,...].
+  LlamaCppSettings s;
+  s.n_ctx = 8192;
+  s.flash_attn = LlamaCppFlashAttn::on;
+  CHECK(llama_cpp_command_line(s) == "llama-server -m MODEL.gguf -c 8192 -np 1 -b 2048 -ub 512 -fa on -ctk f16 -ctv f16 -ngl 0");
+  s.n_seq = 4;
+  s.kv_unified = true;
+  s.n_ubatch = 2048;
+  s.type_k = s.type_v = "Q8_0";
+  s.gpu = true;
+  s.n_gpu_layers = -1;
+  s.mmap = false;
+  s.cpu_tensor_patterns = {"ffn_.*_exps", "blk\\.0\\."};
+  CHECK(llama_cpp_command_line(s, "qwen3.gguf") ==
+        "llama-server -m qwen3.gguf -c 8192 -np 4 -kvu -b 2048 -ub 2048 -fa on -ctk q8_0 -ctv q8_0 -ngl all --load-mode none "
+        "-ot \"ffn_.*_exps=CPU,blk\\.0\\.=CPU\"");
+  s.n_gpu_layers = 20;
+  s.flash_attn = LlamaCppFlashAttn::automatic;
+  s.offload_kqv = false;
+  s.swa_full = true;
+  s.mmap = true;
+  s.cpu_tensor_patterns.clear();
+  s.kv_unified = false;
+  CHECK(llama_cpp_command_line(s) == "llama-server -m MODEL.gguf -c 8192 -np 4 -b 2048 -ub 2048 -fa auto -ctk q8_0 -ctv q8_0 -ngl 20 -nkvo --swa-full");
+}

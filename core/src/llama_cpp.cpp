@@ -239,6 +239,28 @@ llama_cpp_graph::GraphParams graph_params(const ModelSpec& m, const std::string&
 
 }  // namespace
 
+std::string llama_cpp_command_line(const LlamaCppSettings& s, const std::string& model_file) {
+  auto lower = [](std::string t) {
+    for (auto& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return t;
+  };
+  std::string cmd = "llama-server -m " + model_file + " -c " + std::to_string(s.n_ctx) + " -np " + std::to_string(s.n_seq);
+  if (s.kv_unified) cmd += " -kvu";
+  cmd += " -b " + std::to_string(s.n_batch) + " -ub " + std::to_string(s.n_ubatch);
+  cmd += std::string(" -fa ") + (s.flash_attn == LlamaCppFlashAttn::on ? "on" : s.flash_attn == LlamaCppFlashAttn::off ? "off" : "auto");
+  cmd += " -ctk " + lower(s.type_k) + " -ctv " + lower(s.type_v);
+  cmd += " -ngl " + (!s.gpu ? std::string("0") : s.n_gpu_layers < 0 ? std::string("all") : std::to_string(s.n_gpu_layers));
+  if (s.gpu && !s.offload_kqv) cmd += " -nkvo";
+  if (s.swa_full) cmd += " --swa-full";
+  if (!s.mmap) cmd += " --load-mode none";
+  if (!s.cpu_tensor_patterns.empty()) {
+    std::string list;
+    for (const auto& p : s.cpu_tensor_patterns) list += (list.empty() ? "" : ",") + p + "=CPU";
+    cmd += " -ot \"" + list + "\"";
+  }
+  return cmd;
+}
+
 std::string llama_cpp_cache_type(const KvCacheFormat& format) {
   const std::string id(format.id);
   if (id == "fp16") return "F16";

@@ -137,6 +137,13 @@ struct LlamaCppMemory {
   std::vector<std::string> notes;    ///< rules that applied, one sentence each ("Phi-3's window is off in llama.cpp: ...")
 };
 
+/** The llama-server command line that runs with `settings` (llama.cpp v0.5.0 flags, common/arg.cpp):
+ *  "llama-server -m MODEL.gguf -c 8192 -np 1 -b 2048 -ub 512 -fa on -ctk f16 -ctv f16 -ngl all",
+ *  with -kvu, --swa-full, -nkvo, --load-mode none (older builds: --no-mmap) and
+ *  -ot "PATTERN=CPU,..." where they apply. Explicit -c and -ngl also keep llama-server's --fit
+ *  (on by default) from changing them. */
+std::string llama_cpp_command_line(const LlamaCppSettings& settings, const std::string& model_file = "MODEL.gguf");
+
 /** The -ctk/-ctv name llama.cpp has for a KV cache format: "F16" for fp16, "BF16", "F32", "Q8_0",
  *  "Q4_0", ...; fp8 (a vLLM type llama.cpp does not have) maps to "Q8_0", the same bytes. */
 std::string llama_cpp_cache_type(const KvCacheFormat& format);
