@@ -55,6 +55,8 @@ enum class LlamaCppCpu {
   arm_dotprod,  ///< NEON + dotprod: Q4_0, IQ4_NL, MXFP4, Q8_0 (rows % 4), Q4_K, Q5_K, Q6_K (rows % 8)
   arm_i8mm,     ///< NEON + i8mm: the dotprod set (8x8 / 4x8 layouts)
 };
+// Not modelled: ggml built with AMX (x86 Sapphire Rapids and later) first offers an AMX buffer for
+// Q4_0, Q4_1, Q8_0, Q4_K, Q5_K, Q6_K and IQ4_XS (ggml-cpu/amx/common.h qtype_has_amx_kernels).
 
 /// Flash attention: llama.cpp's -fa on|off|auto (auto: on where the backend supports it).
 enum class LlamaCppFlashAttn { automatic, on, off };
