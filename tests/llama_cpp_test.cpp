@@ -134,6 +134,9 @@ TEST_CASE("llama.cpp refuses a quantized V cache without flash attention and mix
   CHECK_THROWS_AS(run("deepseek-v3", s, "q4_k_m"), InputError);  // llama_init_from_model: K and V types must match
   s.type_v = "q8_0";
   CHECK_NOTHROW(run("deepseek-v3", s, "q4_k_m"));
+  s = ctx(4096, 257);
+  CHECK_THROWS_AS(run("qwen2.5-0.5b-instruct", s), InputError);  // LLAMA_MAX_SEQ is 256
+  s = ctx(4096);
   s.type_k = "q3_k";
   try {
     run("qwen2.5-0.5b-instruct", s);

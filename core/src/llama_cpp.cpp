@@ -130,6 +130,7 @@ namespace {
 constexpr std::int64_t kTensorAlignment = 32;  // ggml-impl.h TENSOR_ALIGNMENT (CPU and CPU_REPACK buffers)
 constexpr std::int64_t kCudaAlignment = 128;   // ggml-cuda.cu ggml_backend_cuda_buffer_type_get_alignment
 constexpr std::int64_t kContextPad = 256;      // llama-context.cpp: n_ctx = GGML_PAD(n_ctx, 256)
+constexpr int kMaxSequences = 256;             // llama-cparams.h LLAMA_MAX_SEQ
 
 constexpr std::int64_t pad(std::int64_t n, std::int64_t to) { return (n + to - 1) / to * to; }
 
@@ -278,7 +279,12 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   const int n_layer = m.num_layers;
   const int type_k = cache_type_id(s.type_k, "kv_cache");
   const int type_v = cache_type_id(s.type_v, "kv_cache");
-  if (s.n_ctx < 0 || s.n_batch < 1 || s.n_ubatch < 1 || s.n_seq < 1) throw InputError("llama_cpp", "n_ctx, n_batch, n_ubatch and parallel must be positive");
+  if (!m.has_architecture()) throw InputError("model", "llama.cpp's memory needs the model's architecture (layers, hidden size, heads), not only a parameter count");
+  if (s.n_ctx < 0) throw InputError("n_ctx", "must be 0 (the model's trained context) or more; got " + std::to_string(s.n_ctx));
+  if (s.n_batch < 1) throw InputError("n_batch", "must be at least 1; got " + std::to_string(s.n_batch));
+  if (s.n_ubatch < 1) throw InputError("ubatch", "must be at least 1; got " + std::to_string(s.n_ubatch));
+  // llama-context.cpp: "n_seq_max must be <= LLAMA_MAX_SEQ" (256, llama-cparams.h)
+  if (s.n_seq < 1 || s.n_seq > kMaxSequences) throw InputError("parallel", "must be from 1 to 256 (llama.cpp's LLAMA_MAX_SEQ); got " + std::to_string(s.n_seq));
 
   // --- llama-context.cpp constructor --------------------------------------------------------
   const std::int64_t n_seq = s.n_seq;
@@ -442,6 +448,16 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   } else {
     r.compute_host = compute;
   }
+
+  if (m.sliding_window > 0 && !swa) {
+    r.notes.push_back(arch == "phi3" ? "Phi-3's sliding window is switched off in llama.cpp (src/models/phi3.cpp): every layer caches the whole context"
+                                     : "llama.cpp does not use this model's sliding window for its architecture: every layer caches the whole context");
+  }
+  if (r.cells_sliding > 0) {
+    r.notes.push_back("sliding-window layers cache the window plus one micro-batch, padded to 256: " + std::to_string(r.cells_sliding) + " cells per stream");
+  }
+  if (r.n_stream > 1) r.notes.push_back("each of the " + std::to_string(r.n_stream) + " sequences has its own KV stream of " + std::to_string(r.n_ctx_seq) + " cells (-kvu shares one)");
+  if (r.weights_repack > 0) r.notes.push_back("the CPU backend keeps a repacked copy of " + std::to_string(r.weights_repack) + " bytes of matrices (CPU_REPACK)");
 
   r.host_bytes = r.weights_mapped + r.weights_cpu + r.weights_repack + r.kv_host + r.compute_host + r.output;
   r.device_bytes = r.weights_device + r.kv_device + r.compute_device;

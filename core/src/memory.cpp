@@ -370,8 +370,11 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       // a CPU-only run repacks as an x86 AVX2 CPU does. Ollama (ollama.hpp) starts llama-server
       // with -c num_ctx × parallel, -np parallel and -b/-ub 512 from the same request.
       LlamaCppSettings ls;
-      ls.n_ctx = context * batch;
-      ls.n_seq = static_cast<int>(std::min<std::int64_t>(batch, 1 << 20));
+      // llama.cpp serves at most 256 sequences at once (LLAMA_MAX_SEQ)
+      const std::int64_t sequences = std::min<std::int64_t>(batch, 256);
+      if (batch > sequences) e.warnings.push_back("batch: llama.cpp serves at most 256 sequences at once (LLAMA_MAX_SEQ); counted for 256");
+      ls.n_ctx = context * sequences;
+      ls.n_seq = static_cast<int>(sequences);
       ls.flash_attn = flash ? LlamaCppFlashAttn::on : LlamaCppFlashAttn::off;
       ls.type_k = ls.type_v = llama_cpp_cache_type(*s.kv_cache);
       if (!flash && s.kv_cache->block_elements > 1) {
