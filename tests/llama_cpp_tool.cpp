@@ -32,7 +32,7 @@ using nlohmann::json;
 using llmsizer::ModelSpec;
 
 // GGUF value type ids (gguf.md gguf_metadata_value_type).
-constexpr int kU32 = 4, kF32 = 6, kBool = 7, kStr = 8, kArr = 9;
+constexpr int kU32 = 4, kF32 = 6, kStr = 8;
 
 json kv(const std::string& key, int type, json value) { return {{"key", key}, {"type", type}, {"value", std::move(value)}}; }
 
@@ -43,12 +43,11 @@ double number_or(const json& cfg, const char* key, double fallback) {
 
 /// The metadata convert_hf_to_gguf.py writes for the family (conversion/*.py set_gguf_parameters),
 /// without the tokenizer (the Node side adds a synthetic one of vocab_size tokens).
-json metadata_for(const ModelSpec& m, const json& cfg, const std::string& arch, const std::string& file_type) {
+json metadata_for(const ModelSpec& m, const json& cfg, const std::string& arch) {
   json md = json::array();
   const std::string a = arch + ".";
   md.push_back(kv("general.architecture", kStr, arch));
   md.push_back(kv("general.name", kStr, m.id.empty() ? "synthetic" : m.id));
-  md.push_back(kv("general.file_type_name", kStr, file_type));
   const std::int64_t n_ctx_train = m.max_position_embeddings > 0 ? m.max_position_embeddings : 32768;
   md.push_back(kv(a + "context_length", kU32, n_ctx_train));
   md.push_back(kv(a + "embedding_length", kU32, m.hidden_size));
@@ -111,7 +110,7 @@ int run_gguf_plan(const std::string& data_path, const std::string& model_id, con
   json out;
   out["architecture"] = arch;
   out["vocab_size"] = m.vocab_size;
-  out["metadata"] = metadata_for(m, cfg, arch, std::string(format->id));
+  out["metadata"] = metadata_for(m, cfg, arch);
   json tensors = json::array();
   for (const auto& t : llmsizer::llama_cpp_tensors(m, *format)) {
     const llmsizer::GgmlTypeInfo* type = llmsizer::ggml_type_by_name(t.type);
