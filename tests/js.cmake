@@ -7,6 +7,11 @@ set(LLMSIZER_WASM_WEB_DIR "${PROJECT_SOURCE_DIR}/build/wasm/web" CACHE PATH "Bui
 if(LLMSIZER_NODE)
   add_test(NAME wasm.identity_with_native
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/wasm_identity.mjs ${LLMSIZER_WASM_WEB_DIR} $<TARGET_FILE:llmsizer>)
+  # Every corpus request (hardware, training, recommend, bad requests) answers the same bytes in WASM.
+  add_test(NAME wasm.corpus_identity_with_native
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/wasm_corpus.mjs ${LLMSIZER_WASM_WEB_DIR}
+                   $<TARGET_FILE:llmsizer_corpus> ${CMAKE_CURRENT_SOURCE_DIR}/corpus/requests.jsonl)
+  set_tests_properties(wasm.corpus_identity_with_native PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" TIMEOUT 300)
   add_test(NAME browser.page_basic
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_basic.mjs ${LLMSIZER_WASM_WEB_DIR})
   set_tests_properties(wasm.identity_with_native browser.page_basic PROPERTIES
