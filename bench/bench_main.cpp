@@ -6,7 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/api.hpp"
-#include "llmsizer/catalog.hpp"
+#include "llmsizer/embedded_catalog.hpp"
+#include "llmsizer/embedded_data.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/gguf.hpp"
 #include "llmsizer/hardware.hpp"

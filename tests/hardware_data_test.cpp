@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/hardware.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;

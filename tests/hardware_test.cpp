@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "llmsizer/hardware.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/recommend.hpp"
 #include "llmsizer/throughput.hpp"

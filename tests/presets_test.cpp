@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "llmsizer/api.hpp"
-#include "llmsizer/catalog.hpp"
+#include "llmsizer/embedded_data.hpp"
 #include "test_support.hpp"
 
 using nlohmann::json;

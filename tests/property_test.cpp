@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/api.hpp"
-#include "llmsizer/catalog.hpp"
+#include "llmsizer/embedded_data.hpp"
 #include "llmsizer/memory.hpp"
 #include "test_support.hpp"
 

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/precision.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/recommend.hpp"
 #include "test_support.hpp"
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/api.hpp"
-#include "llmsizer/catalog.hpp"
+#include "llmsizer/embedded_data.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/precision.hpp"

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/hardware.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/throughput.hpp"
 #include "test_support.hpp"

@@ -3,7 +3,7 @@
 
 #include <iterator>
 
-#include "llmsizer/gguf.hpp"
+#include "llmsizer/ggml_types.hpp"
 #include "llmsizer/quantization.hpp"
 
 namespace llmsizer {

@@ -161,6 +161,8 @@ TrainableParams trainable_params(const ModelSpec& m, const TrainingSettings& s) 
   return tp;
 }
 
+void check_training_model(const ModelSpec& m, const TrainingSettings& s) { (void)trainable_params(m, s); }
+
 TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s) {
   TrainingEstimate out;
   MemoryEstimate& e = out.memory;

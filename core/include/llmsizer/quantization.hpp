@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "llmsizer/gguf.hpp"
+#include "llmsizer/ggml_types.hpp"
 #include "llmsizer/model.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/tensors.hpp"

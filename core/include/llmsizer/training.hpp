@@ -106,6 +106,10 @@ struct TrainableParams {
 };
 TrainableParams trainable_params(const ModelSpec& model, const TrainingSettings& settings);
 
+/** Checks what the method needs of the model: LoRA target names that exist in it, layers for
+ *  freeze training. Throws InputError naming `training.lora_targets` or `training.method`. */
+void check_training_model(const ModelSpec& model, const TrainingSettings& settings);
+
 /** Training time and cost. FLOPs per token: 6·N + 12·L·q·s (PaLM, Chowdhery et al. 2022,
  *  Appendix B: N the non-embedding parameters, L layers, q = heads × head_dim, s sequence length);
  *  frozen weights skip their weight-gradient matmul (4·N instead of 6·N); full recomputation adds

@@ -6,7 +6,10 @@
 /// GiB vs MiB as the source really meant. Each kind (inference, training, file_size, speed) has
 /// its own row function in validate.cpp.
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "llmsizer/embedded_data.hpp"
 
 namespace llmsizer {
 
@@ -39,14 +42,18 @@ struct ValidationSummary {
   double median_abs_error_exact = 0.0;  ///< over used rows without a stand-in
   double p90_abs_error_exact = 0.0;
   double median_signed_error = 0.0;     ///< > 0: the estimate is high
-  /// Gate of the accuracy test (issue 9): inference 5%, training 15%, file size 2%, decode speed 25%.
-  double gate = 0.0;
 };
 
 struct ValidationReport {
   std::vector<ValidationRow> rows;
   std::vector<ValidationSummary> summaries;
 };
+
+/// The validation data files (data/validation/<kind>.json), compiled into this library only.
+const EmbeddedDocument* validation_documents_begin();
+const EmbeddedDocument* validation_documents_end();
+/// The validation document of `kind` ("inference", "training", "file_size", "speed"), or nullptr.
+const EmbeddedDocument* find_validation_document(std::string_view kind);
 
 /// Compares every embedded validation row of `kind` ("" = all kinds) with its estimate.
 /// Deterministic; reads no files (the rows are compiled in).

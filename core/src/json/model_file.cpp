@@ -9,9 +9,12 @@
 
 #include "llmsizer/error.hpp"
 #include "llmsizer/file_header.hpp"
-#include "request.hpp"
+#include "llmsizer/answer.hpp"
+#include "llmsizer/embedded_catalog.hpp"
+#include "read.hpp"
+#include "to_json.hpp"
 
-namespace llmsizer::request {
+namespace llmsizer::edge {
 namespace {
 
 using nlohmann::json;
@@ -120,7 +123,7 @@ void add_request_model(json& summary) {
   ModelSpec m;
   try {
     std::vector<std::string> ignored;
-    m = parse_model(request_model, "model", ignored);
+    m = parse_model(request_model, "model", ignored, embedded_catalog());
   } catch (const InputError& e) {
     const std::string missing = e.field().substr(e.field().rfind('.') + 1);
     warnings.push_back("the header does not give " + missing +
@@ -138,13 +141,13 @@ void add_request_model(json& summary) {
     }
     request_model = bare;
     std::vector<std::string> ignored;
-    m = parse_model(request_model, "model", ignored);
+    m = parse_model(request_model, "model", ignored, embedded_catalog());
   }
   if (m.model_type.empty() && m.has_architecture()) {
     warnings.push_back("the header does not name a model family, so family layer patterns (sliding windows, biases) are not applied");
   }
   summary["request_model"] = request_model;
-  summary["resolved_model"] = model_summary(m);
+  summary["resolved_model"] = model_json(m, summarize_model(m));
   summary["warnings"] = warnings;
 }
 
@@ -160,10 +163,10 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
       if (doc.is_object() && !doc.contains("weight_map")) {
         std::vector<std::string> warnings;
         const json request_model = {{"config", doc}};
-        const ModelSpec m = parse_model(request_model, "model", warnings);
+        const ModelSpec m = parse_model(request_model, "model", warnings, embedded_catalog());
         json out = {{"format", "config.json"}, {"header_bytes", bytes.size()}};
         out["request_model"] = request_model;
-        out["resolved_model"] = model_summary(m);
+        out["resolved_model"] = model_json(m, summarize_model(m));
         out["warnings"] = warnings;
         return out.dump();
       }
@@ -185,4 +188,4 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
   }
 }
 
-}  // namespace llmsizer::request
+}  // namespace llmsizer::edge

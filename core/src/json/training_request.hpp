@@ -9,7 +9,7 @@
 
 #include "llmsizer/training.hpp"
 
-namespace llmsizer::request {
+namespace llmsizer::edge {
 
 /** Reads `training` (an object, may be empty) for `model`. `gpus`, `seq_len_default` and
  *  `micro_batch_default` come from the request's top level (gpus, input_tokens, batch);
@@ -24,4 +24,4 @@ nlohmann::ordered_json training_settings_json(const TrainingSettings& settings);
 /// hours, usd and both peaks.
 nlohmann::ordered_json training_result_json(const TrainingEstimate& estimate);
 
-}  // namespace llmsizer::request
+}  // namespace llmsizer::edge

@@ -303,28 +303,6 @@ void derive_architecture(GgufHeader& h) {
 
 }  // namespace
 
-const GgmlTypeInfo* ggml_type_info(int id) {
-  for (const auto& t : kGgmlTypes) {
-    if (t.id == id) return &t;
-  }
-  return nullptr;
-}
-
-const GgmlTypeInfo* ggml_type_by_name(std::string_view name) {
-  // Exact (upper-case) names first: the quantization tables look types up per tensor.
-  for (const auto& t : kGgmlTypes) {
-    if (t.name == name) return &t;
-  }
-  for (const auto& t : kGgmlTypes) {
-    if (t.name.size() == name.size() &&
-        std::equal(t.name.begin(), t.name.end(), name.begin(), [](char a, char b) {
-          return std::toupper(static_cast<unsigned char>(a)) == std::toupper(static_cast<unsigned char>(b));
-        })) {
-      return &t;
-    }
-  }
-  return nullptr;
-}
 
 std::optional<std::int64_t> ggml_tensor_bytes(const GgmlTypeInfo& type, const std::int64_t* dims, int n_dims) {
   const std::int64_t row = n_dims > 0 ? dims[0] : 1;

@@ -4,9 +4,9 @@
 #include <set>
 
 #include "llmsizer/error.hpp"
-#include "request.hpp"
+#include "read.hpp"
 
-namespace llmsizer::request {
+namespace llmsizer::edge {
 namespace {
 
 constexpr std::int64_t kMaxTokens = 10'000'000;
@@ -173,4 +173,4 @@ nlohmann::ordered_json training_result_json(const TrainingEstimate& e) {
   return j;
 }
 
-}  // namespace llmsizer::request
+}  // namespace llmsizer::edge

@@ -18,6 +18,9 @@ constexpr double kAssumedHostBandwidthGbPerS = 83.2;
 /// All-core clock assumed for CPU compute (the catalog has no clocks): 3.0 GHz.
 constexpr double kAssumedCpuClockGhz = 3.0;
 
+/// The string at `d[key]`, or "" when absent or not a string.
+std::string json_string(const nlohmann::json& d, const char* key);
+
 /** Parses one hardware document: a catalog file or a request's inline object (same fields, see
  *  data/hardware/README.md). `gpus` resolves an instance's or laptop's `gpu_id`. Throws
  *  InputError naming `field + ".<key>"` for a missing or out-of-range field. */

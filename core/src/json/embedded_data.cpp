@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "llmsizer/catalog.hpp"
+#include "llmsizer/embedded_data.hpp"
 
 namespace llmsizer {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Request parsing helpers shared by the JSON edge's parts: strict field readers that throw
-// InputError naming the JSON path and the allowed range.
+// Strict readers of a request's JSON fields, shared by the edge's parsers: each throws InputError
+// naming the JSON path and the allowed range.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -9,10 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmsizer/catalog.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/model.hpp"
 
-namespace llmsizer::request {
+namespace llmsizer::edge {
 
 using nlohmann::json;
 
@@ -26,12 +27,8 @@ bool boolean(const json& obj, const char* key, const std::string& field, bool fa
 std::string text(const json& obj, const char* key, const std::string& field, const std::vector<std::string>& allowed,
                  const std::string& fallback);
 
-/// The model of a request: a preset id, {"config": {...}}, or {"params": N, ...}.
-ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings);
-
-/// The model part of a response: id, name, params, active_params, layers, shape, model_type,
-/// extra/MTP params, the file's exact weight bytes when imported from one, and `features`.
-nlohmann::ordered_json model_summary(const ModelSpec& model);
+/// The model of a request: a preset id (from `catalog`), {"config": {...}}, or {"params": N, ...}.
+ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings, const Catalog& catalog);
 
 /** What a model file's first bytes say (api.hpp inspect_model_file): inspect_model_header's
  *  summary (or its error, whose `needed_bytes` asks for a longer prefix), plus `request_model` (the
@@ -41,7 +38,4 @@ nlohmann::ordered_json model_summary(const ModelSpec& model);
  *  {"format": "config.json", "request_model": {"config": ...}, "resolved_model", "warnings"}. */
 std::string describe_model_file(std::string_view bytes, std::int64_t file_size_bytes);
 
-/// The embedded preset document for `id` parsed, or throws InputError(field, ...).
-json preset_document(const std::string& id, const std::string& field);
-
-}  // namespace llmsizer::request
+}  // namespace llmsizer::edge

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "request.hpp"
+#include "read.hpp"
 
+#include <cctype>
 #include <cmath>
 
-#include "llmsizer/catalog.hpp"
 #include "llmsizer/config_import.hpp"
 
-namespace llmsizer::request {
+namespace llmsizer::edge {
 
 namespace {
 std::string range_text(std::int64_t min, std::int64_t max) {
@@ -73,16 +73,6 @@ std::string text(const json& obj, const char* key, const std::string& field, con
   throw InputError(field, "must be one of " + list + "; got " + it->dump());
 }
 
-json preset_document(const std::string& id, const std::string& field) {
-  std::string lower = id;
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const EmbeddedDocument* doc = find_embedded_document("models", lower);
-  if (doc == nullptr) {
-    throw InputError(field, "unknown model preset \"" + id + "\"; list the presets with `llmsizer models`, or give {\"config\": {...}} or {\"params\": N}");
-  }
-  return json::parse(doc->json.begin(), doc->json.end());
-}
-
 namespace {
 /// `weight_bytes` (exact stored bytes) and `weights_format` (what the file stores) of a model
 /// imported from a weights file.
@@ -95,40 +85,16 @@ void read_file_weights(const json& value, const std::string& field, ModelSpec& m
 }
 }  // namespace
 
-nlohmann::ordered_json model_summary(const ModelSpec& m) {
-  const ParamCounts c = count_params(m);
-  nlohmann::ordered_json j;
-  j["id"] = m.id;
-  j["name"] = m.name;
-  j["params"] = c.total;
-  j["active_params"] = c.active;
-  j["layers"] = m.num_layers;
-  if (m.has_architecture()) {
-    j["hidden_size"] = m.hidden_size;
-    j["attention_heads"] = m.num_attention_heads;
-    j["kv_heads"] = m.num_kv_heads;
-    j["head_dim"] = m.head_dim;
-    j["vocab_size"] = m.vocab_size;
-    j["model_type"] = m.model_type;
-    if (c.extra > 0) j["extra_params"] = c.extra;
-    if (c.mtp > 0) j["mtp_params"] = c.mtp;
-  }
-  if (m.file_weight_bytes > 0) {
-    j["file_weight_bytes"] = m.file_weight_bytes;
-    j["file_weights_format"] = m.file_weights_format;
-  }
-  j["features"] = describe_features(m);
-  return j;
-}
-
-ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings) {
+ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings, const Catalog& catalog) {
   if (value.is_string()) {
-    const json doc = preset_document(value.get<std::string>(), field);
-    ModelSpec m = model_from_hf_config(doc.at("config"), field + ".config", warnings);
-    warnings.clear();  // a preset's unused config fields are not the user's concern
-    m.id = doc.at("id").get<std::string>();
-    m.name = doc.value("name", m.id);
-    return m;
+    const std::string id = value.get<std::string>();
+    std::string lower = id;
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::optional<ModelSpec> preset = catalog.model(lower);
+    if (!preset) {
+      throw InputError(field, "unknown model preset \"" + id + "\"; list the presets with `llmsizer models`, or give {\"config\": {...}} or {\"params\": N}");
+    }
+    return std::move(*preset);
   }
   if (!value.is_object()) {
     throw InputError(field, "must be a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}; got " + value.dump());
@@ -174,4 +140,4 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<s
   throw InputError(field, "must be a preset id, {\"config\": {...}} or {\"params\": N}; the object has neither \"config\" nor \"params\"");
 }
 
-}  // namespace llmsizer::request
+}  // namespace llmsizer::edge

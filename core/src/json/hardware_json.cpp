@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "llmsizer/catalog.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/throughput.hpp"
 
@@ -20,10 +19,6 @@ double num(const json& d, const char* key, double fallback = 0.0) {
 std::int64_t bytes(const json& d, const char* key) {
   const auto it = d.find(key);
   return it != d.end() && it->is_number() ? it->get<std::int64_t>() : 0;
-}
-std::string str(const json& d, const char* key) {
-  const auto it = d.find(key);
-  return it != d.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 bool flag(const json& d, const char* key) {
   const auto it = d.find(key);
@@ -56,18 +51,23 @@ void copy_gpu_facts(HardwareSpec& h, const HardwareSpec& gpu) {
 
 }  // namespace
 
+std::string json_string(const json& d, const char* key) {
+  const auto it = d.find(key);
+  return it != d.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 HardwareSpec hardware_from_json(const json& d, const std::string& field, const std::vector<HardwareSpec>& gpus) {
   if (!d.is_object()) throw InputError(field, "must be a catalog id (see `llmsizer hardware`) or an object with the catalog's fields");
   HardwareSpec h;
-  h.id = str(d, "id");
+  h.id = json_string(d, "id");
   if (h.id.empty()) h.id = "custom";
-  h.name = str(d, "name");
+  h.name = json_string(d, "name");
   if (h.name.empty()) h.name = h.id;
-  h.vendor = str(d, "vendor");
-  h.segment = str(d, "segment");
-  h.source = str(d, "source");
-  const std::string kind = str(d, "kind");
-  const std::string memory_type = str(d, "memory_type");
+  h.vendor = json_string(d, "vendor");
+  h.segment = json_string(d, "segment");
+  h.source = json_string(d, "source");
+  const std::string kind = json_string(d, "kind");
+  const std::string memory_type = json_string(d, "memory_type");
   h.host_memory_bytes = kAssumedHostRamBytes;
   h.host_bandwidth_gb_per_s = kAssumedHostBandwidthGbPerS;
   h.host_tflops = cpu_tflops(16, true, false);  // the assumed desktop host: 16 Zen 4 cores
@@ -119,18 +119,18 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
     h.device_memory_bytes = bytes(d, "gpu_memory_bytes");
     h.host_memory_bytes = bytes(d, "ram_bytes");
     h.price_usd_per_hour = num(d, "price_usd_per_hour");
-    h.price_date = str(d, "price_date");
-    h.gpu_id = str(d, "gpu_id");
+    h.price_date = json_string(d, "price_date");
+    h.gpu_id = json_string(d, "gpu_id");
     h.memory_bandwidth_gb_per_s = num(d, "memory_bandwidth_gb_per_s");
     const auto gpu = std::find_if(gpus.begin(), gpus.end(), [&](const HardwareSpec& g) { return g.id == h.gpu_id; });
     if (gpu != gpus.end()) copy_gpu_facts(h, *gpu);
-    else if (h.memory_bandwidth_gb_per_s <= 0) h.unsupported_reason = "its accelerator (" + str(d, "gpu_model") + ") has no speed figures in the catalog";
-    if (str(d, "gpu_model").find("Inferentia") != std::string::npos) h.unsupported_reason = "not a GPU: needs the AWS Neuron SDK";
+    else if (h.memory_bandwidth_gb_per_s <= 0) h.unsupported_reason = "its accelerator (" + json_string(d, "gpu_model") + ") has no speed figures in the catalog";
+    if (json_string(d, "gpu_model").find("Inferentia") != std::string::npos) h.unsupported_reason = "not a GPU: needs the AWS Neuron SDK";
     need_positive(static_cast<double>(h.device_memory_bytes), field + ".gpu_memory_bytes", "memory per GPU in bytes");
   } else if (kind == "laptop") {
     h.kind = HardwareKind::laptop;
     h.segment = "laptop";
-    h.gpu_id = str(d, "gpu_id");
+    h.gpu_id = json_string(d, "gpu_id");
     h.memory_bandwidth_gb_per_s = num(d, "memory_bandwidth_gb_per_s");
     h.unified_memory = flag(d, "unified_memory");
     const auto gpu = std::find_if(gpus.begin(), gpus.end(), [&](const HardwareSpec& g) { return g.id == h.gpu_id; });
@@ -169,7 +169,7 @@ std::vector<HardwareSpec> hardware_from_probe(const json& doc) {
     h.kind = HardwareKind::cpu;
     h.device_count = 0;
     h.id = "measured-" + doc.value("id", std::string("cpu"));
-    h.name = "measured: " + str(cpu, "name");
+    h.name = "measured: " + json_string(cpu, "name");
     h.segment = "measured";
     h.host_memory_bytes = bytes(cpu, "memory_total_bytes");
     h.cpu_cores = static_cast<int>(num(cpu, "threads", 1));
@@ -187,7 +187,7 @@ std::vector<HardwareSpec> hardware_from_probe(const json& doc) {
     HardwareSpec h;
     h.kind = HardwareKind::gpu;
     h.id = "measured-" + doc.value("id", std::string("gpu"));
-    h.name = "measured: " + str(cuda, "name");
+    h.name = "measured: " + json_string(cuda, "name");
     h.segment = "measured";
     h.device_memory_bytes = bytes(cuda, "memory_total_bytes");
     h.memory_bandwidth_gb_per_s = num(cuda, "memory_bandwidth_gb_per_s");
@@ -206,81 +206,6 @@ std::vector<HardwareSpec> hardware_from_probe(const json& doc) {
     out.push_back(h);
   }
   return out;
-}
-
-std::vector<HardwareSpec> hardware_from_probe_text(std::string_view probe_json) {
-  return hardware_from_probe(json::parse(probe_json.begin(), probe_json.end()));
-}
-
-const std::vector<HardwareSpec>& hardware_catalog() {
-  static const std::vector<HardwareSpec> catalog = [] {
-    std::vector<HardwareSpec> gpus, rest;
-    std::vector<json> later;
-    for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
-      if (doc->kind == "hardware") {
-        json d = json::parse(doc->json.begin(), doc->json.end());
-        if (d.value("kind", std::string()) == "gpu") gpus.push_back(hardware_from_json(d, std::string(doc->id), gpus));
-        else later.push_back(std::move(d));
-      } else if (doc->kind == "measured") {
-        for (auto& h : hardware_from_probe(json::parse(doc->json.begin(), doc->json.end()))) rest.push_back(std::move(h));
-      }
-    }
-    std::vector<HardwareSpec> all = gpus;
-    for (const auto& d : later) all.push_back(hardware_from_json(d, d.value("id", std::string()), gpus));
-    for (auto& h : rest) all.push_back(std::move(h));
-    return all;
-  }();
-  return catalog;
-}
-
-namespace {
-/// Catalog ids are matched case-insensitively.
-std::string lowercase(std::string_view id) {
-  std::string lower(id);
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-}  // namespace
-
-std::optional<HardwareSpec> hardware_entry(std::string_view id) {
-  const std::string lower = lowercase(id);
-  // data/hardware/<id>.json: the file stem is the entry's id (tests/hardware_data_test.cpp).
-  const EmbeddedDocument* doc = find_embedded_document("hardware", lower);
-  if (doc == nullptr) {
-    const HardwareSpec* h = find_hardware(lower);
-    return h != nullptr ? std::optional<HardwareSpec>(*h) : std::nullopt;
-  }
-  const json d = json::parse(doc->json.begin(), doc->json.end());
-  std::vector<HardwareSpec> gpus;  // what hardware_catalog() hands an instance or laptop: its GPU
-  const std::string gpu_id = str(d, "kind") != "gpu" ? str(d, "gpu_id") : std::string();  // null for inf2
-  const EmbeddedDocument* gpu_doc = gpu_id.empty() ? nullptr : find_embedded_document("hardware", gpu_id);
-  if (gpu_doc != nullptr) {
-    const json g = json::parse(gpu_doc->json.begin(), gpu_doc->json.end());
-    if (str(g, "kind") == "gpu") gpus.push_back(hardware_from_json(g, std::string(gpu_doc->id), {}));
-  }
-  return hardware_from_json(d, std::string(doc->id), gpus);
-}
-
-std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) {
-  std::vector<HardwareSpec> out;
-  const std::optional<HardwareSpec> gpu = hardware_entry(gpu_id);
-  if (!gpu || gpu->kind != HardwareKind::gpu) return out;
-  const std::vector<HardwareSpec> gpus = {*gpu};
-  for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
-    // A file that names the GPU contains its id; only those are parsed (ids are plain [a-z0-9.-]).
-    if (doc->kind != "hardware" || doc->json.find(gpu->id) == std::string_view::npos) continue;
-    const json d = json::parse(doc->json.begin(), doc->json.end());
-    if (str(d, "kind") == "instance" && str(d, "gpu_id") == gpu->id) out.push_back(hardware_from_json(d, std::string(doc->id), gpus));
-  }
-  return out;
-}
-
-const HardwareSpec* find_hardware(std::string_view id) {
-  const std::string lower = lowercase(id);
-  for (const auto& h : hardware_catalog()) {
-    if (h.id == lower) return &h;
-  }
-  return nullptr;
 }
 
 }  // namespace llmsizer

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/answer.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "format.hpp"
+
+namespace llmsizer {
+
+const char* task_id(Task task) { return task == Task::training ? "training" : "inference"; }
+
+InferenceSettings Request::inference() const {
+  InferenceSettings s;
+  s.weights = weights;
+  s.kv_cache = kv_cache;
+  s.engine = engine;
+  s.input_tokens = input_tokens;
+  s.output_tokens = output_tokens;
+  s.batch = batch;
+  s.gpus = gpus;
+  s.flash_attention = flash_attention;
+  s.engine_version = engine_version;
+  s.group_size = group_size;
+  return s;
+}
+
+ModelSummary summarize_model(const ModelSpec& model) {
+  return {count_params(model), describe_features(model)};
+}
+
+namespace {
+
+WeightsSummary summarize_weights(const WeightsLayout& layout) {
+  WeightsSummary w;
+  w.bits_per_weight = layout.bits_per_weight();
+  w.bytes_by_class = layout.bytes_by_class;
+  std::map<std::string, WeightsSummary::Type> types;
+  for (const auto& t : layout.tensors) {
+    auto& entry = types[t.type];
+    entry.type = t.type;
+    entry.tensors += 1;
+    entry.bytes += t.bytes;
+  }
+  for (auto& [name, entry] : types) w.types.push_back(std::move(entry));
+  return w;
+}
+
+/// Why the download and the memory differ for this format and engine.
+void disk_notes(const ModelSpec& m, const WeightFormat& f, Engine engine, int gpus, std::vector<std::string>& warnings) {
+  if (f.ecosystem == "gguf") {
+    warnings.push_back("disk: llama.cpp maps the GGUF file (mmap), so the file's pages also sit in the OS page cache (host RAM) while it runs, unless --no-mmap; the file also holds the tokenizer and metadata");
+    if (engine == Engine::llama_cpp && gpus > 0 && m.tie_word_embeddings) {
+      warnings.push_back("memory: the tied embedding is stored once on disk but held twice by llama.cpp: token_embd in host memory and the output copy on the GPU");
+    }
+  }
+  if (f.scheme == QuantScheme::bnb_4bit || f.scheme == QuantScheme::llm_int8) {
+    warnings.push_back("disk: bitsandbytes usually quantizes at load time (load_in_4bit/load_in_8bit) from the 16-bit checkpoint, which then is the download (" +
+                       fmt::gb(weight_bytes(m, *find_weight_format("bf16"))) + "); disk_bytes is a pre-quantized bitsandbytes checkpoint");
+  }
+}
+
+SpeedPlacement speed_placement(const FitResult& f, int gpus) {
+  SpeedPlacement p;
+  p.gpus = f.placement == Placement::cpu ? 0 : std::max(1, gpus);
+  if (f.placement == Placement::offload) {
+    p.gpus = 1;
+    p.gpu_layers = f.offload.gpu_layers;
+  }
+  return p;
+}
+
+InferenceOnHardware place_inference(const Request& r, const MemoryByDevices& memory, const Catalog& catalog) {
+  InferenceOnHardware out;
+  HardwareSpec hw = *r.hardware;
+  if (r.gpus == 0 && !hw.is_cpu()) hw.device_count = 0;  // gpus 0: the host's CPU and RAM
+  FitOptions options;
+  options.gpus = hw.is_cpu() ? 0 : std::max(1, r.gpus);
+  out.fit = fit_request(memory, hw, options);
+  const SpeedPlacement where = speed_placement(out.fit, options.gpus);
+  SpeedOptions speed_options;
+  speed_options.enforce_eager = r.enforce_eager;
+  out.throughput = estimate_throughput(r.model, memory.settings(), hw, where, speed_options);
+  if (!hw.is_cpu() && out.throughput.known && r.cpu) {
+    out.cpu_vs_gpu = compare_cpu_gpu(r.model, memory.settings(), *r.cpu, hw, where);
+    out.cpu_id = r.cpu->id;
+  }
+  // The break-even needs only the instances with this GPU.
+  const std::vector<HardwareSpec> rentals =
+      hw.kind == HardwareKind::gpu && hw.price_usd > 0 ? catalog.instances_with_gpu(hw.id) : std::vector<HardwareSpec>{};
+  out.cost = option_cost(hw, hw.is_cpu() ? 0 : options.gpus, out.throughput.decode_tokens_per_s_total, r.costs, rentals);
+  out.hardware = std::move(hw);
+  return out;
+}
+
+TrainingOnHardware place_training(const Request& r, const MemoryEstimate& estimate) {
+  TrainingOnHardware out;
+  out.hardware = *r.hardware;
+  const HardwareSpec& hw = out.hardware;
+  const int gpus = std::max(1, r.training.gpus);
+  out.usable_bytes = usable_device_bytes(hw, hw.device_memory_bytes);
+  out.required_bytes = estimate.device_bytes;
+  out.fits = estimate.device_bytes <= out.usable_bytes && (hw.kind != HardwareKind::instance || gpus <= hw.device_count);
+  out.headroom_bytes = out.usable_bytes - estimate.device_bytes;
+  return out;
+}
+
+}  // namespace
+
+Answer answer(const Request& r, const Catalog& catalog) {
+  Answer a;
+  a.model = summarize_model(r.model);
+  a.warnings = r.warnings;
+  const WeightFormat& format = *r.weights;
+  if (r.task == Task::inference) {
+    // One layout and one estimate for the request; the fit on a device reuses both.
+    const MemoryByDevices memory(r.model, r.inference(), weights_layout(r.model, format, r.group_size));
+    a.memory = memory.at(r.gpus);
+    a.disk = checkpoint_disk_size(r.model, format, memory.layout());
+    a.weights = summarize_weights(memory.layout());
+    a.warnings.insert(a.warnings.end(), a.memory.warnings.begin(), a.memory.warnings.end());
+    disk_notes(r.model, format, r.engine, r.gpus, a.warnings);
+    if (r.hardware) a.inference_hardware = place_inference(r, memory, catalog);
+  } else {
+    const WeightsLayout layout = weights_layout(r.model, format, r.group_size);
+    TrainingEstimate training = estimate_training(r.model, r.training);
+    a.memory = training.memory;
+    a.training = std::move(training);
+    a.disk = checkpoint_disk_size(r.model, format, layout);
+    a.weights = summarize_weights(layout);
+    a.warnings.insert(a.warnings.end(), a.memory.warnings.begin(), a.memory.warnings.end());
+    disk_notes(r.model, format, r.engine, r.gpus, a.warnings);
+    if (r.hardware) a.training_hardware = place_training(r, a.memory);
+  }
+  return a;
+}
+
+Recommendation recommend(const Request& r, const Catalog& catalog) {
+  const MemoryByDevices memory(r.model, r.inference());
+  return recommend_hardware(memory, catalog.all_hardware(), r.goal, r.costs);
+}
+
+}  // namespace llmsizer

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: MIT
+#include "parse_request.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "hardware_json.hpp"
+#include "llmsizer/error.hpp"
+#include "llmsizer/throughput.hpp"
+#include "read.hpp"
+#include "training_request.hpp"
+
+namespace llmsizer::edge {
+namespace {
+
+using nlohmann::json;
+
+const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cache", "engine", "input_tokens",
+                                            "output_tokens", "batch", "gpus", "hardware", "training",
+                                            "flash_attention", "engine_version", "group_size", "goal", "cost", "cpu",
+                                            "enforce_eager"};
+
+/// The reference CPU for "CPU or GPU" when the request names none: a 16-core desktop with
+/// dual-channel DDR5 (catalog).
+constexpr const char* kReferenceCpu = "amd-ryzen-9-7950x";
+
+/// Group sizes GPTQ/AWQ/MLX checkpoints are published with (AutoGPTQ/AutoAWQ q_group_size, mlx
+/// --q-group-size); -1 is GPTQ's "one group per column".
+const std::vector<std::int64_t> kGroupSizes = {32, 64, 128, 256, 512, 1024};
+
+json parse_body(const std::string& text) {
+  std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) throw InputError("", "the request is empty; send a JSON object such as {\"model\": \"qwen2.5-7b-instruct\"}");
+  json body;
+  try {
+    body = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError("", std::string("the request is not valid JSON (") + e.what() + ")");
+  }
+  if (!body.is_object()) throw InputError("", "the request must be a JSON object such as {\"model\": \"qwen2.5-7b-instruct\"}; got " + std::string(body.type_name()));
+  return body;
+}
+
+std::vector<std::string> weight_format_ids() {
+  std::vector<std::string> ids;
+  for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) ids.emplace_back(f->id);
+  return ids;
+}
+std::vector<std::string> kv_format_ids() {
+  std::vector<std::string> ids;
+  for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) ids.emplace_back(f->id);
+  return ids;
+}
+
+Engine parse_engine(const json& body) {
+  const std::string id = text(body, "engine", "engine", {"generic", "transformers", "vllm", "llama.cpp"}, "generic");
+  if (id == "transformers") return Engine::transformers;
+  if (id == "vllm") return Engine::vllm;
+  if (id == "llama.cpp") return Engine::llama_cpp;
+  return Engine::generic;
+}
+
+/// "4.38" or "4.38.2" → 438 (major × 100 + minor); absent → 0 (the engine's current behaviour).
+int parse_engine_version(const json& body, std::string& as_written) {
+  const std::string value = text(body, "engine_version", "engine_version", {}, "");
+  if (value.empty()) return 0;
+  const std::string message = "must be a version such as \"4.38\" or \"4.46.0\" (major.minor, from 1.0 to 99.99); got \"" + value + "\"";
+  const std::size_t dot = value.find('.');
+  if (dot == std::string::npos || dot == 0 || dot > 2) throw InputError("engine_version", message);
+  std::size_t end = value.find('.', dot + 1);
+  if (end == std::string::npos) end = value.size();
+  if (end == dot + 1 || end - dot - 1 > 2) throw InputError("engine_version", message);
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (i != dot && i != end && !std::isdigit(static_cast<unsigned char>(value[i]))) throw InputError("engine_version", message);
+  }
+  const int major = std::stoi(value.substr(0, dot));
+  const int minor = std::stoi(value.substr(dot + 1, end - dot - 1));
+  if (major < 1) throw InputError("engine_version", message);
+  as_written = body.at("engine_version").get<std::string>();
+  return major * 100 + minor;
+}
+
+int parse_group_size(const json& body, const WeightFormat& format, std::vector<std::string>& warnings) {
+  if (!body.contains("group_size") || body["group_size"].is_null()) return 0;
+  const bool grouped = format.scheme == QuantScheme::gptq || format.scheme == QuantScheme::awq || format.scheme == QuantScheme::mlx;
+  if (!grouped) {
+    warnings.push_back("group_size: ignored, weights \"" + std::string(format.id) + "\" have no group size to choose (GPTQ, AWQ and MLX formats do)");
+    return 0;
+  }
+  const bool gptq = format.scheme == QuantScheme::gptq;
+  const std::int64_t g = whole_number(body, "group_size", "group_size", -1, 1024, 0);
+  if (g == -1 && gptq) return -1;
+  if (std::find(kGroupSizes.begin(), kGroupSizes.end(), g) == kGroupSizes.end()) {
+    throw InputError("group_size", std::string("must be one of 32, 64, 128, 256, 512, 1024") + (gptq ? " or -1 (one group per column)" : "") + "; got " + body["group_size"].dump());
+  }
+  return static_cast<int>(g);
+}
+
+/// Rejects requests whose sizes would not fit a 64-bit byte count (over ~1e18 bytes).
+void check_magnitude(const ModelSpec& m, std::int64_t context, std::int64_t batch) {
+  constexpr double kLimit = 1e18;
+  const double width = static_cast<double>(m.hidden_size);
+  const double experts = std::max(1, m.moe.num_experts);
+  const double layer = 4.0 * width * width + 3.0 * width * static_cast<double>(std::max(m.intermediate_size, m.moe.expert_intermediate_size)) * experts;
+  const double params = m.has_architecture() ? static_cast<double>(m.num_layers) * layer + 2.0 * width * static_cast<double>(m.vocab_size)
+                                             : static_cast<double>(m.params_override);
+  if (params * 4.0 > kLimit) throw InputError("model", "the model is too large to size (over 1e17 parameters); check hidden_size, num_hidden_layers and intermediate_size");
+  const double kv = 2.0 * m.num_layers * static_cast<double>(std::max<std::int64_t>(static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim, m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)) *
+                    static_cast<double>(context) * static_cast<double>(batch) * 4.0;
+  if (kv > kLimit) throw InputError("input_tokens", "context × batch is too large to size for this model (KV cache over 1e18 bytes); lower input_tokens, output_tokens or batch");
+  const double act = static_cast<double>(context) * static_cast<double>(batch) *
+                     (static_cast<double>(m.vocab_size) * 16.0 + 3.0 * static_cast<double>(std::max(m.intermediate_size, m.moe.expert_intermediate_size)) * 8.0 + width * 64.0);
+  const double scores = static_cast<double>(context) * static_cast<double>(context) * static_cast<double>(batch) * m.num_attention_heads * 8.0;
+  if (act > kLimit || scores > kLimit) throw InputError("input_tokens", "context × batch is too large to size for this model (activations over 1e18 bytes); lower input_tokens or batch");
+}
+
+std::string lowercase(std::string_view id) {
+  std::string lower(id);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
+/// `hardware`: a catalog id, a probe file (its measured GPU if it has one, else its CPU), or an
+/// inline object with the catalog's fields.
+HardwareSpec parse_hardware(const json& body, const char* key, const Catalog& catalog) {
+  const json& value = body.at(key);
+  if (value.is_string()) {
+    const std::optional<HardwareSpec> h = catalog.hardware(lowercase(value.get<std::string>()));
+    if (!h) throw InputError(key, "unknown hardware id \"" + value.get<std::string>() + "\"; list the catalog with `llmsizer hardware`, or give an object with its fields");
+    return *h;
+  }
+  if (value.is_object() && value.contains("probe") && value.contains("summary")) {
+    // A file written by llmsizer-probe (data/measured format), e.g. dropped on the page as "my machine".
+    std::vector<HardwareSpec> measured = hardware_from_probe(value);
+    if (measured.empty()) throw InputError(key, "the probe file has no measured summary (summary.cpu or summary.cuda with memory_bandwidth_gb_per_s)");
+    for (const auto& h : measured) {
+      if (!h.is_cpu()) return h;
+    }
+    return measured.front();
+  }
+  std::vector<HardwareSpec> gpus;
+  for (const auto& h : catalog.all_hardware()) {
+    if (h.kind == HardwareKind::gpu) gpus.push_back(h);
+  }
+  return hardware_from_json(value, key, gpus);
+}
+
+OwnershipCosts parse_costs(const json& body) {
+  OwnershipCosts c;
+  if (!body.contains("cost")) return c;
+  const json& v = body.at("cost");
+  if (!v.is_object()) throw InputError("cost", "must be an object such as {\"lifetime_years\": 3, \"electricity_usd_per_kwh\": 0.17}");
+  c.lifetime_years = number(v, "lifetime_years", "cost.lifetime_years", 0.1, 30, c.lifetime_years);
+  c.hours_per_day = number(v, "hours_per_day", "cost.hours_per_day", 0.1, 24, c.hours_per_day);
+  c.electricity_usd_per_kwh = number(v, "electricity_usd_per_kwh", "cost.electricity_usd_per_kwh", 0, 10, c.electricity_usd_per_kwh);
+  c.pue = number(v, "pue", "cost.pue", 1, 3, c.pue);
+  c.utilization = number(v, "utilization", "cost.utilization", 0, 1, c.utilization);
+  c.upkeep_usd_per_year = number(v, "upkeep_usd_per_year", "cost.upkeep_usd_per_year", 0, 1e7, c.upkeep_usd_per_year);
+  return c;
+}
+
+/// The fields every task reads: model, task, formats, tokens, devices.
+void parse_common(const json& body, const Catalog& catalog, Request& r) {
+  for (auto it = body.begin(); it != body.end(); ++it) {
+    if (kRequestKeys.count(it.key()) == 0) r.warnings.push_back("request: unknown field \"" + it.key() + "\" ignored");
+  }
+  if (!body.contains("model")) throw InputError("model", "is required: a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}");
+  std::vector<std::string> model_warnings;
+  r.model = parse_model(body.at("model"), "model", model_warnings, catalog);
+  r.warnings.insert(r.warnings.end(), model_warnings.begin(), model_warnings.end());
+
+  r.task = text(body, "task", "task", {"inference", "training"}, "inference") == "training" ? Task::training : Task::inference;
+  // A model imported from a weights file brings its exact stored bytes: they stand for the
+  // weights unless the request names a format (then params × bytes per parameter of that format).
+  if (r.model.file_weight_bytes > 0 && !body.contains("weights")) {
+    WeightFormat stored{"file", "as stored in the imported file", "file", std::max<std::int64_t>(1, count_params(r.model).total),
+                        r.model.file_weight_bytes, "the file's header", QuantScheme::stored, 0, 0, false, ""};
+    r.file_format = std::make_shared<const WeightFormat>(stored);
+    r.weights = r.file_format.get();
+  } else {
+    r.weights = find_weight_format(text(body, "weights", "weights", weight_format_ids(), "bf16"));
+  }
+  r.group_size = parse_group_size(body, *r.weights, r.warnings);
+  // llama.cpp's default cache type is f16 (-ctk/-ctv f16); Transformers/vLLM follow the model dtype.
+  const std::string_view weights_id = r.weights->id;
+  const char* kv_default = weights_id == "fp32" ? "fp32" : (weights_id == "fp16" || r.weights->ecosystem == "gguf") ? "fp16" : "bf16";
+  r.kv_cache = find_kv_cache_format(text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default));
+  r.engine = parse_engine(body);
+  r.input_tokens = whole_number(body, "input_tokens", "input_tokens", 1, kMaxTokens, 1024);
+  r.output_tokens = whole_number(body, "output_tokens", "output_tokens", 0, kMaxTokens, r.task == Task::training ? 0 : 1024);
+  r.batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
+  r.gpus = static_cast<int>(whole_number(body, "gpus", "gpus", 0, kMaxGpus, 1));
+  r.flash_attention = boolean(body, "flash_attention", "flash_attention", true);
+  r.engine_version = parse_engine_version(body, r.engine_version_text);
+  if (r.input_tokens + r.output_tokens > kMaxTokens) {
+    throw InputError("output_tokens", "input_tokens + output_tokens must be at most " + std::to_string(kMaxTokens) + "; got " + std::to_string(r.input_tokens + r.output_tokens));
+  }
+}
+
+/// Inference on a device: the device, what owning it costs, the GPUs it has, engine speed options,
+/// and the CPU to compare with.
+void parse_inference_hardware(const json& body, const Catalog& catalog, Request& r) {
+  HardwareSpec hw = parse_hardware(body, "hardware", catalog);
+  r.costs = parse_costs(body);
+  const bool host_only = r.gpus == 0 && !hw.is_cpu();  // gpus 0: the host's CPU and RAM
+  if (hw.kind == HardwareKind::instance && r.gpus > (host_only ? 0 : hw.device_count)) {
+    throw InputError("gpus", "the instance " + hw.id + " has " + std::to_string(host_only ? 0 : hw.device_count) + " GPUs; ask for at most that many");
+  }
+  r.enforce_eager = boolean(body, "enforce_eager", "enforce_eager", false);  // vLLM --enforce-eager
+  // "CPU or GPU" is answered for a GPU whose speed is known: there the CPU is read.
+  if (!hw.is_cpu() && !host_only && effective_bandwidth_gb_per_s(hw, false) > 0) {
+    if (body.contains("cpu")) {
+      const std::string id = text(body, "cpu", "cpu", {}, kReferenceCpu);
+      r.cpu = catalog.hardware(lowercase(id));
+      if (!r.cpu || !r.cpu->is_cpu()) throw InputError("cpu", "must be a CPU id from `llmsizer hardware` (kind cpu); got \"" + id + "\"");
+    } else {
+      r.cpu = catalog.hardware(kReferenceCpu);
+    }
+  }
+  r.hardware = std::move(hw);
+}
+
+/// Training on a device: its dense 16-bit peak (a probe's measurement first) and an instance's
+/// price per GPU-hour feed the time and cost, unless the request gave its own.
+void parse_training_hardware(const json& body, const Catalog& catalog, Request& r) {
+  HardwareSpec hw = parse_hardware(body, "hardware", catalog);
+  if (hw.is_cpu()) throw InputError("hardware", "training is sized for GPUs; pick a GPU, laptop or instance");
+  TrainingSettings& t = r.training;
+  if (t.peak_tflops <= 0) t.peak_tflops = hw.measured_tflops > 0 ? hw.measured_tflops : hw.matrix_tflops;
+  if (t.usd_per_gpu_hour <= 0 && hw.is_rented()) t.usd_per_gpu_hour = hw.price_usd_per_hour / std::max(1, hw.device_count);
+  r.hardware = std::move(hw);
+}
+
+}  // namespace
+
+Request parse_request(const std::string& request_text, const Catalog& catalog, Api api) {
+  const json body = parse_body(request_text);
+  Request r;
+  parse_common(body, catalog, r);
+  if (api == Api::recommend) {
+    if (r.task != Task::inference) throw InputError("task", "recommend sizes inference; use estimate with a hardware id for training");
+    check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
+    Goal goal = Goal::best_value;
+    parse_goal(text(body, "goal", "goal", {"cheapest", "fastest", "best-value", "local", "laptop"}, "best-value"), goal);
+    r.goal = goal;
+    r.costs = parse_costs(body);
+    return r;
+  }
+  if (r.task == Task::inference) {
+    check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
+    if (body.contains("hardware")) parse_inference_hardware(body, catalog, r);
+    return r;
+  }
+  r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
+  check_magnitude(r.model, r.training.seq_len, r.training.micro_batch);
+  if (body.contains("hardware")) parse_training_hardware(body, catalog, r);
+  // What the training method needs of the model (LoRA target names that exist in it, layers to
+  // freeze) is checked here, after the device, as it always was.
+  check_training_model(r.model, r.training);
+  return r;
+}
+
+}  // namespace llmsizer::edge
