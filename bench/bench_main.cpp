@@ -29,7 +29,7 @@ using namespace llmsizer;
 ModelSpec preset(const char* id) {
   const auto* doc = find_embedded_document("models", id);
   const auto d = nlohmann::json::parse(doc->json.begin(), doc->json.end());
-  std::vector<std::string> warnings;
+  std::vector<llmsizer::Message> warnings;
   ModelSpec m = model_from_hf_config(d.at("config"), "config", warnings);
   m.id = id;
   return m;
@@ -125,7 +125,7 @@ void BM_ConfigImport(benchmark::State& state) {
   const auto* doc = find_embedded_document("models", "qwen3-30b-a3b");
   const std::string config = nlohmann::json::parse(doc->json.begin(), doc->json.end()).at("config").dump();
   for (auto _ : state) {
-    std::vector<std::string> warnings;
+    std::vector<llmsizer::Message> warnings;
     benchmark::DoNotOptimize(model_from_hf_config(nlohmann::json::parse(config), "config", warnings));
   }
 }

@@ -3,6 +3,7 @@
 // name the JSON path, warnings for fields that are not used.
 #include <catch2/catch.hpp>
 
+#include "llmsizer/message_text.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/error.hpp"
 #include "test_support.hpp"
@@ -19,7 +20,7 @@ json llama_1b() {
 }
 
 std::string error_field(const json& config) {
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   try {
     model_from_hf_config(config, "model.config", warnings);
   } catch (const InputError& e) {
@@ -46,12 +47,12 @@ TEST_CASE("A missing required field is named with its JSON path", "[config]") {
 TEST_CASE("A missing field's message says what to give", "[config]") {
   json c = llama_1b();
   c.erase("hidden_size");
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   try {
     model_from_hf_config(c, "model.config", warnings);
     FAIL("no error");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "is missing from the config: give hidden_size, a whole number from 1 to 1000000");
+    CHECK(llmsizer::edge::render_en(e.message()) == "is missing from the config: give hidden_size, a whole number from 1 to 1000000");
   }
 }
 
@@ -77,7 +78,7 @@ TEST_CASE("Unknown fields are ignored with a warning that lists them", "[config]
   json c = llama_1b();
   c["my_new_field"] = 3;
   c["rope_theta"] = 500000.0;  // known and irrelevant: no warning
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(c, "config", warnings);
   CHECK(count_params(m).total == 1'235'814'400);  // Llama-3.2-1B safetensors metadata
   REQUIRE(warnings.size() == 1);
@@ -92,7 +93,7 @@ TEST_CASE("Gemma configs default to tied embeddings and Gemma 3 text_config take
   const json config = {{"model_type", "gemma3"},
                        {"text_config", {{"model_type", "gemma3_text"}, {"hidden_size", 2560}, {"intermediate_size", 10240},
                                         {"num_hidden_layers", 34}, {"sliding_window", 1024}}}};
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(config, "config", warnings);
   CHECK(m.vocab_size == 262'208);
   CHECK(m.num_attention_heads == 8);
@@ -114,7 +115,7 @@ TEST_CASE("The SigLIP vision tower and Gemma 3 projector are counted from vision
   // + 2 LayerNorms × 2 × 1152 + (1152×4304 + 4304) + (4304×1152 + 1152); final LayerNorm 2 × 1152
   // → 416,866,032. Projector: 1152 × 2560 + 1152 = 2,950,272.
   const auto doc = json::parse(std::string(find_embedded_document("models", "gemma-3-4b-it")->json));
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(doc.at("config"), "config", warnings);
   const std::int64_t per_layer = 4 * (1152LL * 1152 + 1152) + 2 * 2 * 1152 + (1152LL * 4304 + 4304) + (4304LL * 1152 + 1152);
   const std::int64_t tower = 3LL * 14 * 14 * 1152 + 1152 + 4096LL * 1152 + 27 * per_layer + 2 * 1152;
@@ -126,7 +127,7 @@ TEST_CASE("The SigLIP vision tower and Gemma 3 projector are counted from vision
 
 TEST_CASE("A vision tower the core cannot size is reported and not silently dropped", "[config][vision]") {
   json config = {{"model_type", "llava"}, {"text_config", llama_1b()}, {"vision_config", {{"model_type", "clip_vision_model"}}}};
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(config, "config", warnings);
   CHECK(m.extra_params == 0);
   CHECK(test_support::any_contains(warnings, "clip_vision_model"));
@@ -136,7 +137,7 @@ TEST_CASE("Qwen2 slides only when use_sliding_window is set and from max_window_
   json c = {{"model_type", "qwen2"}, {"hidden_size", 896}, {"num_hidden_layers", 24}, {"num_attention_heads", 14},
             {"num_key_value_heads", 2}, {"intermediate_size", 4864}, {"vocab_size", 151936},
             {"sliding_window", 4096}, {"max_window_layers", 21}, {"use_sliding_window", false}};
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   // Off: all 24 layers × 2 × 2 × 64 = 256 values per layer and token at any context.
   CHECK(kv_cache_elements(model_from_hf_config(c, "config", warnings), 8192) == 24LL * 256 * 8192);
   // On: layers 21..23 slide over 4096 tokens (configuration_qwen2.py layer_types).
@@ -146,7 +147,7 @@ TEST_CASE("Qwen2 slides only when use_sliding_window is set and from max_window_
 
 TEST_CASE("Qwen2 family puts biases on q k v and not on o", "[config]") {
   // Qwen2.5-0.5B: one layer's attention 896×896 + 896 + 2 × (896×128 + 128) + 896×896 (no o bias).
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = test_support::preset("qwen2.5-0.5b-instruct");
   CHECK(m.qkv_bias);
   CHECK_FALSE(m.o_bias);
@@ -159,7 +160,7 @@ TEST_CASE("OLMo 2 QK-norm covers the whole projection width", "[config]") {
   // (modeling_olmo2.py), MLP 3 × 4096 × 11008, 2 norms; plus 2 × 100352 × 4096 and a final norm.
   const json c = {{"model_type", "olmo2"}, {"hidden_size", 4096}, {"num_hidden_layers", 32}, {"num_attention_heads", 32},
                   {"num_key_value_heads", 32}, {"intermediate_size", 11008}, {"vocab_size", 100352}, {"tie_word_embeddings", false}};
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(c, "config", warnings);
   const std::int64_t per_layer = 4LL * 4096 * 4096 + 2 * 4096 + 3LL * 4096 * 11008 + 2 * 4096;
   const std::int64_t total = 2LL * 100352 * 4096 + 32 * per_layer + 4096;
@@ -179,7 +180,7 @@ TEST_CASE("Jamba mixes Mamba and attention layers and MoE every other layer", "[
                   {"attn_layer_period", 8}, {"attn_layer_offset", 4}, {"mamba_d_state", 16}, {"mamba_d_conv", 4},
                   {"mamba_expand", 2}, {"mamba_dt_rank", 256}, {"mamba_conv_bias", true}, {"mamba_proj_bias", false},
                   {"tie_word_embeddings", false}};
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(c, "config", warnings);
   // Mamba mixer (modeling_jamba.py): in_proj 4096 × 16384, conv 8192 × 4 + 8192, x_proj
   // 8192 × (256 + 32), dt_proj 256 × 8192 + 8192, A_log 8192 × 16, D 8192, out_proj 8192 × 4096,

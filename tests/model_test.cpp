@@ -71,7 +71,7 @@ TEST_CASE("KV per token for MHA: Llama-2-7B caches 32 heads in every layer", "[m
 TEST_CASE("KV per token for MQA: one KV head per layer", "[model][kv]") {
   // A Falcon-style MQA config: 32 query heads, 1 KV head of 128: 2 × 24 layers × 1 × 128 = 6,144
   // values a token, 32× fewer than the same model with MHA (2 × 24 × 32 × 128 = 196,608).
-  std::vector<std::string> warnings;
+  std::vector<llmsizer::Message> warnings;
   const ModelSpec m = model_from_hf_config(
       {{"model_type", "llama"}, {"hidden_size", 4096}, {"num_hidden_layers", 24}, {"num_attention_heads", 32},
        {"num_key_value_heads", 1}, {"intermediate_size", 11008}, {"vocab_size", 32000}},

@@ -269,10 +269,10 @@ TEST_CASE("llama.cpp warns that a quantized V cache needs flash attention", "[qu
     REQUIRE(s.kv_cache != nullptr);
     s.flash_attention = false;
     auto e = estimate_inference_memory(m, s);
-    CHECK(std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string& w) { return w.find("flash attention") != std::string::npos; }));
+    CHECK(test_support::any_contains(e.warnings, "flash attention"));
     s.flash_attention = true;
     e = estimate_inference_memory(m, s);
-    CHECK_FALSE(std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string& w) { return w.find("flash attention") != std::string::npos; }));
+    CHECK_FALSE(test_support::any_contains(e.warnings, "flash attention"));
   }
   // q4_0 KV: 18 B per 32 elements; 8B at 4096 tokens: 2 × 32 × 8 × 128 × 4096 elements × 18/32.
   s.kv_cache = find_kv_cache_format("q4_0");

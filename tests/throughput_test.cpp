@@ -28,7 +28,7 @@ TEST_CASE("Decode of Llama-3.1-8B bf16 on an RTX 4090 is weight bytes over effec
   const double expected_s = (15'009'849'344.0 + 262'144.0) / 806.4e9;
   CHECK_THAT(t.memory_s, WithinRel(expected_s, 1e-9));
   CHECK_THAT(t.total_s, WithinRel(expected_s, 1e-9));
-  CHECK(t.bound == "memory bandwidth");
+  CHECK(t.bound == "bound.memory_bandwidth");
   CHECK_THAT(t.host_launch_s, WithinRel(12 * 32 * 5e-6, 1e-9));
 }
 
@@ -44,7 +44,7 @@ TEST_CASE("Large batches turn decode compute-bound and raise total tokens per se
   // At batch 2048 the FLOPs (2 × 7.5e9 × 2048 = 3.1e13 per step) take 52 ms at 593 TFLOPS while
   // the weights stream in 5.6 ms: compute-bound.
   const StepTime big = decode_step(m, test_support::inference("bf16", 128, 128, 2048), hw("nvidia-h100-sxm"), SpeedPlacement{1, -1}, 192);
-  CHECK(big.bound == "compute");
+  CHECK(big.bound == "bound.compute");
 }
 
 TEST_CASE("MoE decode reads only the active experts at batch 1 and nearly all at large batch", "[throughput][moe]") {

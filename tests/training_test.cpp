@@ -119,12 +119,15 @@ TEST_CASE("LoRA attention targets on DeepSeek-V3 cover its latent-attention proj
 
 TEST_CASE("Unknown LoRA targets are rejected with the field name", "[training][lora]") {
   const ModelSpec m = test_support::preset("llama-2-7b-hf");
-  try {
-    trainable_params(m, lora(8, {"qq_proj"}));
-    FAIL("no error");
-  } catch (const InputError& e) {
-    CHECK(e.field() == "training.lora_targets");
-  }
+  const std::optional<TrainingModelProblem> problem = training_model_problem(m, lora(8, {"qq_proj"}));
+  REQUIRE(problem);
+  CHECK(problem->field == "training.lora_targets");
+  CHECK(problem->message.id == "error.lora_targets.unknown");
+  // Through the JSON edge the field and the English message come back.
+  const auto r = test_support::estimate({{"model", "llama-2-7b-hf"}, {"task", "training"}, {"training", {{"method", "lora"}, {"lora_targets", {"qq_proj"}}}}});
+  CHECK(r["error"]["field"] == "training.lora_targets");
+  CHECK_THAT(r["error"]["message"].get<std::string>(), Catch::Matchers::StartsWith("unknown LoRA target \"qq_proj\""));
+  CHECK(r["error"]["message_data"]["id"] == "error.lora_targets.unknown");
 }
 
 TEST_CASE("ZeRO-3 over 8 GPUs keeps 2 bytes per parameter of model states per GPU", "[training][zero]") {

@@ -31,7 +31,7 @@ json validation_data() {
 ModelSpec validation_model(const json& data, const std::string& ref) {
   const json& entry = data.at("models").at(ref);
   if (entry.contains("config")) {
-    std::vector<std::string> warnings;
+    std::vector<llmsizer::Message> warnings;
     ModelSpec m = model_from_hf_config(entry.at("config"), "config", warnings);
     m.id = ref;
     return m;

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 
-#include "format.hpp"
 
 namespace llmsizer {
 
@@ -47,16 +46,15 @@ WeightsSummary summarize_weights(const WeightsLayout& layout) {
 }
 
 /// Why the download and the memory differ for this format and engine.
-void disk_notes(const ModelSpec& m, const WeightFormat& f, Engine engine, int gpus, std::vector<std::string>& warnings) {
+void disk_notes(const ModelSpec& m, const WeightFormat& f, Engine engine, int gpus, std::vector<Message>& warnings) {
   if (f.ecosystem == "gguf") {
-    warnings.push_back("disk: llama.cpp maps the GGUF file (mmap), so the file's pages also sit in the OS page cache (host RAM) while it runs, unless --no-mmap; the file also holds the tokenizer and metadata");
+    warnings.push_back(Message("warning.disk.gguf_mmap"));
     if (engine == Engine::llama_cpp && gpus > 0 && m.tie_word_embeddings) {
-      warnings.push_back("memory: the tied embedding is stored once on disk but held twice by llama.cpp: token_embd in host memory and the output copy on the GPU");
+      warnings.push_back(Message("warning.memory.tied_embedding_held_twice"));
     }
   }
   if (f.scheme == QuantScheme::bnb_4bit || f.scheme == QuantScheme::llm_int8) {
-    warnings.push_back("disk: bitsandbytes usually quantizes at load time (load_in_4bit/load_in_8bit) from the 16-bit checkpoint, which then is the download (" +
-                       fmt::gb(weight_bytes(m, *find_weight_format("bf16"))) + "); disk_bytes is a pre-quantized bitsandbytes checkpoint");
+    warnings.push_back(Message("warning.disk.bnb_quantizes_at_load").bytes("checkpoint", weight_bytes(m, *find_weight_format("bf16"))));
   }
 }
 

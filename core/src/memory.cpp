@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "format.hpp"
 #include "llmsizer/quantization.hpp"
 
 namespace llmsizer {
@@ -149,9 +148,8 @@ std::int64_t last_logits_bytes(const Shapes& sh, std::int64_t batch, bool framew
 struct TransformersPeak {
   std::int64_t peak = 0;     ///< weights excluded: KV cache + temporaries + model buffers
   std::int64_t kv_full = 0;  ///< the cache at the end of generation
-  std::string formula;
-  std::string values;
-  std::vector<std::string> warnings;
+  Message formula;
+  Message values;
 };
 
 /// Layers holding their own rotary cos/sin table before transformers 4.45: Qwen2, Qwen2-MoE,
@@ -180,7 +178,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
 
   // Buffers that live through the whole call.
   std::int64_t buffers = 0;
-  std::string buffer_text;
+  std::vector<Message> buffer_parts;
   if (version > 0 && version < kTransformersRopeAtModel && rope_table_per_layer(m) && m.max_position_embeddings > 0) {
     // transformers 4.37-4.44 modeling_qwen2.py / modeling_mistral.py: every attention layer builds
     // Qwen2RotaryEmbedding(max_position_embeddings) whose _set_cos_sin_cache registers cos_cached
@@ -188,7 +186,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
     // (the load dtype, bf16/fp16). 4.45 moved one rotary module to Qwen2Model, computing cos/sin
     // for the current positions only.
     buffers += static_cast<std::int64_t>(m.num_layers) * m.max_position_embeddings * m.head_dim * 2 * a;
-    buffer_text += " + rotary cos/sin tables " + fmt::gb(buffers);
+    buffer_parts.push_back(Message("explain.activations.plus_rotary_tables").bytes("tables", buffers));
   }
   if (s.weights != nullptr && s.weights->id.substr(0, 9) == "gptq-int4") {
     // 4-bit GPTQ runs on the ExLlama (v1) kernel by default (transformers GPTQConfig
@@ -197,7 +195,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
     // linear layer's in_features × out_features, to dequantize into.
     const std::int64_t temp_dq = largest_linear_elements(sh) * 2;
     buffers += temp_dq;
-    buffer_text += " + ExLlama temp_dq " + fmt::gb(temp_dq);
+    buffer_parts.push_back(Message("explain.activations.plus_exllama_temp_dq").bytes("temp_dq", temp_dq));
   }
 
   // Prefill: the cache holds the prompt while one layer's temporaries or the logits peak.
@@ -219,7 +217,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
   // the longer tensor before the shorter one is freed.
   p.kv_full = kv_here(context);
   std::int64_t decode = 0;
-  std::string decode_text;
+  Message decode_text;
   if (s.output_tokens > 0) {
     const std::int64_t step = std::max(layer_peak_bytes(sh, batch, context, s.flash_attention, true), last_logits_bytes(sh, batch, true));
     std::int64_t previous_cache = 0;
@@ -229,12 +227,12 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
       // the previous step's tuple (model_kwargs["past_key_values"]) and `outputs` still referenced
       // every old tensor until the forward returned: two whole caches at once.
       previous_cache = kv_here(context - 1);
-      decode_text = "previous step's cache (tuple kept by generate) " + fmt::gb(previous_cache);
+      decode_text = Message("explain.activations.transformers.decode_tuple_cache.values").bytes("previous_cache", previous_cache);
     } else {
       // Since 4.42 the DynamicCache object is updated in place: one layer's keys (then values)
       // exist twice during torch.cat.
       previous_cache = p.kv_full / std::max(1, 2 * m.num_layers);
-      decode_text = "one layer's keys copied by torch.cat " + fmt::gb(previous_cache);
+      decode_text = Message("explain.activations.transformers.decode.values").bytes("copy", previous_cache);
     }
     decode = p.kv_full + previous_cache + step;
     if (whole_prompt_logits) {
@@ -246,22 +244,26 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
   }
 
   p.peak = std::max(prefill, decode) + buffers;
-  if (prefill >= decode) {
-    p.formula = whole_prompt_logits
-                    ? "prefill peak: logits of every prompt position (lm_head output + fp32 copy, transformers < 4.45) or one layer's temporaries, above the cache not yet filled"
-                    : "prefill peak: one layer's temporaries (MLP: 3 × tokens × intermediate; attention: q, k, v, rotary and repeat_kv copies; RMSNorm fp32 upcast) and last-token logits, above the cache not yet filled";
-    p.values = whole_prompt_logits
-                   ? fmt::count(prompt) + " prompt tokens × " + fmt::count(sh.vocab) + " vocab × (" + std::to_string(a) + " + 4) B" + buffer_text
-                   : fmt::count(prompt) + " prompt tokens × (2 × " + fmt::count(sh.hidden) + " + 3 × " + fmt::count(sh.mlp_width) + ") × " + std::to_string(a) + " B (MLP)" + buffer_text;
+  if (prefill >= decode && whole_prompt_logits) {
+    p.formula = Message("explain.activations.transformers.prefill_all_logits.formula");
+    p.values = Message("explain.activations.transformers.prefill_all_logits.values").count("prompt_tokens", prompt).count("vocab", sh.vocab).integer("element_size", a);
+  } else if (prefill >= decode) {
+    p.formula = Message("explain.activations.transformers.prefill.formula");
+    p.values = Message("explain.activations.transformers.prefill.values").count("prompt_tokens", prompt).count("hidden", sh.hidden)
+                   .count("mlp_width", sh.mlp_width).integer("element_size", a);
   } else {
-    p.formula = "decode peak: the full cache plus what torch.cat copies while it grows, one token's temporaries and last-token logits (fp32 upcast, sampling copies)";
-    p.values = decode_text + ", " + std::to_string(batch) + " × " + fmt::count(sh.vocab) + " vocab × (" + std::to_string(a) + " + 12) B" + buffer_text;
+    p.formula = Message("explain.activations.transformers.decode.formula");
+    p.values = std::move(decode_text);
+    p.values.integer("batch", batch).count("vocab", sh.vocab).integer("element_size", a);
   }
+  for (auto& part : buffer_parts) p.values.then(std::move(part));
   return p;
 }
 
-void add_line(MemoryEstimate& e, std::string part, std::string formula, std::string values, std::int64_t bytes) {
-  e.explain.push_back({std::move(part), std::move(formula), std::move(values) + " = " + fmt::gb(bytes), bytes});
+/// An explanation line: its formula, and the numbers put in followed by " = <bytes>".
+void add_line(MemoryEstimate& e, std::string part, Message formula, Message values, std::int64_t bytes) {
+  values.then(Message("explain.equals").bytes("total", bytes));
+  e.explain.push_back({std::move(part), std::move(formula), std::move(values), bytes});
 }
 
 }  // namespace
@@ -289,21 +291,23 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   e.parts.weights = device_weights + host_weights;
   {
     const bool plain = s.weights->scheme == QuantScheme::plain;
-    std::string values = plain ? fmt::count(params.total) + " params × " + fmt::bytes_per(s.weights->bits_per_weight() / 8.0) + " (" + std::string(s.weights->id) + ")"
-                               : fmt::count(params.total) + " params × " + fmt::count(layout.bits_per_weight()) + " bits effective (" + std::string(s.weights->id) + ")";
-    if (host_weights > 0) values += " − token_embd " + fmt::gb(host_weights) + (m.tie_word_embeddings ? " (kept on the GPU as the tied output)" : "");
-    if (tp > 1) values += " ÷ " + std::to_string(tp) + " GPUs";
-    add_line(e, "weights", plain ? "parameters × bytes per parameter" : "sum over tensors of their stored bytes (quantized blocks with scales and zeros; tensors kept at higher precision)",
-             values, device_weights);
+    Message values = plain ? Message("explain.weights.plain.values").count("params", params.total).bytes_each("per_param", s.weights->bits_per_weight() / 8.0).text("format", s.weights->id)
+                           : Message("explain.weights.quantized.values").count("params", params.total).significant("bits", layout.bits_per_weight()).text("format", s.weights->id);
     if (host_weights > 0) {
-      add_line(e, "weights", "llama.cpp keeps token_embd (the input layer) in host memory", "token_embd " + fmt::count(layout.tensors.front().elements) + " weights", host_weights);
+      values.then(Message(m.tie_word_embeddings ? "explain.weights.minus_token_embd_tied" : "explain.weights.minus_token_embd").bytes("token_embd", host_weights));
+    }
+    if (tp > 1) values.then(Message("explain.divided_over_gpus").integer("gpus", tp));
+    add_line(e, "weights", Message(plain ? "explain.weights.plain.formula" : "explain.weights.quantized.formula"), std::move(values), device_weights);
+    if (host_weights > 0) {
+      add_line(e, "weights", Message("explain.weights.token_embd_on_host.formula"),
+               Message("explain.weights.token_embd_on_host.values").count("weights", layout.tensors.front().elements), host_weights);
     }
   }
 
   if (!m.has_architecture()) {
-    e.warnings.push_back("model: only a parameter count was given, so the KV cache and activations are unknown and counted as 0; give layers and hidden_size, or a config");
+    e.warnings.push_back(Message("warning.model.params_only"));
     e.parts.overhead = cpu_only ? 0 : kCudaContextBytes;
-    if (!cpu_only) add_line(e, "overhead", "CUDA context (lazy module loading)", "426 MiB", e.parts.overhead);
+    if (!cpu_only) add_line(e, "overhead", Message("explain.overhead.cuda_context_short.formula"), Message("explain.overhead.cuda_context_short.values"), e.parts.overhead);
     e.tensor_peak_bytes = cpu_only ? 0 : e.parts.weights;
     e.device_bytes = cpu_only ? 0 : e.parts.sum();
     e.host_bytes = cpu_only ? e.parts.sum() : 0;
@@ -320,13 +324,8 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     return whole / m.num_kv_heads * kv_heads_here;
   };
   if (tp > 1 && m.num_attention_heads % tp != 0) {
-    e.warnings.push_back("gpus: " + std::to_string(m.num_attention_heads) + " attention heads do not divide over " + std::to_string(tp) + " GPUs; engines such as vLLM refuse this tensor-parallel size");
+    e.warnings.push_back(Message("warning.gpus.heads_do_not_divide").integer("heads", m.num_attention_heads).integer("gpus", tp));
   }
-  const std::string kv_values_head = std::to_string(m.num_layers) + " layers × " +
-                                     (m.mla.kv_lora_rank > 0 ? "(" + std::to_string(m.mla.kv_lora_rank) + " + " + std::to_string(m.mla.qk_rope_head_dim) + ") latent"
-                                                             : "2 × " + std::to_string(kv_heads_here) + " KV heads × " + std::to_string(m.head_dim) + " head_dim");
-  const std::string kv_formula = m.mla.kv_lora_rank > 0 ? "layers × (kv_lora_rank + qk_rope_head_dim) × tokens × batch × bytes per element"
-                                                         : "2 × layers × KV heads × head_dim × tokens × batch × bytes per element";
   const double kv_elem_bytes = static_cast<double>(s.kv_cache->block_bytes) / static_cast<double>(s.kv_cache->block_elements);
   const bool flash = s.flash_attention;
 
@@ -335,9 +334,9 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       e.parts.kv_cache = kv_here(context);
       const std::int64_t layer = layer_peak_bytes(sh, s.input_tokens * batch, s.input_tokens, flash, false);
       e.parts.activations = std::max(layer, last_logits_bytes(sh, batch, false));
-      add_line(e, "activations", "max(one layer's prefill temporaries, last-token logits)",
-               "max(" + fmt::count(s.input_tokens * batch) + " tokens × (2 × " + fmt::count(sh.hidden) + " + 3 × " + fmt::count(sh.mlp_width) + ") × " + std::to_string(sh.act_bytes) + " B, " +
-                   std::to_string(batch) + " × " + fmt::count(sh.vocab) + " vocab × 4 B)",
+      add_line(e, "activations", Message("explain.activations.generic.formula"),
+               Message("explain.activations.generic.values").count("tokens", s.input_tokens * batch).count("hidden", sh.hidden).count("mlp_width", sh.mlp_width)
+                   .integer("element_size", sh.act_bytes).integer("batch", batch).count("vocab", sh.vocab),
                e.parts.activations);
       break;
     }
@@ -346,7 +345,6 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       e.parts.kv_cache = p.kv_full;
       e.parts.activations = p.peak - p.kv_full;
       add_line(e, "activations", p.formula, p.values, e.parts.activations);
-      for (const auto& w : p.warnings) e.warnings.push_back(w);
       break;
     }
     case Engine::vllm: {
@@ -355,10 +353,10 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       const std::int64_t profile_tokens = std::min<std::int64_t>(kVllmBatchedTokens, std::max<std::int64_t>(s.input_tokens * batch, kVllmBatchedTokens));
       e.parts.activations = layer_peak_bytes(sh, profile_tokens, std::min<std::int64_t>(profile_tokens, context), true, false) +
                             last_logits_bytes(sh, std::min<std::int64_t>(batch, 256), false) + kVllmCudaGraphBytes;
-      add_line(e, "activations", "profile run at max_num_batched_tokens (one layer's temporaries) + sampler logits + CUDA graphs",
-               fmt::count(profile_tokens) + " tokens × (2 × " + fmt::count(sh.hidden) + " + 3 × " + fmt::count(sh.mlp_width) + ") × " + std::to_string(sh.act_bytes) + " B + 0.5 GiB graphs",
+      add_line(e, "activations", Message("explain.activations.vllm.formula"),
+               Message("explain.activations.vllm.values").count("tokens", profile_tokens).count("hidden", sh.hidden).count("mlp_width", sh.mlp_width).integer("element_size", sh.act_bytes),
                e.parts.activations);
-      e.warnings.push_back("engine vllm: vLLM reserves gpu_memory_utilization (default 0.9) of the GPU and fills the rest of it with KV-cache blocks, so nvidia-smi shows ~90% of the card whatever the request; the figure here is what the request needs");
+      e.warnings.push_back(Message("warning.engine.vllm_reserves_gpu"));
       break;
     }
     case Engine::llama_cpp: {
@@ -372,23 +370,26 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       const std::int64_t scores = flash ? 0 : padded_context * ubatch * sh.heads * 4;
       const std::int64_t mlp = ubatch * (2 * sh.hidden + 3 * sh.mlp_width) * 4;
       e.parts.activations = std::max({logits, scores + ubatch * sh.hidden * 4, mlp});
-      add_line(e, "activations", "compute buffer: max(n_ubatch × vocab × 4 B logits, n_ctx × n_ubatch × heads × 4 B scores without flash attention, MLP)",
-               "n_ubatch " + std::to_string(ubatch) + ", vocab " + fmt::count(sh.vocab) + ", n_ctx " + fmt::count(padded_context), e.parts.activations);
+      add_line(e, "activations", Message("explain.activations.llama_cpp.formula"),
+               Message("explain.activations.llama_cpp.values").integer("ubatch", ubatch).count("vocab", sh.vocab).count("context", padded_context), e.parts.activations);
       if (!flash && s.kv_cache->block_elements > 1) {
-        e.warnings.push_back("kv_cache: llama.cpp needs flash attention (-fa) for a quantized V cache");
+        e.warnings.push_back(Message("warning.kv_cache.quantized_v_needs_flash_attention"));
       }
       break;
     }
   }
   {
-    std::string values = kv_values_head + " × " + fmt::count(context) + " tokens × " + std::to_string(batch) + " × " + fmt::bytes_per(kv_elem_bytes) + " (" + std::string(s.kv_cache->id) + ")";
-    if (m.sliding_window > 0) values += "; sliding layers stop at " + std::to_string(m.sliding_window) + " tokens";
-    add_line(e, "kv_cache", kv_formula, values, e.parts.kv_cache);
+    const bool mla = m.mla.kv_lora_rank > 0;
+    Message values = mla ? Message("explain.kv_cache.mla.values").integer("layers", m.num_layers).integer("kv_lora_rank", m.mla.kv_lora_rank).integer("rope_dim", m.mla.qk_rope_head_dim)
+                         : Message("explain.kv_cache.attention.values").integer("layers", m.num_layers).integer("kv_heads", kv_heads_here).integer("head_dim", m.head_dim);
+    values.count("tokens", context).integer("batch", batch).bytes_each("per_element", kv_elem_bytes).text("format", s.kv_cache->id);
+    if (m.sliding_window > 0) values.then(Message("explain.kv_cache.sliding_stop").integer("window", m.sliding_window));
+    add_line(e, "kv_cache", Message(mla ? "explain.kv_cache.mla.formula" : "explain.kv_cache.attention.formula"), std::move(values), e.parts.kv_cache);
   }
   const std::int64_t state = recurrent_state_bytes(m, 4) * batch;
   if (state > 0) {
     e.parts.kv_cache += state;
-    add_line(e, "kv_cache", "fixed-size recurrent state of linear-attention/SSM layers (fp32)", "per sequence × " + std::to_string(batch), state);
+    add_line(e, "kv_cache", Message("explain.kv_cache.recurrent_state.formula"), Message("explain.kv_cache.recurrent_state.values").integer("batch", batch), state);
   }
 
   // Engine buffers of quantized inference (quantization.hpp, each with its source).
@@ -396,25 +397,22 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     if (s.weights->scheme == QuantScheme::bnb_4bit && s.input_tokens * batch > 1) {
       const std::int64_t dq = bnb_dequant_buffer_bytes(layout);
       e.parts.activations += dq;
-      add_line(e, "activations", "bitsandbytes 4-bit prefill: the largest quantized matrix dequantized to 16 bits", fmt::count(dq / 2) + " weights × 2 B", dq);
+      add_line(e, "activations", Message("explain.activations.bnb_dequant.formula"), Message("explain.activations.bnb_dequant.values").count("weights", dq / 2), dq);
     }
     if (s.weights->scheme == QuantScheme::gptq) {
       // Not counted: the published Transformers GPTQ peaks (Qwen1.5 hf_infer.rst) sit at the
       // AWQ rows' level, without this buffer, so the kernel in use is not known to allocate it.
-      e.warnings.push_back("weights " + std::string(s.weights->id) + ": with the ExLlamaV2 kernels AutoGPTQ allocates a scratch buffer per GPU for the largest layer (dequantized weight + 2048 × 8 token outputs): " +
-                           fmt::gb(gptq_exllama_scratch_bytes(m)) + " more, not counted here");
+      e.warnings.push_back(Message("warning.weights.gptq_exllamav2_scratch").text("format", s.weights->id).bytes("scratch", gptq_exllama_scratch_bytes(m)));
     }
     if (s.weights->scheme == QuantScheme::awq) {
-      e.warnings.push_back("weights " + std::string(s.weights->id) + ": with fused modules (AwqConfig do_fuse=True) AutoAWQ preallocates the KV cache for fuse_max_seq_len × batch (" +
-                           fmt::gb(awq_fused_kv_cache_bytes(m, 2048, batch)) + " at 2048 tokens), whatever the request's context");
+      e.warnings.push_back(Message("warning.weights.awq_fused_cache").text("format", s.weights->id).bytes("cache", awq_fused_kv_cache_bytes(m, 2048, batch)));
     }
   }
   if (s.weights->ecosystem == "gguf" && (s.engine == Engine::transformers || s.engine == Engine::vllm)) {
-    e.warnings.push_back("weights " + std::string(s.weights->id) + ": a GGUF file type runs in llama.cpp (engine llama.cpp); " + engine_id(s.engine) +
-                         " loads GGUF by dequantizing or with its own kernels, so its memory differs");
+    e.warnings.push_back(Message("warning.weights.gguf_in_other_engine").text("format", s.weights->id).text("engine", engine_id(s.engine)));
   }
   if (s.weights->ecosystem == "mlx" && s.engine != Engine::generic) {
-    e.warnings.push_back("weights " + std::string(s.weights->id) + ": MLX formats run in MLX on Apple silicon (unified memory); the engine's own rules do not apply");
+    e.warnings.push_back(Message("warning.weights.mlx_format").text("format", s.weights->id));
   }
 
   // Explain in the article's order: weights, KV cache, activations, overhead.
@@ -427,10 +425,10 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     e.host_bytes = tensors;
     e.device_bytes = 0;
     e.tensor_peak_bytes = 0;
-    e.warnings.push_back("gpus 0: CPU inference, everything is in RAM (host_bytes); the runtime's own memory (process, libraries) is not included");
+    e.warnings.push_back(Message("warning.gpus.cpu_inference"));
   } else {
     e.parts.overhead = kCudaContextBytes;
-    add_line(e, "overhead", "CUDA context with lazy module loading (driver, kernels), per GPU", "426 MiB (measured, PyTorch 2.10 + CUDA 13)", e.parts.overhead);
+    add_line(e, "overhead", Message("explain.overhead.cuda_context.formula"), Message("explain.overhead.cuda_context.values"), e.parts.overhead);
     e.tensor_peak_bytes = tensors - host_weights;
     e.device_bytes = e.tensor_peak_bytes + e.parts.overhead;
     e.host_bytes = host_weights;

@@ -225,50 +225,7 @@ std::int64_t recurrent_state_bytes(const ModelSpec& m, int state_bytes_per_eleme
 
 namespace {
 
-/// 3353032704 → "3.35B", 30532122624 → "30.5B", 544997376 → "545M", 2614341888 → "2.61B".
-std::string short_count(std::int64_t n) {
-  const double v = static_cast<double>(n);
-  char buffer[32];
-  if (v >= 1e12) std::snprintf(buffer, sizeof buffer, "%.3gT", v / 1e12);
-  else if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3gB", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3gM", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.3gK", v / 1e3);
-  else std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(n));
-  return buffer;
-}
-
-/// 32768 → "32,768".
-std::string grouped(std::int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n);
-  std::string out;
-  const int lead = static_cast<int>(digits.size()) % 3;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (static_cast<int>(i) - lead) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
-/// 1153433.6 bytes → "1.15 MB" (decimal units, as the rest of the display).
-std::string short_bytes(std::int64_t bytes) {
-  char buffer[32];
-  const double v = static_cast<double>(bytes);
-  if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3g GB", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3g MB", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.3g kB", v / 1e3);
-  else std::snprintf(buffer, sizeof buffer, "%lld B", static_cast<long long>(bytes));
-  return buffer;
-}
-
-/// "7×" for a whole ratio, "2.5×" otherwise.
-std::string ratio_text(std::int64_t num, std::int64_t den) {
-  char buffer[32];
-  if (num % den == 0) std::snprintf(buffer, sizeof buffer, "%lld×", static_cast<long long>(num / den));
-  else std::snprintf(buffer, sizeof buffer, "%.3g×", static_cast<double>(num) / static_cast<double>(den));
-  return buffer;
-}
-
-void attention_features(const ModelSpec& m, std::vector<std::string>& out) {
+void attention_features(const ModelSpec& m, std::vector<Message>& out) {
   int attention_layers = 0;
   for (int i = 0; i < m.num_layers; ++i) {
     const MixerKind k = m.mixer(i);
@@ -281,37 +238,33 @@ void attention_features(const ModelSpec& m, std::vector<std::string>& out) {
     const std::int64_t latent = static_cast<std::int64_t>(m.mla.kv_lora_rank) + m.mla.qk_rope_head_dim;
     const std::int64_t mha = static_cast<std::int64_t>(m.num_attention_heads) *
                              (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim);
-    out.push_back("MLA: " + grouped(latent) + " cached values per token and layer (kv_lora_rank " +
-                  std::to_string(m.mla.kv_lora_rank) + " + rope key " + std::to_string(m.mla.qk_rope_head_dim) +
-                  ") instead of " + grouped(mha) + " for " + std::to_string(m.num_attention_heads) +
-                  "-head attention — KV cache " + ratio_text(mha, latent) + " smaller");
+    out.push_back(Message("feature.mla").grouped("latent", latent).integer("kv_lora_rank", m.mla.kv_lora_rank).integer("rope_dim", m.mla.qk_rope_head_dim)
+                      .grouped("mha", mha).integer("heads", m.num_attention_heads).ratio("smaller", mha, latent));
   } else if (m.num_kv_heads == 1 && m.num_attention_heads > 1) {
-    out.push_back("MQA: 1 KV head shared by " + std::to_string(m.num_attention_heads) + " query heads — KV cache " +
-                  std::to_string(m.num_attention_heads) + "× smaller than MHA");
+    out.push_back(Message("feature.mqa").integer("heads", m.num_attention_heads));
   } else if (m.num_kv_heads < m.num_attention_heads) {
-    out.push_back("GQA " + std::to_string(m.num_attention_heads) + ":" + std::to_string(m.num_kv_heads) + " — KV cache " +
-                  ratio_text(m.num_attention_heads, m.num_kv_heads) + " smaller than MHA");
+    out.push_back(Message("feature.gqa").integer("heads", m.num_attention_heads).integer("kv_heads", m.num_kv_heads)
+                      .ratio("smaller", m.num_attention_heads, m.num_kv_heads));
   } else {
-    out.push_back("MHA: " + std::to_string(m.num_attention_heads) + " KV heads, one per query head (no KV sharing)");
+    out.push_back(Message("feature.mha").integer("heads", m.num_attention_heads));
   }
   if (m.mla.kv_lora_rank == 0 && m.num_attention_heads > 0 &&
       static_cast<std::int64_t>(m.head_dim) * m.num_attention_heads != m.hidden_size) {
-    out.push_back("head_dim " + std::to_string(m.head_dim) + " set explicitly (hidden_size / heads would give " +
-                  std::to_string(m.hidden_size / m.num_attention_heads) + "): " + std::to_string(m.num_attention_heads) +
-                  " × " + std::to_string(m.head_dim) + " = " + std::to_string(static_cast<std::int64_t>(m.head_dim) * m.num_attention_heads) +
-                  " query width vs hidden " + std::to_string(m.hidden_size));
+    out.push_back(Message("feature.explicit_head_dim").integer("head_dim", m.head_dim).integer("implied_head_dim", m.hidden_size / m.num_attention_heads)
+                      .integer("heads", m.num_attention_heads).integer("query_width", static_cast<std::int64_t>(m.head_dim) * m.num_attention_heads)
+                      .integer("hidden", m.hidden_size));
   }
 }
 
-void attention_detail_features(const ModelSpec& m, std::vector<std::string>& out) {
-  if (m.attention_output_gate) out.push_back("gated attention: q_proj also emits a sigmoid output gate (q_proj twice as wide)");
-  if (m.attention_sinks) out.push_back("attention sinks: one learned sink logit per head and layer (" + std::to_string(m.num_attention_heads) + " parameters a layer)");
-  if (m.qkv_bias && m.o_bias) out.push_back("biases on the q, k, v and o projections");
-  else if (m.qkv_bias) out.push_back("biases on the q, k and v projections (not on o)");
-  if (m.qk_norm) out.push_back(m.qk_norm_full_width ? "QK-norm: RMSNorm over the full query and key width" : "QK-norm: RMSNorm on each query and key head");
+void attention_detail_features(const ModelSpec& m, std::vector<Message>& out) {
+  if (m.attention_output_gate) out.push_back(Message("feature.attention_output_gate"));
+  if (m.attention_sinks) out.push_back(Message("feature.attention_sinks").integer("heads", m.num_attention_heads));
+  if (m.qkv_bias && m.o_bias) out.push_back(Message("feature.qkvo_bias"));
+  else if (m.qkv_bias) out.push_back(Message("feature.qkv_bias"));
+  if (m.qk_norm) out.push_back(Message(m.qk_norm_full_width ? "feature.qk_norm_full_width" : "feature.qk_norm"));
 }
 
-void window_features(const ModelSpec& m, std::vector<std::string>& out) {
+void window_features(const ModelSpec& m, std::vector<Message>& out) {
   int sliding = 0;
   int attention = 0;
   for (int i = 0; i < m.num_layers; ++i) {
@@ -320,29 +273,30 @@ void window_features(const ModelSpec& m, std::vector<std::string>& out) {
     if (k == MixerKind::full_attention || k == MixerKind::sliding_attention) ++attention;
   }
   if (sliding == 0) return;
-  const std::string window = grouped(m.sliding_window);
   if (sliding == m.num_layers) {
-    out.push_back("all " + std::to_string(m.num_layers) + " layers use a " + window + "-token sliding window: the KV cache stops growing at " + window + " tokens");
-  } else {
-    // Name a repeating pattern: the shortest period p whose first p layers hold one global layer
-    // and that every later layer repeats (Gemma 2 / gpt-oss: 2, Gemma 3: 6).
-    std::string pattern;
-    for (int p = 2; p <= 16 && p < m.num_layers && pattern.empty(); ++p) {
-      int globals = 0;
-      bool repeats = true;
-      for (int i = 0; i < m.num_layers && repeats; ++i) {
-        if (i < p && m.mixer(i) != MixerKind::sliding_attention) ++globals;
-        repeats = m.mixer(i) == m.mixer(i % p);
-      }
-      if (repeats && globals == 1) pattern = p == 2 ? " (alternating local and global)" : " (" + std::to_string(p - 1) + " local : 1 global)";
-    }
-    out.push_back(std::to_string(sliding) + " of " + std::to_string(m.num_layers) + " layers use a " + window +
-                  "-token window" + pattern + ": only the other " + std::to_string(attention - sliding) +
-                  " keep the whole context in the KV cache");
+    out.push_back(Message("feature.sliding_all").integer("layers", m.num_layers).grouped("window", m.sliding_window));
+    return;
   }
+  // Name a repeating pattern: the shortest period p whose first p layers hold one global layer and
+  // that every later layer repeats (Gemma 2 / gpt-oss: 2, Gemma 3: 6).
+  int period = 0;
+  for (int p = 2; p <= 16 && p < m.num_layers && period == 0; ++p) {
+    int globals = 0;
+    bool repeats = true;
+    for (int i = 0; i < m.num_layers && repeats; ++i) {
+      if (i < p && m.mixer(i) != MixerKind::sliding_attention) ++globals;
+      repeats = m.mixer(i) == m.mixer(i % p);
+    }
+    if (repeats && globals == 1) period = p;
+  }
+  Message sentence = Message("feature.sliding_some").integer("sliding", sliding).integer("layers", m.num_layers).grouped("window", m.sliding_window);
+  if (period == 2) sentence.then(Message("feature.sliding_pattern_alternating"));
+  else if (period > 2) sentence.then(Message("feature.sliding_pattern").integer("local", period - 1));
+  sentence.then(Message("feature.sliding_some_rest").integer("full", attention - sliding));
+  out.push_back(std::move(sentence));
 }
 
-void recurrent_features(const ModelSpec& m, std::vector<std::string>& out) {
+void recurrent_features(const ModelSpec& m, std::vector<Message>& out) {
   int linear = 0;
   int ssm = 0;
   for (int i = 0; i < m.num_layers; ++i) {
@@ -351,38 +305,33 @@ void recurrent_features(const ModelSpec& m, std::vector<std::string>& out) {
   }
   auto sentence = [&](int layers, MixerKind kind, const char* what) {
     const std::int64_t elements = layer_state_elements(m, kind);
-    out.push_back("hybrid: " + std::to_string(layers) + " of " + std::to_string(m.num_layers) + " layers are " + what +
-                  " with a fixed " + grouped(elements) + "-value state per sequence (" + short_bytes(elements * 4) +
-                  " at fp32) instead of a KV cache; " + std::to_string(m.num_layers - layers) + " layers keep a KV cache");
+    out.push_back(Message("feature.hybrid").integer("recurrent", layers).integer("layers", m.num_layers).term("mixer", what)
+                      .grouped("state", elements).bytes_short("state", elements * 4).integer("attention", m.num_layers - layers));
   };
-  if (linear > 0) sentence(linear, MixerKind::linear_attention, "linear attention (gated delta net)");
-  if (ssm > 0) sentence(ssm, MixerKind::ssm, "Mamba SSM");
+  if (linear > 0) sentence(linear, MixerKind::linear_attention, "mixer.gated_delta_net");
+  if (ssm > 0) sentence(ssm, MixerKind::ssm, "mixer.mamba");
 }
 
-void moe_features(const ModelSpec& m, const ParamCounts& c, std::vector<std::string>& out) {
+void moe_features(const ModelSpec& m, const ParamCounts& c, std::vector<Message>& out) {
   if (m.moe.num_experts <= 0) return;
   int moe_layers = 0;
   for (int i = 0; i < m.num_layers; ++i) moe_layers += is_moe_layer(m, i) ? 1 : 0;
-  std::string s = "MoE: " + std::to_string(m.moe.experts_per_token) + " of " + std::to_string(m.moe.num_experts) + " experts active";
-  if (m.moe.num_shared_experts > 0) {
-    s += " plus " + std::to_string(m.moe.num_shared_experts) + " shared expert" + (m.moe.num_shared_experts > 1 ? "s" : "");
-  }
-  s += " — " + short_count(c.active) + " of " + short_count(c.total - c.extra) + " parameters used per token; memory must hold all experts";
-  out.push_back(s);
+  Message s = Message("feature.moe").integer("active", m.moe.experts_per_token).integer("experts", m.moe.num_experts);
+  if (m.moe.num_shared_experts == 1) s.then(Message("feature.moe_shared_one"));
+  else if (m.moe.num_shared_experts > 1) s.then(Message("feature.moe_shared").integer("shared", m.moe.num_shared_experts));
+  s.then(Message("feature.moe_params").short_count("active", c.active).short_count("total", c.total - c.extra));
+  out.push_back(std::move(s));
   if (moe_layers < m.num_layers) {
-    out.push_back(std::to_string(moe_layers) + " of " + std::to_string(m.num_layers) + " layers are MoE; the other " +
-                  std::to_string(m.num_layers - moe_layers) + " keep a dense MLP");
+    out.push_back(Message("feature.moe_some_layers").integer("moe", moe_layers).integer("layers", m.num_layers).integer("dense", m.num_layers - moe_layers));
   }
-  if (m.moe.router_bias || m.moe.expert_bias) {
-    std::string b = m.moe.expert_bias ? "router and expert projections have biases" : "the router has a per-expert bias (score correction)";
-    out.push_back(b);
-  }
+  if (m.moe.expert_bias) out.push_back(Message("feature.moe_expert_bias"));
+  else if (m.moe.router_bias) out.push_back(Message("feature.moe_router_bias"));
 }
 
 }  // namespace
 
-std::vector<std::string> describe_features(const ModelSpec& m) {
-  std::vector<std::string> out;
+std::vector<Message> describe_features(const ModelSpec& m) {
+  std::vector<Message> out;
   if (!m.has_architecture()) return out;
   const ParamCounts c = count_params(m);
   attention_features(m, out);
@@ -390,26 +339,26 @@ std::vector<std::string> describe_features(const ModelSpec& m) {
   recurrent_features(m, out);
   moe_features(m, c, out);
   attention_detail_features(m, out);
-  if (!m.gated_mlp) out.push_back("plain (non-gated) MLP: up and down projections only");
-  if (m.mlp_bias) out.push_back("biases on the MLP projections");
+  if (!m.gated_mlp) out.push_back(Message("feature.plain_mlp"));
+  if (m.mlp_bias) out.push_back(Message("feature.mlp_bias"));
   if (m.tie_word_embeddings) {
-    out.push_back("tied embeddings: the " + grouped(m.vocab_size) + " × " + grouped(m.hidden_size) +
-                  " table serves as input and output (" + short_count(c.embedding) + " parameters stored once)");
+    out.push_back(Message("feature.tied_embeddings").grouped("vocab", m.vocab_size).grouped("hidden", m.hidden_size).short_count("params", c.embedding));
   } else {
-    out.push_back("untied embeddings: separate input and output tables of " + grouped(m.vocab_size) + " × " +
-                  grouped(m.hidden_size) + " (" + short_count(c.embedding) + " parameters each)");
+    out.push_back(Message("feature.untied_embeddings").grouped("vocab", m.vocab_size).grouped("hidden", m.hidden_size).short_count("params", c.embedding));
   }
-  if (m.embedding_scaled) out.push_back("embeddings scaled by √hidden_size (no extra memory)");
-  if (m.norms_per_layer != 2) out.push_back(std::to_string(m.norms_per_layer) + " norms per layer (before and after attention and MLP)");
+  if (m.embedding_scaled) out.push_back(Message("feature.embedding_scaled"));
+  if (m.norms_per_layer != 2) out.push_back(Message("feature.norms_per_layer").integer("norms", m.norms_per_layer));
   if (m.mtp_layers > 0) {
-    const bool one = m.mtp_layers == 1;
-    out.push_back("MTP: " + std::to_string(m.mtp_layers) + " multi-token-prediction layer" + (one ? "" : "s") + " (" +
-                  short_count(c.mtp) + " parameters) " + (one ? "ships" : "ship") + " in the checkpoint but " + (one ? "is" : "are") +
-                  " not counted: loaded only for speculative decoding");
+    out.push_back(Message(m.mtp_layers == 1 ? "feature.mtp_one" : "feature.mtp").integer("layers", m.mtp_layers).short_count("params", c.mtp));
   }
   if (m.extra_params > 0) {
-    out.push_back((m.extra_params_what.empty() ? std::string("encoders outside the text model") : m.extra_params_what) + ": " +
-                  short_count(m.extra_params) + " parameters, held in memory but not in the per-token decoder compute");
+    Message extra("feature.extra_params");
+    if (m.vision_tower_layers > 0) {
+      extra = Message("feature.extra_params_vision").integer("layers", m.vision_tower_layers);
+      if (m.multimodal_projector) extra.then(Message("feature.extra_params_projector"));
+    }
+    extra.then(Message("feature.extra_params_rest").short_count("params", m.extra_params));
+    out.push_back(std::move(extra));
   }
   return out;
 }

@@ -174,11 +174,11 @@ StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const Hardw
   }
   const double device = std::max({t.memory_s, t.compute_s, t.host_launch_s});
   t.total_s = device + t.offload_s + t.communication_s + t.fixed_s;
-  if (t.offload_s > device) t.bound = "CPU layers (host memory bandwidth)";
-  else if (device == t.host_launch_s) t.bound = "kernel launches (host overhead)";
-  else if (device == t.compute_s) t.bound = "compute";
-  else t.bound = cpu ? "memory bandwidth (CPU)" : "memory bandwidth";
-  if (t.fixed_s > device && t.offload_s <= device) t.bound = "engine overhead per step";
+  if (t.offload_s > device) t.bound = "bound.cpu_layers";
+  else if (device == t.host_launch_s) t.bound = "bound.kernel_launches";
+  else if (device == t.compute_s) t.bound = "bound.compute";
+  else t.bound = cpu ? "bound.memory_bandwidth_cpu" : "bound.memory_bandwidth";
+  if (t.fixed_s > device && t.offload_s <= device) t.bound = "bound.engine_overhead";
   return t;
 }
 
@@ -264,19 +264,14 @@ CpuVsGpu compare_cpu_gpu(const ModelSpec& m, const InferenceSettings& s, const H
     }
   }
   r.cpu_is_enough = r.cpu_tokens_per_s >= kReadingTokensPerS;
-  char text[400];
-  if (r.cpu_is_enough) {
-    std::snprintf(text, sizeof text,
-                  "%s alone gives ~%.1f tokens/s for one sequence, above reading speed (%.1f tokens/s): a CPU with %s weights is enough for one reader; the GPU gives ~%.0f tokens/s",
-                  cpu_hw.name.c_str(), r.cpu_tokens_per_s, kReadingTokensPerS, std::string(s.weights->id).c_str(), r.gpu_tokens_per_s);
-  } else {
-    std::snprintf(text, sizeof text,
-                  "%s alone gives ~%.1f tokens/s, below reading speed (%.1f tokens/s): use the GPU (~%.0f tokens/s) or a smaller weight format",
-                  cpu_hw.name.c_str(), r.cpu_tokens_per_s, kReadingTokensPerS, r.gpu_tokens_per_s);
-  }
-  r.note = text;
-  if (r.crossover_batch == 0) r.note += "; the CPU stays ahead up to batch 1024";
-  else if (r.crossover_batch > 1) r.note += "; the GPU pulls ahead from batch " + std::to_string(r.crossover_batch);
+  r.note = Message(r.cpu_is_enough ? "cpu_vs_gpu.cpu_is_enough" : "cpu_vs_gpu.use_the_gpu")
+               .text("cpu", cpu_hw.name)
+               .decimal("cpu_tokens_per_s", r.cpu_tokens_per_s, 1)
+               .decimal("reading_tokens_per_s", kReadingTokensPerS, 1)
+               .text("format", s.weights->id)
+               .decimal("gpu_tokens_per_s", r.gpu_tokens_per_s, 0);
+  if (r.crossover_batch == 0) r.note.then(Message("cpu_vs_gpu.cpu_stays_ahead"));
+  else if (r.crossover_batch > 1) r.note.then(Message("cpu_vs_gpu.gpu_ahead_from_batch").integer("batch", r.crossover_batch));
   return r;
 }
 

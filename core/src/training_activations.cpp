@@ -90,7 +90,7 @@ TrainingActivations training_activations(const ModelSpec& m, const TrainingSetti
     // PEFT's LoRA forward: result = base(x) + lora_B(lora_A(dropout(x.to(adapter dtype)))) ·
     // scaling. Each adapter keeps its input in the adapter dtype (a copy: the cast or the dropout
     // output) and, with dropout, a 1-byte mask; lora_A's output (r values) is kept for lora_B.
-    const auto matrices = lora_target_matrices(m, resolve_lora_targets(s.lora_targets, "training.lora_targets"), "training.lora_targets");
+    const auto matrices = lora_target_matrices(m, resolve_lora_targets(s.lora_targets));
     const std::int64_t ab = s.adapter_fp32 ? 4 : a;
     const std::int64_t inputs = lora_inputs_per_layer(m, matrices);
     std::int64_t modules = 0;

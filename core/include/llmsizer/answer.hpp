@@ -27,7 +27,7 @@ namespace llmsizer {
 /// The model as an answer describes it: exact counts and the features that change memory or speed.
 struct ModelSummary {
   ParamCounts params;
-  std::vector<std::string> features;
+  std::vector<Message> features;
 };
 ModelSummary summarize_model(const ModelSpec& model);
 
@@ -70,7 +70,7 @@ struct Answer {
   std::optional<TrainingEstimate> training;
   std::optional<InferenceOnHardware> inference_hardware;
   std::optional<TrainingOnHardware> training_hardware;
-  std::vector<std::string> warnings;  ///< the request's, the estimate's, then the download's
+  std::vector<Message> warnings;  ///< the request's, the estimate's, then the download's
 };
 
 /// The answer to `request`. Lays the weights out once and estimates the request's memory once; the

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "llmsizer/memory.hpp"
+#include "llmsizer/message.hpp"
 #include "llmsizer/quantization.hpp"
 #include "llmsizer/model.hpp"
 
@@ -63,7 +64,7 @@ struct HardwareSpec {
   std::string measured_source;
 
   std::string source;              ///< where the facts come from
-  std::string unsupported_reason;  ///< non-empty: the entry cannot run the usual CUDA/Metal/CPU engines
+  Message unsupported;             ///< why the entry cannot run the usual CUDA/Metal/CPU engines (empty id: it can)
 
   bool is_cpu() const { return device_count == 0; }
   bool is_rented() const { return price_usd_per_hour > 0; }

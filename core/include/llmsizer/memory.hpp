@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "llmsizer/message.hpp"
 #include "llmsizer/model.hpp"
 #include "llmsizer/precision.hpp"
 
@@ -67,9 +68,9 @@ struct MemoryParts {
 
 /// One part of an estimate, as the article would write it: formula with the numbers put in.
 struct ExplainLine {
-  std::string part;     ///< "weights", "kv_cache", ...
-  std::string formula;  ///< "params × bytes per parameter"
-  std::string values;   ///< "7.62e9 × 2 B"
+  std::string part;  ///< "weights", "kv_cache", ...
+  Message formula;   ///< "params × bytes per parameter"
+  Message values;    ///< "7.62e9 × 2 B = 15.23 GB"
   std::int64_t bytes = 0;
 };
 
@@ -79,7 +80,7 @@ struct MemoryEstimate {
   std::int64_t tensor_peak_bytes = 0;///< framework tensor peak (torch.cuda.max_memory_allocated)
   std::int64_t host_bytes = 0;       ///< CPU RAM
   std::vector<ExplainLine> explain;
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
 };
 
 /** KV cache bytes for `batch` sequences of `context_tokens`:

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "llmsizer/message.hpp"
+
 namespace llmsizer {
 
 /// What mixes tokens in one decoder layer.
@@ -103,7 +105,8 @@ struct ModelSpec {
   /// Parameters outside the text decoder (vision tower, audio encoder), counted but not in the
   /// decoder's per-token compute. From the publisher's count or a `vision_config`.
   std::int64_t extra_params = 0;
-  std::string extra_params_what;   ///< what `extra_params` is ("SigLIP vision tower (27 layers) + projector")
+  int vision_tower_layers = 0;     ///< `extra_params` hold a SigLIP vision tower of this many layers (0: unnamed encoders)
+  bool multimodal_projector = false;  ///< ... and a projector into the text model (Gemma 3)
   /// When only a parameter count is known (`{"params": N}`): the count, and no architecture. With
   /// an architecture (`{"config": ..., "params": N}`, e.g. from a weights file's header) it replaces
   /// the computed total: the file's exact count wins over the formula.
@@ -149,6 +152,6 @@ bool is_moe_layer(const ModelSpec& model, int layer);
 /** Short sentences naming the architecture features that change memory or speed, with their
  *  effect ("GQA 28:4 — KV cache 7× smaller than MHA", "40 of 48 layers use a 1024-token window").
  *  Deterministic text: the same natively and in WASM. Empty for a bare parameter count. */
-std::vector<std::string> describe_features(const ModelSpec& model);
+std::vector<Message> describe_features(const ModelSpec& model);
 
 }  // namespace llmsizer

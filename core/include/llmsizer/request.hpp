@@ -63,7 +63,7 @@ struct Request {
 
   /// Warnings raised while reading (unknown fields, a group size that does not apply, what an
   /// imported config leaves out), in the order found.
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
 
   /// The inference settings of this request (the memory, speed and fit functions' input).
   InferenceSettings inference() const;

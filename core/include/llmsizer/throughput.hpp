@@ -9,6 +9,7 @@
 
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/memory.hpp"
+#include "llmsizer/message.hpp"
 #include "llmsizer/model.hpp"
 
 namespace llmsizer {
@@ -77,7 +78,7 @@ struct StepTime {
   double communication_s = 0;  ///< tensor-parallel all-reduces
   double fixed_s = 0;          ///< engine work per step outside the model
   double total_s = 0;
-  std::string bound;           ///< what limits it: "memory bandwidth", "compute", "kernel launches", ...
+  std::string bound;           ///< what limits it, a term id: "bound.memory_bandwidth", "bound.compute", ...
 };
 
 struct Throughput {
@@ -121,7 +122,7 @@ struct CpuVsGpu {
   double gpu_tokens_per_s = 0;     ///< one sequence on the GPU
   std::int64_t crossover_batch = 0;///< smallest batch where the GPU's total tokens/s beat the CPU's (0: never up to 1024)
   bool cpu_is_enough = false;      ///< CPU decode ≥ reading speed (kReadingTokensPerS)
-  std::string note;
+  Message note;
 };
 CpuVsGpu compare_cpu_gpu(const ModelSpec& model, const InferenceSettings& settings, const HardwareSpec& cpu,
                          const HardwareSpec& gpu, const SpeedPlacement& gpu_where);

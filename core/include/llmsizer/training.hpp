@@ -7,6 +7,7 @@
 /// precision needs 2 + 2 + 8 + 4 = 16 bytes per parameter before activations.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,9 +107,14 @@ struct TrainableParams {
 };
 TrainableParams trainable_params(const ModelSpec& model, const TrainingSettings& settings);
 
-/** Checks what the method needs of the model: LoRA target names that exist in it, layers for
- *  freeze training. Throws InputError naming `training.lora_targets` or `training.method`. */
-void check_training_model(const ModelSpec& model, const TrainingSettings& settings);
+/// What a training method cannot do with a model, and the request field that asked for it.
+struct TrainingModelProblem {
+  std::string field;  ///< "training.lora_targets" or "training.method"
+  Message message;
+};
+/** What the method needs of the model: LoRA target names that exist in it, layers for freeze
+ *  training. None when the request can be estimated. */
+std::optional<TrainingModelProblem> training_model_problem(const ModelSpec& model, const TrainingSettings& settings);
 
 /** Training time and cost. FLOPs per token: 6·N + 12·L·q·s (PaLM, Chowdhery et al. 2022,
  *  Appendix B: N the non-embedding parameters, L layers, q = heads × head_dim, s sequence length);

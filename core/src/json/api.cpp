@@ -31,9 +31,9 @@ std::string guarded(F&& f) {
   } catch (const InputError& e) {
     return edge::error_json(e);
   } catch (const nlohmann::json::exception& e) {
-    return edge::error_json(InputError("", std::string("the request could not be read: ") + e.what()));
+    return edge::error_json(InputError("", Message("error.request.unreadable").text("detail", e.what())));
   } catch (const std::exception& e) {
-    return edge::error_json(InputError("", std::string("internal error: ") + e.what()));
+    return edge::error_json(InputError("", Message("error.internal").text("detail", e.what())));
   }
 }
 
@@ -64,7 +64,7 @@ std::string list_models() {
       if (doc->kind != "models") continue;
       // Every preset must parse: a broken one fails the whole listing (and presets_test).
       const std::optional<ModelSpec> preset = embedded_catalog().model(doc->id);
-      if (!preset) throw InputError("model", "preset " + std::string(doc->id) + " could not be read");
+      if (!preset) throw InputError("model", Message("error.model.preset_unreadable").text("id", doc->id));
       const ModelSpec& m = *preset;
       const nlohmann::json d = edge::preset_document(doc->id);
       json j = edge::model_json(m, summarize_model(m));

@@ -50,17 +50,17 @@ std::int64_t read_int(const json& cfg, std::string_view key, const std::string& 
   const auto it = cfg.find(key);
   const std::string field = prefix + "." + std::string(key);
   if (it == cfg.end() || it->is_null()) {
-    if (required) throw InputError(field, "is missing from the config: give " + std::string(key) + ", a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value));
+    if (required) throw InputError(field, Message("error.config.missing").text("key", key).integer("min", min_value).integer("max", max_value));
     return fallback;
   }
   // Range first, in double, so that no out-of-range float is ever cast to an integer (UB).
   const bool whole = it->is_number_integer() || (it->is_number_float() && std::floor(it->get<double>()) == it->get<double>());
   if (!whole) {
-    throw InputError(field, "must be a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value) + "; got " + it->dump());
+    throw InputError(field, Message("error.whole_number").integer("min", min_value).integer("max", max_value).text("got", it->dump()));
   }
   const double as_double = it->get<double>();
   if (!(as_double >= static_cast<double>(min_value) && as_double <= static_cast<double>(max_value))) {
-    throw InputError(field, "must be a whole number from " + std::to_string(min_value) + " to " + std::to_string(max_value) + "; got " + it->dump());
+    throw InputError(field, Message("error.whole_number").integer("min", min_value).integer("max", max_value).text("got", it->dump()));
   }
   return it->is_number_integer() ? it->get<std::int64_t>() : static_cast<std::int64_t>(as_double);
 }
@@ -108,8 +108,8 @@ std::int64_t siglip_vision_params(const json& vc, const std::string& prefix) {
 
 }  // namespace
 
-ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, std::vector<std::string>& warnings) {
-  if (!outer.is_object()) throw InputError(prefix_in, "must be a config.json object");
+ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, std::vector<Message>& warnings) {
+  if (!outer.is_object()) throw InputError(prefix_in, Message("error.config.not_object"));
   const std::string outer_type = read_string(outer, "model_type");
   // Multimodal configs (Gemma 3, Llama 4, Mistral 3...) keep the language model in text_config.
   const bool multimodal = outer.contains("text_config") && outer["text_config"].is_object();
@@ -127,7 +127,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     if (!filled.empty()) {
       std::string list;
       for (std::size_t i = 0; i < filled.size(); ++i) list += (i ? ", " : "") + filled[i];
-      warnings.push_back("config: Gemma 3 fields absent from the config take transformers' Gemma3TextConfig defaults: " + list);
+      warnings.push_back(Message("warning.config.gemma3_defaults").text("fields", list));
     }
     cfg_ptr = &merged;
   }
@@ -146,12 +146,12 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   m.head_dim = static_cast<int>(read_int(cfg, "head_dim", prefix, false, 1, 100'000, 0));
   if (m.head_dim == 0) {
     if (m.hidden_size % m.num_attention_heads != 0) {
-      throw InputError(prefix + ".num_attention_heads", "must divide hidden_size (" + std::to_string(m.hidden_size) + ") when head_dim is not given; got " + std::to_string(m.num_attention_heads));
+      throw InputError(prefix + ".num_attention_heads", Message("error.config.heads_divide_hidden").integer("hidden", m.hidden_size).integer("heads", m.num_attention_heads));
     }
     m.head_dim = static_cast<int>(m.hidden_size / m.num_attention_heads);
   }
   if (m.num_attention_heads % m.num_kv_heads != 0) {
-    throw InputError(prefix + ".num_key_value_heads", "must divide num_attention_heads (" + std::to_string(m.num_attention_heads) + "); got " + std::to_string(m.num_kv_heads));
+    throw InputError(prefix + ".num_key_value_heads", Message("error.config.kv_heads_divide_heads").integer("heads", m.num_attention_heads).integer("kv_heads", m.num_kv_heads));
   }
   m.max_position_embeddings = read_int(cfg, "max_position_embeddings", prefix, false, 1, 1'000'000'000, 0);
   // Gemma configs tie the output head to the embedding unless they say otherwise (GemmaConfig,
@@ -191,7 +191,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   const auto layer_types = cfg.find("layer_types");
   if (layer_types != cfg.end() && layer_types->is_array()) {
     if (layer_types->size() != static_cast<std::size_t>(m.num_layers)) {
-      throw InputError(prefix + ".layer_types", "must list one type per layer (" + std::to_string(m.num_layers) + "); got " + std::to_string(layer_types->size()));
+      throw InputError(prefix + ".layer_types", Message("error.config.layer_types_count").integer("layers", m.num_layers).integer("got", static_cast<std::int64_t>(layer_types->size())));
     }
     for (const auto& t : *layer_types) {
       const std::string name = t.is_string() ? t.get<std::string>() : "";
@@ -273,7 +273,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     if (top_k == 0) top_k = read_int(cfg, "experts_per_token", prefix, false, 0, 1'000'000);
     m.moe.experts_per_token = static_cast<int>(std::min<std::int64_t>(top_k == 0 ? 2 : top_k, experts));
     m.moe.expert_intermediate_size = read_int(cfg, "moe_intermediate_size", prefix, false, 0, 100'000'000, dense_width);
-    if (m.moe.expert_intermediate_size == 0) throw InputError(prefix + ".moe_intermediate_size", "is required for a mixture-of-experts config (or intermediate_size): a whole number from 1 to 100000000");
+    if (m.moe.expert_intermediate_size == 0) throw InputError(prefix + ".moe_intermediate_size", Message("error.config.moe_width_required"));
     // DeepSeek: n_shared_experts experts of moe_intermediate_size each.
     m.moe.num_shared_experts = static_cast<int>(read_int(cfg, "n_shared_experts", prefix, false, 0, 1'000));
     m.moe.shared_expert_intermediate_size = m.moe.expert_intermediate_size;
@@ -305,7 +305,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     if (dense_only != cfg.end() && dense_only->is_array()) {
       for (const auto& v : *dense_only) {
         if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() >= m.num_layers) {
-          throw InputError(prefix + ".mlp_only_layers", "must list layer indices from 0 to " + std::to_string(m.num_layers - 1) + "; got " + v.dump());
+          throw InputError(prefix + ".mlp_only_layers", Message("error.config.mlp_only_layers").integer("last", m.num_layers - 1).text("got", v.dump()));
         }
         m.moe.dense_layers.push_back(static_cast<int>(v.get<std::int64_t>()));
       }
@@ -318,7 +318,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     }
   }
   if (m.moe.num_experts == 0 && m.intermediate_size == 0) {
-    throw InputError(prefix + ".intermediate_size", "is required: a whole number from 1 to 100000000");
+    throw InputError(prefix + ".intermediate_size", Message("error.config.intermediate_size_required"));
   }
 
   // Vision tower of a multimodal config (counted apart from the decoder's per-token compute).
@@ -327,17 +327,16 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     const std::int64_t tower = siglip_vision_params(*vision, prefix_in + ".vision_config");
     if (tower > 0) {
       m.extra_params = tower;
-      m.extra_params_what = "SigLIP vision tower (" + std::to_string(read_int(*vision, "num_hidden_layers", prefix_in, false, 0, 10'000)) + " layers)";
+      m.vision_tower_layers = static_cast<int>(read_int(*vision, "num_hidden_layers", prefix_in, false, 0, 10'000));
       if (outer_type == "gemma3") {
         // Gemma3MultiModalProjector: mm_input_projection_weight (vision hidden × text hidden) and
         // mm_soft_emb_norm (RMSNorm over the vision hidden size).
         const std::int64_t hv = read_int(*vision, "hidden_size", prefix_in + ".vision_config", true, 1, 1'000'000);
         m.extra_params += hv * m.hidden_size + hv;
-        m.extra_params_what += " and multimodal projector";
+        m.multimodal_projector = true;
       }
     } else {
-      warnings.push_back("config: the vision tower (vision_config model_type \"" + read_string(*vision, "model_type") +
-                         "\") is not counted; only the text model is sized");
+      warnings.push_back(Message("warning.config.vision_not_counted").text("model_type", read_string(*vision, "model_type")));
     }
   }
 
@@ -349,7 +348,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     std::string list;
     for (std::size_t i = 0; i < ignored.size() && i < 12; ++i) list += (i ? ", " : "") + ignored[i];
     if (ignored.size() > 12) list += ", ...";
-    warnings.push_back("config: " + std::to_string(ignored.size()) + " field(s) not used for sizing were ignored: " + list);
+    warnings.push_back(Message("warning.config.ignored_fields").integer("fields", static_cast<std::int64_t>(ignored.size())).text("names", list));
   }
   m.id = "custom";
   m.name = read_string(outer, "_name_or_path");

@@ -109,7 +109,7 @@ class EmbeddedCatalog final : public Catalog {
   std::optional<ModelSpec> model(std::string_view id) const override {
     const json doc = edge::preset_document(id);
     if (doc.is_null()) return std::nullopt;
-    std::vector<std::string> unused;  // a preset's unused config fields are not the user's concern
+    std::vector<Message> unused;  // a preset's unused config fields are not the user's concern
     ModelSpec m = model_from_hf_config(doc.at("config"), "model.config", unused);
     m.id = doc.at("id").get<std::string>();
     m.name = doc.value("name", m.id);

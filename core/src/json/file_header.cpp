@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/file_header.hpp"
 
+#include "header_util.hpp"
+#include "llmsizer/message_text.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/gguf.hpp"
@@ -32,7 +35,8 @@ nlohmann::json partial_architecture_to_json(const PartialArchitecture& a) {
 }
 
 nlohmann::json header_error_to_json(const InputError& error) {
-  nlohmann::json e = {{"field", error.field()}, {"message", error.what()}};
+  nlohmann::json e = {{"field", error.field()}, {"message", edge::render_en(error.message())}};
+  e["message_data"] = edge::message_json(error.message());
   if (const auto* t = dynamic_cast<const TruncatedInputError*>(&error)) {
     e["needed_bytes"] = t->needed_bytes();
     e["parsed_bytes"] = t->parsed_bytes();
@@ -48,8 +52,8 @@ std::string inspect_model_header(std::string_view bytes, std::int64_t file_size_
     const bool json_text = bytes.substr(0, 8).find('\0') == std::string_view::npos;
     if (json_text && first != std::string_view::npos && bytes[first] == '{') {
       if (file_size_bytes > static_cast<std::int64_t>(bytes.size())) {
-        throw TruncatedInputError("file", "a safetensors index is read whole; read all " + std::to_string(file_size_bytes) +
-                                              " bytes", file_size_bytes, 0);
+        throw TruncatedInputError("file", text_message("a safetensors index is read whole; read all " + std::to_string(file_size_bytes) +
+                                              " bytes"), file_size_bytes, 0);
       }
       return safetensors_index_to_json(parse_safetensors_index(bytes)).dump();
     }
@@ -57,7 +61,7 @@ std::string inspect_model_header(std::string_view bytes, std::int64_t file_size_
   } catch (const InputError& e) {
     return header_error_to_json(e).dump();
   } catch (const std::exception& e) {
-    return header_error_to_json(InputError("file", std::string("could not read the file header: ") + e.what())).dump();
+    return header_error_to_json(InputError("file", text_message(std::string("could not read the file header: ") + e.what()))).dump();
   }
 }
 

@@ -63,19 +63,19 @@ class Reader {
     const std::uint64_t available = bytes_.size() - pos_;
     if (n <= available) return;
     if (n > static_cast<std::uint64_t>(kInt64Max) - pos_) {
-      throw InputError(kField, std::string("the GGUF ") + item + " of " + context + " claims " + str(n) +
-                                   " bytes, more than any file holds; the file is corrupt");
+      throw InputError(kField, text_message(std::string("the GGUF ") + item + " of " + context + " claims " + str(n) +
+                                   " bytes, more than any file holds; the file is corrupt"));
     }
     const auto end = static_cast<std::int64_t>(pos_ + n);
     if (file_size_ >= 0 && end > file_size_) {
-      throw InputError(kField, std::string("the GGUF ") + item + " of " + context +
+      throw InputError(kField, text_message(std::string("the GGUF ") + item + " of " + context +
                                    " runs past the end of the file (it needs the first " + str(end) +
-                                   " bytes, the file has " + str(file_size_) + "); the file is truncated or corrupt");
+                                   " bytes, the file has " + str(file_size_) + "); the file is truncated or corrupt"));
     }
     throw TruncatedInputError(
         kField,
-        "the first " + str(static_cast<std::uint64_t>(bytes_.size())) + " bytes end inside the GGUF header (at the " +
-            item + " of " + context + "); read at least the first " + str(end) + " bytes and try again",
+        text_message("the first " + str(static_cast<std::uint64_t>(bytes_.size())) + " bytes end inside the GGUF header (at the " +
+            item + " of " + context + "); read at least the first " + str(end) + " bytes and try again"),
         end, static_cast<std::int64_t>(pos_));
   }
 
@@ -111,8 +111,8 @@ class Reader {
   std::string_view string(std::uint64_t max_bytes, const char* item) {
     const std::uint64_t len = u64(item);
     if (len > max_bytes) {
-      throw InputError(kField, std::string("the GGUF ") + item + " of " + context + " is " + str(len) +
-                                   " bytes long; the limit is " + str(max_bytes) + " bytes, so the file is corrupt");
+      throw InputError(kField, text_message(std::string("the GGUF ") + item + " of " + context + " is " + str(len) +
+                                   " bytes long; the limit is " + str(max_bytes) + " bytes, so the file is corrupt"));
     }
     return take(len, item);
   }
@@ -127,8 +127,8 @@ bool valid_value_type(std::uint32_t t) { return t <= static_cast<std::uint32_t>(
 
 GgufValueType checked_value_type(std::uint32_t t, const Reader& r, const char* what) {
   if (!valid_value_type(t)) {
-    throw InputError(kField, std::string("the ") + what + " of " + r.context + " is " + str(std::uint64_t{t}) +
-                                 ", not a GGUF value type (0-12); the file is corrupt or from a newer GGUF version");
+    throw InputError(kField, text_message(std::string("the ") + what + " of " + r.context + " is " + str(std::uint64_t{t}) +
+                                 ", not a GGUF value type (0-12); the file is corrupt or from a newer GGUF version"));
   }
   return static_cast<GgufValueType>(t);
 }
@@ -154,8 +154,8 @@ void decode_scalar(GgufValueType t, std::uint64_t raw, GgufValue& out, const Rea
     case GgufValueType::int64: out.int_value = static_cast<std::int64_t>(raw); break;
     case GgufValueType::boolean:
       if (raw > 1) {
-        throw InputError(kField, "the bool value of " + r.context + " is " + str(raw) +
-                                     "; GGUF bools are 0 or 1, so the file is corrupt");
+        throw InputError(kField, text_message("the bool value of " + r.context + " is " + str(raw) +
+                                     "; GGUF bools are 0 or 1, so the file is corrupt"));
       }
       out.int_value = static_cast<std::int64_t>(raw);
       break;
@@ -191,22 +191,22 @@ GgufValue read_value(Reader& r, GgufValueType type, int depth, bool keep) {
   v.element_type = checked_value_type(r.u32("array element type"), r, "array element type");
   v.array_count = r.u64("array length");
   if (v.array_count > kGgufMaxArrayCount) {
-    throw InputError(kField, "the array of " + r.context + " claims " + str(v.array_count) +
-                                 " elements; the limit is " + str(kGgufMaxArrayCount) + ", so the file is corrupt");
+    throw InputError(kField, text_message("the array of " + r.context + " claims " + str(v.array_count) +
+                                 " elements; the limit is " + str(kGgufMaxArrayCount) + ", so the file is corrupt"));
   }
   if (v.element_type == GgufValueType::array && depth + 1 >= kGgufMaxArrayDepth) {
-    throw InputError(kField, "the arrays of " + r.context + " are nested more than " +
+    throw InputError(kField, text_message("the arrays of " + r.context + " are nested more than " +
                                  std::to_string(kGgufMaxArrayDepth) + " levels deep; this reader accepts at most " +
-                                 std::to_string(kGgufMaxArrayDepth));
+                                 std::to_string(kGgufMaxArrayDepth)));
   }
   const std::uint64_t fixed = scalar_size(v.element_type);
   // Smallest bytes per element: fixed size, or an empty string (u64 length), or an empty array.
   const std::uint64_t min_element = fixed != 0 ? fixed : (v.element_type == GgufValueType::string ? 8 : 12);
   const std::int64_t left = r.file_bytes_left();
   if (left >= 0 && v.array_count > static_cast<std::uint64_t>(left) / min_element) {
-    throw InputError(kField, "the array of " + r.context + " claims " + str(v.array_count) +
+    throw InputError(kField, text_message("the array of " + r.context + " claims " + str(v.array_count) +
                                  " elements, more than the rest of the file (" + str(left) +
-                                 " bytes) can hold; the file is corrupt");
+                                 " bytes) can hold; the file is corrupt"));
   }
   if (fixed != 0) {
     const std::uint64_t total = v.array_count * fixed;  // ≤ 2^28 × 8: no overflow
@@ -364,37 +364,37 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     } else if (bytes.size() >= 9 && bytes[8] == '{') {
       hint = " It looks like a safetensors file.";
     }
-    throw InputError(kField, "not a GGUF file: it does not start with the bytes \"GGUF\"." + hint);
+    throw InputError(kField, text_message("not a GGUF file: it does not start with the bytes \"GGUF\"." + hint));
   }
   h.version = r.u32("version");
   if (h.version == 1) {
-    throw InputError(kField, "GGUF version 1 (before September 2023) is not supported; re-convert the model "
-                             "with a current llama.cpp to get version 3");
+    throw InputError(kField, text_message("GGUF version 1 (before September 2023) is not supported; re-convert the model "
+                             "with a current llama.cpp to get version 3"));
   }
   if ((h.version & 0xFFFFu) == 0 && (h.version >> 24) >= 1 && (h.version >> 24) <= 3) {
-    throw InputError(kField, "this GGUF file is big-endian (version " + std::to_string(h.version >> 24) +
-                                 " stored big-endian); only little-endian GGUF files are supported");
+    throw InputError(kField, text_message("this GGUF file is big-endian (version " + std::to_string(h.version >> 24) +
+                                 " stored big-endian); only little-endian GGUF files are supported"));
   }
   if (h.version != 2 && h.version != 3) {
-    throw InputError(kField, "unsupported GGUF version " + std::to_string(h.version) +
-                                 "; this reader knows versions 2 and 3");
+    throw InputError(kField, text_message("unsupported GGUF version " + std::to_string(h.version) +
+                                 "; this reader knows versions 2 and 3"));
   }
   h.tensor_count = r.u64("tensor count");
   h.metadata_count = r.u64("metadata count");
   if (h.tensor_count > kGgufMaxTensors) {
-    throw InputError(kField, "the GGUF header claims " + str(h.tensor_count) + " tensors; the limit is " +
-                                 str(kGgufMaxTensors) + ", so the file is corrupt");
+    throw InputError(kField, text_message("the GGUF header claims " + str(h.tensor_count) + " tensors; the limit is " +
+                                 str(kGgufMaxTensors) + ", so the file is corrupt"));
   }
   if (h.metadata_count > kGgufMaxMetadata) {
-    throw InputError(kField, "the GGUF header claims " + str(h.metadata_count) + " metadata entries; the limit is " +
-                                 str(kGgufMaxMetadata) + ", so the file is corrupt");
+    throw InputError(kField, text_message("the GGUF header claims " + str(h.metadata_count) + " metadata entries; the limit is " +
+                                 str(kGgufMaxMetadata) + ", so the file is corrupt"));
   }
   if (const std::int64_t left = r.file_bytes_left();
       left >= 0 && h.tensor_count * kMinTensorInfoBytes + h.metadata_count * kMinMetadataBytes >
                        static_cast<std::uint64_t>(left)) {
-    throw InputError(kField, "the GGUF header claims " + str(h.tensor_count) + " tensors and " +
+    throw InputError(kField, text_message("the GGUF header claims " + str(h.tensor_count) + " tensors and " +
                                  str(h.metadata_count) + " metadata entries, more than a " +
-                                 str(file_size_bytes) + "-byte file can hold; the file is corrupt");
+                                 str(file_size_bytes) + "-byte file can hold; the file is corrupt"));
   }
 
   std::unordered_set<std::string_view> seen;
@@ -402,13 +402,13 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     r.context = "metadata entry " + str(i);
     const std::string_view key = r.string(kGgufMaxKeyBytes, "key");
     if (const auto bad = detail::first_invalid_utf8(key)) {
-      throw InputError(kField, "the key of metadata entry " + str(i) + " is not valid UTF-8 (byte " +
+      throw InputError(kField, text_message("the key of metadata entry " + str(i) + " is not valid UTF-8 (byte " +
                                    str(static_cast<std::uint64_t>(*bad)) +
-                                   "); GGUF keys must be ASCII, so the file is corrupt");
+                                   "); GGUF keys must be ASCII, so the file is corrupt"));
     }
     if (!seen.insert(key).second) {
-      throw InputError(kField, "the metadata key " + detail::quote_for_message(key) +
-                                   " appears twice; the file is corrupt");
+      throw InputError(kField, text_message("the metadata key " + detail::quote_for_message(key) +
+                                   " appears twice; the file is corrupt"));
     }
     r.context = "metadata key " + detail::quote_for_message(key);
     const GgufValueType type = checked_value_type(r.u32("value type"), r, "value type");
@@ -418,8 +418,8 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
   if (const GgufValue* a = h.find("general.alignment")) {
     const auto v = a->as_int();
     if (!a->is_integer() || !v || *v <= 0 || *v > kGgufMaxAlignment || (*v & (*v - 1)) != 0) {
-      throw InputError(kField, "general.alignment must be a power of two from 1 to " + str(kGgufMaxAlignment) +
-                                   "; the file has " + (v ? str(*v) : std::string("a non-integer")));
+      throw InputError(kField, text_message("general.alignment must be a power of two from 1 to " + str(kGgufMaxAlignment) +
+                                   "; the file has " + (v ? str(*v) : std::string("a non-integer"))));
     }
     h.alignment = *v;
   }
@@ -431,30 +431,30 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     GgufTensorInfo t;
     const std::string_view name = r.string(kGgufMaxTensorNameBytes, "name");
     if (const auto bad = detail::first_invalid_utf8(name)) {
-      throw InputError(kField, "the name of tensor " + str(i) + " is not valid UTF-8 (byte " +
-                                   str(static_cast<std::uint64_t>(*bad)) + "); the file is corrupt");
+      throw InputError(kField, text_message("the name of tensor " + str(i) + " is not valid UTF-8 (byte " +
+                                   str(static_cast<std::uint64_t>(*bad)) + "); the file is corrupt"));
     }
     if (!seen.insert(name).second) {
-      throw InputError(kField, "the tensor name " + detail::quote_for_message(name) + " appears twice; the file is corrupt");
+      throw InputError(kField, text_message("the tensor name " + detail::quote_for_message(name) + " appears twice; the file is corrupt"));
     }
     t.name = std::string(name);
     r.context = "tensor " + detail::quote_for_message(name);
     const std::uint32_t n_dims = r.u32("dimension count");
     if (n_dims > 4) {
-      throw InputError(kField, r.context + " has " + std::to_string(n_dims) +
-                                   " dimensions; ggml allows at most 4 (GGML_MAX_DIMS), so the file is corrupt");
+      throw InputError(kField, text_message(r.context + " has " + std::to_string(n_dims) +
+                                   " dimensions; ggml allows at most 4 (GGML_MAX_DIMS), so the file is corrupt"));
     }
     t.n_dims = static_cast<int>(n_dims);
     std::int64_t elements = 1;
     for (std::uint32_t d = 0; d < n_dims; ++d) {
       const std::uint64_t dim = r.u64("dimensions");
       if (dim > static_cast<std::uint64_t>(kInt64Max)) {
-        throw InputError(kField, r.context + " has dimension " + str(dim) + ", beyond int64; the file is corrupt");
+        throw InputError(kField, text_message(r.context + " has dimension " + str(dim) + ", beyond int64; the file is corrupt"));
       }
       t.dims[d] = static_cast<std::int64_t>(dim);
       const auto product = detail::checked_mul(elements, t.dims[d]);
       if (!product) {
-        throw InputError(kField, r.context + " has dimensions whose product overflows int64; the file is corrupt");
+        throw InputError(kField, text_message(r.context + " has dimensions whose product overflows int64; the file is corrupt"));
       }
       elements = *product;
     }
@@ -464,25 +464,25 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
                                    ? ggml_type_info(static_cast<int>(type_id))
                                    : nullptr;
     if (!type) {
-      throw InputError(kField, r.context + " has ggml type id " + std::to_string(type_id) +
+      throw InputError(kField, text_message(r.context + " has ggml type id " + std::to_string(type_id) +
                                    removed_type_message(type_id) +
-                                   ", which this reader does not know; known ids are 0-3, 6-30, 34, 35 and 39-41");
+                                   ", which this reader does not know; known ids are 0-3, 6-30, 34, 35 and 39-41"));
     }
     t.type_id = type->id;
     const auto nbytes = ggml_tensor_bytes(*type, t.dims.data(), t.n_dims);
     if (!nbytes) {
       if (t.dims[0] % type->block_elements != 0) {
-        throw InputError(kField, r.context + " has rows of " + str(t.dims[0]) + " elements, not a whole number of " +
+        throw InputError(kField, text_message(r.context + " has rows of " + str(t.dims[0]) + " elements, not a whole number of " +
                                      std::string(type->name) + " blocks of " + std::to_string(type->block_elements) +
-                                     "; the file is corrupt");
+                                     "; the file is corrupt"));
       }
-      throw InputError(kField, r.context + " is too large: its byte size overflows int64; the file is corrupt");
+      throw InputError(kField, text_message(r.context + " is too large: its byte size overflows int64; the file is corrupt"));
     }
     t.bytes = *nbytes;
     t.offset = r.u64("data offset");
     if (t.offset % static_cast<std::uint64_t>(h.alignment) != 0) {
-      throw InputError(kField, r.context + " starts at data offset " + str(t.offset) +
-                                   ", not a multiple of the alignment " + str(h.alignment) + "; the file is corrupt");
+      throw InputError(kField, text_message(r.context + " starts at data offset " + str(t.offset) +
+                                   ", not a multiple of the alignment " + str(h.alignment) + "; the file is corrupt"));
     }
     h.tensors.push_back(std::move(t));
   }
@@ -502,14 +502,14 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
                                                          : detail::checked_add(static_cast<std::int64_t>(t.offset), t.bytes);
     const std::optional<std::int64_t> file_end = end ? detail::checked_add(*end, h.data_offset) : std::nullopt;
     if (!file_end) {
-      throw InputError(kField, "tensor " + detail::quote_for_message(t.name) + " at data offset " + str(t.offset) +
-                                   " ends beyond any possible file size; the file is corrupt");
+      throw InputError(kField, text_message("tensor " + detail::quote_for_message(t.name) + " at data offset " + str(t.offset) +
+                                   " ends beyond any possible file size; the file is corrupt"));
     }
     if (previous && static_cast<std::int64_t>(t.offset) < data_bytes) {
-      throw InputError(kField, "the data of tensors " + detail::quote_for_message(previous->name) + " and " +
+      throw InputError(kField, text_message("the data of tensors " + detail::quote_for_message(previous->name) + " and " +
                                    detail::quote_for_message(t.name) + " overlap (offset " + str(t.offset) +
                                    " is before the end of the previous tensor, " + str(data_bytes) +
-                                   "); the file is corrupt");
+                                   "); the file is corrupt"));
     }
     data_bytes = std::max(data_bytes, *end);
     previous = &t;
@@ -518,13 +518,13 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
   }
   for (const auto& t : h.tensors) {
     const auto sum = detail::checked_add(h.parameter_count, t.elements);
-    if (!sum) throw InputError(kField, "the tensors' element counts add up to more than int64; the file is corrupt");
+    if (!sum) throw InputError(kField, text_message("the tensors' element counts add up to more than int64; the file is corrupt"));
     h.parameter_count = *sum;
   }
   h.data_end = h.data_offset + data_bytes;
   if (file_size_bytes >= 0 && h.data_end > file_size_bytes) {
-    throw InputError(kField, "the GGUF tensor data ends at byte " + str(h.data_end) + " but the file has only " +
-                                 str(file_size_bytes) + " bytes; the file is truncated (an incomplete download?)");
+    throw InputError(kField, text_message("the GGUF tensor data ends at byte " + str(h.data_end) + " but the file has only " +
+                                 str(file_size_bytes) + " bytes; the file is truncated (an incomplete download?)"));
   }
   derive_architecture(h);
   return h;

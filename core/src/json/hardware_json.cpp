@@ -33,8 +33,9 @@ double cpu_tflops(int cores, bool avx512, bool amx) {
   return cores * kAssumedCpuClockGhz * 1e9 * per_cycle / 1e12;
 }
 
-void need_positive(double value, const std::string& field, const char* what) {
-  if (!(value > 0)) throw InputError(field, std::string("must be a positive number (") + what + ")");
+/// `quantity`: the term naming what the number is ("quantity.gb_per_s": GB/s).
+void need_positive(double value, const std::string& field, const char* quantity) {
+  if (!(value > 0)) throw InputError(field, Message("error.hardware.positive").term("quantity", quantity));
 }
 
 void copy_gpu_facts(HardwareSpec& h, const HardwareSpec& gpu) {
@@ -57,7 +58,7 @@ std::string json_string(const json& d, const char* key) {
 }
 
 HardwareSpec hardware_from_json(const json& d, const std::string& field, const std::vector<HardwareSpec>& gpus) {
-  if (!d.is_object()) throw InputError(field, "must be a catalog id (see `llmsizer hardware`) or an object with the catalog's fields");
+  if (!d.is_object()) throw InputError(field, Message("error.hardware.not_an_object"));
   HardwareSpec h;
   h.id = json_string(d, "id");
   if (h.id.empty()) h.id = "custom";
@@ -95,8 +96,8 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
     h.link_gb_per_s = std::max(pcie, nvlink);
     h.tdp_w = num(d, "tdp_w");
     h.price_usd = num(d, "price_usd");
-    need_positive(static_cast<double>(h.device_memory_bytes), field + ".memory_bytes", "device memory in bytes");
-    need_positive(h.memory_bandwidth_gb_per_s, field + ".memory_bandwidth_gb_per_s", "GB/s");
+    need_positive(static_cast<double>(h.device_memory_bytes), field + ".memory_bytes", "quantity.device_memory_bytes");
+    need_positive(h.memory_bandwidth_gb_per_s, field + ".memory_bandwidth_gb_per_s", "quantity.gb_per_s");
   } else if (kind == "cpu") {
     h.kind = HardwareKind::cpu;
     h.device_count = 0;
@@ -109,9 +110,9 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
     h.host_tflops = cpu_tflops(h.cpu_cores, h.avx512, h.amx);
     h.tdp_w = num(d, "tdp_w");
     h.price_usd = num(d, "price_usd");
-    need_positive(h.host_bandwidth_gb_per_s, field + ".memory_bandwidth_gb_per_s", "GB/s");
-    need_positive(h.cpu_cores, field + ".cores", "CPU cores");
-    if (h.host_memory_bytes == 0) h.unsupported_reason = "maximum RAM not known";
+    need_positive(h.host_bandwidth_gb_per_s, field + ".memory_bandwidth_gb_per_s", "quantity.gb_per_s");
+    need_positive(h.cpu_cores, field + ".cores", "quantity.cpu_cores");
+    if (h.host_memory_bytes == 0) h.unsupported = Message("hardware.unsupported.ram_unknown");
   } else if (kind == "instance") {
     h.kind = HardwareKind::instance;
     h.segment = "cloud";
@@ -124,9 +125,9 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
     h.memory_bandwidth_gb_per_s = num(d, "memory_bandwidth_gb_per_s");
     const auto gpu = std::find_if(gpus.begin(), gpus.end(), [&](const HardwareSpec& g) { return g.id == h.gpu_id; });
     if (gpu != gpus.end()) copy_gpu_facts(h, *gpu);
-    else if (h.memory_bandwidth_gb_per_s <= 0) h.unsupported_reason = "its accelerator (" + json_string(d, "gpu_model") + ") has no speed figures in the catalog";
-    if (json_string(d, "gpu_model").find("Inferentia") != std::string::npos) h.unsupported_reason = "not a GPU: needs the AWS Neuron SDK";
-    need_positive(static_cast<double>(h.device_memory_bytes), field + ".gpu_memory_bytes", "memory per GPU in bytes");
+    else if (h.memory_bandwidth_gb_per_s <= 0) h.unsupported = Message("hardware.unsupported.no_speed_figures").text("accelerator", json_string(d, "gpu_model"));
+    if (json_string(d, "gpu_model").find("Inferentia") != std::string::npos) h.unsupported = Message("hardware.unsupported.neuron");
+    need_positive(static_cast<double>(h.device_memory_bytes), field + ".gpu_memory_bytes", "quantity.gpu_memory_per_gpu_bytes");
   } else if (kind == "laptop") {
     h.kind = HardwareKind::laptop;
     h.segment = "laptop";
@@ -139,7 +140,7 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
       if (d.contains("memory_options_bytes") && d["memory_options_bytes"].is_array()) {
         for (const auto& v : d["memory_options_bytes"]) h.memory_options_bytes.push_back(v.get<std::int64_t>());
       }
-      if (h.memory_options_bytes.empty()) throw InputError(field + ".memory_options_bytes", "a unified-memory laptop needs its RAM configurations in bytes");
+      if (h.memory_options_bytes.empty()) throw InputError(field + ".memory_options_bytes", Message("error.hardware.memory_options"));
       h.device_memory_bytes = *std::max_element(h.memory_options_bytes.begin(), h.memory_options_bytes.end());
       h.host_memory_bytes = h.device_memory_bytes;
       h.host_bandwidth_gb_per_s = h.memory_bandwidth_gb_per_s;
@@ -149,10 +150,10 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
       h.device_memory_bytes = bytes(d, "gpu_memory_bytes");
       h.drives_display = true;
     }
-    need_positive(static_cast<double>(h.device_memory_bytes), field + ".gpu_memory_bytes", "GPU memory in bytes");
-    need_positive(h.memory_bandwidth_gb_per_s, field + ".memory_bandwidth_gb_per_s", "GB/s");
+    need_positive(static_cast<double>(h.device_memory_bytes), field + ".gpu_memory_bytes", "quantity.gpu_memory_bytes");
+    need_positive(h.memory_bandwidth_gb_per_s, field + ".memory_bandwidth_gb_per_s", "quantity.gb_per_s");
   } else {
-    throw InputError(field + ".kind", "must be one of gpu, cpu, instance, laptop; got \"" + kind + "\"");
+    throw InputError(field + ".kind", Message("error.hardware.kind").text("kind", kind));
   }
   h.measured_bandwidth_gb_per_s = std::max(h.measured_bandwidth_gb_per_s, num(d, "measured_bandwidth_gb_per_s"));
   h.measured_tflops = std::max(h.measured_tflops, num(d, "measured_tflops"));

@@ -11,6 +11,7 @@
 #include "llmsizer/file_header.hpp"
 #include "llmsizer/answer.hpp"
 #include "llmsizer/embedded_catalog.hpp"
+#include "llmsizer/message_text.hpp"
 #include "read.hpp"
 #include "to_json.hpp"
 
@@ -108,13 +109,23 @@ std::string format_from_summary(const json& summary) {
  *  describes it, with its features) to a GGUF or safetensors summary. Uses {"config": ...,
  *  "params": exact, "weight_bytes": exact}; when the header lacks a field the architecture needs,
  *  {"params", "layers", "hidden_size", "weight_bytes"} and a warning naming the field. */
+/// A list of messages as English text and, under `<key>_data`, as data.
+void put_warnings(json& out, const std::vector<Message>& warnings) {
+  out["warnings"] = json::array();
+  out["warnings_data"] = json::array();
+  for (const auto& w : warnings) {
+    out["warnings"].push_back(render_en(w));
+    out["warnings_data"].push_back(json(message_json(w)));
+  }
+}
+
 void add_request_model(json& summary) {
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const json cfg = config_from_summary(summary);
   const bool packed = summary.value("packed_quantization", false);
   const std::int64_t params = packed ? 0 : summary.value("parameter_count", std::int64_t{0});
   if (packed) {
-    warnings.push_back("the file holds packed quantized weights (GPTQ/AWQ-style qweight): the parameter count comes from the architecture, the bytes from the file");
+    warnings.push_back(Message("warning.file.packed_quantization"));
   }
   json request_model = {{"config", cfg}, {"weight_bytes", summary.value("weight_bytes", std::int64_t{0})},
                         {"weights_format", format_from_summary(summary)}};
@@ -122,13 +133,11 @@ void add_request_model(json& summary) {
   if (!summary.value("name", "").empty()) request_model["name"] = summary["name"];
   ModelSpec m;
   try {
-    std::vector<std::string> ignored;
+    std::vector<Message> ignored;
     m = parse_model(request_model, "model", ignored, embedded_catalog());
   } catch (const InputError& e) {
     const std::string missing = e.field().substr(e.field().rfind('.') + 1);
-    warnings.push_back("the header does not give " + missing +
-                       ", so the KV cache and activations assume multi-head attention over the layers and width it does give; "
-                       "add the model's config.json for the exact architecture");
+    warnings.push_back(Message("warning.file.header_missing_field").text("field", missing));
     json bare = {{"params", std::max<std::int64_t>(1, params)}, {"weight_bytes", request_model["weight_bytes"]},
                  {"weights_format", request_model["weights_format"]}};
     if (request_model.contains("name")) bare["name"] = request_model["name"];
@@ -140,15 +149,15 @@ void add_request_model(json& summary) {
       bare["hidden_size"] = cfg["hidden_size"];
     }
     request_model = bare;
-    std::vector<std::string> ignored;
+    std::vector<Message> ignored;
     m = parse_model(request_model, "model", ignored, embedded_catalog());
   }
   if (m.model_type.empty() && m.has_architecture()) {
-    warnings.push_back("the header does not name a model family, so family layer patterns (sliding windows, biases) are not applied");
+    warnings.push_back(Message("warning.file.no_family"));
   }
   summary["request_model"] = request_model;
   summary["resolved_model"] = model_json(m, summarize_model(m));
-  summary["warnings"] = warnings;
+  put_warnings(summary, warnings);
 }
 
 }  // namespace
@@ -161,13 +170,13 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
       // A config.json: the same model a {"config": ...} request gives. (An index has weight_map.)
       const json doc = json::parse(bytes.begin(), bytes.end(), nullptr, false);
       if (doc.is_object() && !doc.contains("weight_map")) {
-        std::vector<std::string> warnings;
+        std::vector<Message> warnings;
         const json request_model = {{"config", doc}};
         const ModelSpec m = parse_model(request_model, "model", warnings, embedded_catalog());
         json out = {{"format", "config.json"}, {"header_bytes", bytes.size()}};
         out["request_model"] = request_model;
         out["resolved_model"] = model_json(m, summarize_model(m));
-        out["warnings"] = warnings;
+        put_warnings(out, warnings);
         return out.dump();
       }
     }
@@ -177,14 +186,13 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
       add_request_model(summary);
     } else if (format == "safetensors-index") {
       summary["request_model"] = nullptr;
-      summary["warnings"] = {"an index lists the shards and their total bytes, not the architecture: add the model's config.json, "
-                             "then the request model is {\"config\": ..., \"weight_bytes\": " + std::to_string(summary.value("total_size", std::int64_t{0})) + "}"};
+      put_warnings(summary, {Message("warning.file.index_only").integer("total_size", summary.value("total_size", std::int64_t{0}))});
     }
     return summary.dump();
   } catch (const InputError& e) {
     return header_error_to_json(e).dump();
   } catch (const std::exception& e) {
-    return header_error_to_json(InputError("file", std::string("could not read the model file: ") + e.what())).dump();
+    return header_error_to_json(InputError("file", Message("error.file.unreadable").text("detail", e.what()))).dump();
   }
 }
 

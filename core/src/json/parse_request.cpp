@@ -34,14 +34,14 @@ const std::vector<std::int64_t> kGroupSizes = {32, 64, 128, 256, 512, 1024};
 
 json parse_body(const std::string& text) {
   std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) throw InputError("", "the request is empty; send a JSON object such as {\"model\": \"qwen2.5-7b-instruct\"}");
+  if (first == std::string::npos) throw InputError("", Message("error.request.empty"));
   json body;
   try {
     body = json::parse(text);
   } catch (const json::parse_error& e) {
-    throw InputError("", std::string("the request is not valid JSON (") + e.what() + ")");
+    throw InputError("", Message("error.request.not_json").text("detail", e.what()));
   }
-  if (!body.is_object()) throw InputError("", "the request must be a JSON object such as {\"model\": \"qwen2.5-7b-instruct\"}; got " + std::string(body.type_name()));
+  if (!body.is_object()) throw InputError("", Message("error.request.not_object").text("type", body.type_name()));
   return body;
 }
 
@@ -68,7 +68,7 @@ Engine parse_engine(const json& body) {
 int parse_engine_version(const json& body, std::string& as_written) {
   const std::string value = text(body, "engine_version", "engine_version", {}, "");
   if (value.empty()) return 0;
-  const std::string message = "must be a version such as \"4.38\" or \"4.46.0\" (major.minor, from 1.0 to 99.99); got \"" + value + "\"";
+  const Message message = Message("error.engine_version").text("got", value);
   const std::size_t dot = value.find('.');
   if (dot == std::string::npos || dot == 0 || dot > 2) throw InputError("engine_version", message);
   std::size_t end = value.find('.', dot + 1);
@@ -84,18 +84,18 @@ int parse_engine_version(const json& body, std::string& as_written) {
   return major * 100 + minor;
 }
 
-int parse_group_size(const json& body, const WeightFormat& format, std::vector<std::string>& warnings) {
+int parse_group_size(const json& body, const WeightFormat& format, std::vector<Message>& warnings) {
   if (!body.contains("group_size") || body["group_size"].is_null()) return 0;
   const bool grouped = format.scheme == QuantScheme::gptq || format.scheme == QuantScheme::awq || format.scheme == QuantScheme::mlx;
   if (!grouped) {
-    warnings.push_back("group_size: ignored, weights \"" + std::string(format.id) + "\" have no group size to choose (GPTQ, AWQ and MLX formats do)");
+    warnings.push_back(Message("warning.group_size.ignored").text("format", format.id));
     return 0;
   }
   const bool gptq = format.scheme == QuantScheme::gptq;
   const std::int64_t g = whole_number(body, "group_size", "group_size", -1, 1024, 0);
   if (g == -1 && gptq) return -1;
   if (std::find(kGroupSizes.begin(), kGroupSizes.end(), g) == kGroupSizes.end()) {
-    throw InputError("group_size", std::string("must be one of 32, 64, 128, 256, 512, 1024") + (gptq ? " or -1 (one group per column)" : "") + "; got " + body["group_size"].dump());
+    throw InputError("group_size", Message(gptq ? "error.group_size_gptq" : "error.group_size").text("got", body["group_size"].dump()));
   }
   return static_cast<int>(g);
 }
@@ -108,14 +108,14 @@ void check_magnitude(const ModelSpec& m, std::int64_t context, std::int64_t batc
   const double layer = 4.0 * width * width + 3.0 * width * static_cast<double>(std::max(m.intermediate_size, m.moe.expert_intermediate_size)) * experts;
   const double params = m.has_architecture() ? static_cast<double>(m.num_layers) * layer + 2.0 * width * static_cast<double>(m.vocab_size)
                                              : static_cast<double>(m.params_override);
-  if (params * 4.0 > kLimit) throw InputError("model", "the model is too large to size (over 1e17 parameters); check hidden_size, num_hidden_layers and intermediate_size");
+  if (params * 4.0 > kLimit) throw InputError("model", Message("error.model.too_large"));
   const double kv = 2.0 * m.num_layers * static_cast<double>(std::max<std::int64_t>(static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim, m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)) *
                     static_cast<double>(context) * static_cast<double>(batch) * 4.0;
-  if (kv > kLimit) throw InputError("input_tokens", "context × batch is too large to size for this model (KV cache over 1e18 bytes); lower input_tokens, output_tokens or batch");
+  if (kv > kLimit) throw InputError("input_tokens", Message("error.tokens.kv_cache_too_large"));
   const double act = static_cast<double>(context) * static_cast<double>(batch) *
                      (static_cast<double>(m.vocab_size) * 16.0 + 3.0 * static_cast<double>(std::max(m.intermediate_size, m.moe.expert_intermediate_size)) * 8.0 + width * 64.0);
   const double scores = static_cast<double>(context) * static_cast<double>(context) * static_cast<double>(batch) * m.num_attention_heads * 8.0;
-  if (act > kLimit || scores > kLimit) throw InputError("input_tokens", "context × batch is too large to size for this model (activations over 1e18 bytes); lower input_tokens or batch");
+  if (act > kLimit || scores > kLimit) throw InputError("input_tokens", Message("error.tokens.activations_too_large"));
 }
 
 std::string lowercase(std::string_view id) {
@@ -130,13 +130,13 @@ HardwareSpec parse_hardware(const json& body, const char* key, const Catalog& ca
   const json& value = body.at(key);
   if (value.is_string()) {
     const std::optional<HardwareSpec> h = catalog.hardware(lowercase(value.get<std::string>()));
-    if (!h) throw InputError(key, "unknown hardware id \"" + value.get<std::string>() + "\"; list the catalog with `llmsizer hardware`, or give an object with its fields");
+    if (!h) throw InputError(key, Message("error.hardware.unknown_id").text("id", value.get<std::string>()));
     return *h;
   }
   if (value.is_object() && value.contains("probe") && value.contains("summary")) {
     // A file written by llmsizer-probe (data/measured format), e.g. dropped on the page as "my machine".
     std::vector<HardwareSpec> measured = hardware_from_probe(value);
-    if (measured.empty()) throw InputError(key, "the probe file has no measured summary (summary.cpu or summary.cuda with memory_bandwidth_gb_per_s)");
+    if (measured.empty()) throw InputError(key, Message("error.hardware.probe_without_summary"));
     for (const auto& h : measured) {
       if (!h.is_cpu()) return h;
     }
@@ -153,7 +153,7 @@ OwnershipCosts parse_costs(const json& body) {
   OwnershipCosts c;
   if (!body.contains("cost")) return c;
   const json& v = body.at("cost");
-  if (!v.is_object()) throw InputError("cost", "must be an object such as {\"lifetime_years\": 3, \"electricity_usd_per_kwh\": 0.17}");
+  if (!v.is_object()) throw InputError("cost", Message("error.cost.not_object"));
   c.lifetime_years = number(v, "lifetime_years", "cost.lifetime_years", 0.1, 30, c.lifetime_years);
   c.hours_per_day = number(v, "hours_per_day", "cost.hours_per_day", 0.1, 24, c.hours_per_day);
   c.electricity_usd_per_kwh = number(v, "electricity_usd_per_kwh", "cost.electricity_usd_per_kwh", 0, 10, c.electricity_usd_per_kwh);
@@ -166,10 +166,10 @@ OwnershipCosts parse_costs(const json& body) {
 /// The fields every task reads: model, task, formats, tokens, devices.
 void parse_common(const json& body, const Catalog& catalog, Request& r) {
   for (auto it = body.begin(); it != body.end(); ++it) {
-    if (kRequestKeys.count(it.key()) == 0) r.warnings.push_back("request: unknown field \"" + it.key() + "\" ignored");
+    if (kRequestKeys.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", it.key()));
   }
-  if (!body.contains("model")) throw InputError("model", "is required: a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}");
-  std::vector<std::string> model_warnings;
+  if (!body.contains("model")) throw InputError("model", Message("error.model.required"));
+  std::vector<Message> model_warnings;
   r.model = parse_model(body.at("model"), "model", model_warnings, catalog);
   r.warnings.insert(r.warnings.end(), model_warnings.begin(), model_warnings.end());
 
@@ -197,7 +197,7 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   r.flash_attention = boolean(body, "flash_attention", "flash_attention", true);
   r.engine_version = parse_engine_version(body, r.engine_version_text);
   if (r.input_tokens + r.output_tokens > kMaxTokens) {
-    throw InputError("output_tokens", "input_tokens + output_tokens must be at most " + std::to_string(kMaxTokens) + "; got " + std::to_string(r.input_tokens + r.output_tokens));
+    throw InputError("output_tokens", Message("error.tokens.context_too_long").integer("max", kMaxTokens).integer("got", r.input_tokens + r.output_tokens));
   }
 }
 
@@ -208,7 +208,7 @@ void parse_inference_hardware(const json& body, const Catalog& catalog, Request&
   r.costs = parse_costs(body);
   const bool host_only = r.gpus == 0 && !hw.is_cpu();  // gpus 0: the host's CPU and RAM
   if (hw.kind == HardwareKind::instance && r.gpus > (host_only ? 0 : hw.device_count)) {
-    throw InputError("gpus", "the instance " + hw.id + " has " + std::to_string(host_only ? 0 : hw.device_count) + " GPUs; ask for at most that many");
+    throw InputError("gpus", Message("error.gpus.instance").text("id", hw.id).integer("gpus", host_only ? 0 : hw.device_count));
   }
   r.enforce_eager = boolean(body, "enforce_eager", "enforce_eager", false);  // vLLM --enforce-eager
   // "CPU or GPU" is answered for a GPU whose speed is known: there the CPU is read.
@@ -216,7 +216,7 @@ void parse_inference_hardware(const json& body, const Catalog& catalog, Request&
     if (body.contains("cpu")) {
       const std::string id = text(body, "cpu", "cpu", {}, kReferenceCpu);
       r.cpu = catalog.hardware(lowercase(id));
-      if (!r.cpu || !r.cpu->is_cpu()) throw InputError("cpu", "must be a CPU id from `llmsizer hardware` (kind cpu); got \"" + id + "\"");
+      if (!r.cpu || !r.cpu->is_cpu()) throw InputError("cpu", Message("error.cpu.not_a_cpu").text("id", id));
     } else {
       r.cpu = catalog.hardware(kReferenceCpu);
     }
@@ -228,7 +228,7 @@ void parse_inference_hardware(const json& body, const Catalog& catalog, Request&
 /// price per GPU-hour feed the time and cost, unless the request gave its own.
 void parse_training_hardware(const json& body, const Catalog& catalog, Request& r) {
   HardwareSpec hw = parse_hardware(body, "hardware", catalog);
-  if (hw.is_cpu()) throw InputError("hardware", "training is sized for GPUs; pick a GPU, laptop or instance");
+  if (hw.is_cpu()) throw InputError("hardware", Message("error.hardware.training_needs_gpu"));
   TrainingSettings& t = r.training;
   if (t.peak_tflops <= 0) t.peak_tflops = hw.measured_tflops > 0 ? hw.measured_tflops : hw.matrix_tflops;
   if (t.usd_per_gpu_hour <= 0 && hw.is_rented()) t.usd_per_gpu_hour = hw.price_usd_per_hour / std::max(1, hw.device_count);
@@ -242,7 +242,7 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
   Request r;
   parse_common(body, catalog, r);
   if (api == Api::recommend) {
-    if (r.task != Task::inference) throw InputError("task", "recommend sizes inference; use estimate with a hardware id for training");
+    if (r.task != Task::inference) throw InputError("task", Message("error.task.recommend_is_inference"));
     check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
     Goal goal = Goal::best_value;
     parse_goal(text(body, "goal", "goal", {"cheapest", "fastest", "best-value", "local", "laptop"}, "best-value"), goal);
@@ -260,7 +260,9 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
   if (body.contains("hardware")) parse_training_hardware(body, catalog, r);
   // What the training method needs of the model (LoRA target names that exist in it, layers to
   // freeze) is checked here, after the device, as it always was.
-  check_training_model(r.model, r.training);
+  if (std::optional<TrainingModelProblem> problem = training_model_problem(r.model, r.training)) {
+    throw InputError(problem->field, std::move(problem->message));
+  }
   return r;
 }
 

@@ -9,8 +9,11 @@
 namespace llmsizer::edge {
 
 namespace {
-std::string range_text(std::int64_t min, std::int64_t max) {
-  return "a whole number from " + std::to_string(min) + " to " + std::to_string(max);
+Message whole_number_error(std::int64_t min, std::int64_t max, const json& got) {
+  return Message("error.whole_number").integer("min", min).integer("max", max).text("got", got.dump());
+}
+Message number_error(double min, double max, const json& got) {
+  return Message("error.number").text("min", json(min).dump()).text("max", json(max).dump()).text("got", got.dump());
 }
 }  // namespace
 
@@ -21,29 +24,29 @@ std::int64_t whole_number(const json& obj, const char* key, const std::string& f
   if (it->is_number_integer()) {
     const bool negative = it->is_number_unsigned() ? false : it->get<std::int64_t>() < 0;
     if (!negative && it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
-      throw InputError(field, "must be " + range_text(min, max) + "; got " + it->dump());
+      throw InputError(field, whole_number_error(min, max, *it));
     }
     const std::int64_t v = it->get<std::int64_t>();
-    if (v < min || v > max) throw InputError(field, "must be " + range_text(min, max) + "; got " + it->dump());
+    if (v < min || v > max) throw InputError(field, whole_number_error(min, max, *it));
     return v;
   }
   if (it->is_number_float()) {
     const double v = it->get<double>();
     if (!std::isfinite(v) || std::floor(v) != v || v < static_cast<double>(min) || v > static_cast<double>(max)) {
-      throw InputError(field, "must be " + range_text(min, max) + "; got " + it->dump());
+      throw InputError(field, whole_number_error(min, max, *it));
     }
     return static_cast<std::int64_t>(v);
   }
-  throw InputError(field, "must be " + range_text(min, max) + "; got " + it->dump());
+  throw InputError(field, whole_number_error(min, max, *it));
 }
 
 double number(const json& obj, const char* key, const std::string& field, double min, double max, double fallback) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return fallback;
-  if (!it->is_number()) throw InputError(field, "must be a number from " + json(min).dump() + " to " + json(max).dump() + "; got " + it->dump());
+  if (!it->is_number()) throw InputError(field, number_error(min, max, *it));
   const double v = it->get<double>();
   if (!std::isfinite(v) || v < min || v > max) {
-    throw InputError(field, "must be a number from " + json(min).dump() + " to " + json(max).dump() + "; got " + it->dump());
+    throw InputError(field, number_error(min, max, *it));
   }
   return v;
 }
@@ -51,7 +54,7 @@ double number(const json& obj, const char* key, const std::string& field, double
 bool boolean(const json& obj, const char* key, const std::string& field, bool fallback) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return fallback;
-  if (!it->is_boolean()) throw InputError(field, "must be true or false; got " + it->dump());
+  if (!it->is_boolean()) throw InputError(field, Message("error.boolean").text("got", it->dump()));
   return it->get<bool>();
 }
 
@@ -62,7 +65,7 @@ std::string text(const json& obj, const char* key, const std::string& field, con
   std::string list;
   for (std::size_t i = 0; i < allowed.size(); ++i) list += (i ? ", " : "") + allowed[i];
   if (!it->is_string()) {
-    throw InputError(field, allowed.empty() ? "must be a string; got " + it->dump() : "must be one of " + list + "; got " + it->dump());
+    throw InputError(field, allowed.empty() ? Message("error.string").text("got", it->dump()) : Message("error.one_of").text("allowed", list).text("got", it->dump()));
   }
   std::string value = it->get<std::string>();
   for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -70,7 +73,7 @@ std::string text(const json& obj, const char* key, const std::string& field, con
   for (const auto& a : allowed) {
     if (a == value) return value;
   }
-  throw InputError(field, "must be one of " + list + "; got " + it->dump());
+  throw InputError(field, Message("error.one_of").text("allowed", list).text("got", it->dump()));
 }
 
 namespace {
@@ -85,19 +88,19 @@ void read_file_weights(const json& value, const std::string& field, ModelSpec& m
 }
 }  // namespace
 
-ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings, const Catalog& catalog) {
+ModelSpec parse_model(const json& value, const std::string& field, std::vector<Message>& warnings, const Catalog& catalog) {
   if (value.is_string()) {
     const std::string id = value.get<std::string>();
     std::string lower = id;
     for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     std::optional<ModelSpec> preset = catalog.model(lower);
     if (!preset) {
-      throw InputError(field, "unknown model preset \"" + id + "\"; list the presets with `llmsizer models`, or give {\"config\": {...}} or {\"params\": N}");
+      throw InputError(field, Message("error.model.unknown_preset").text("id", id));
     }
     return std::move(*preset);
   }
   if (!value.is_object()) {
-    throw InputError(field, "must be a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}; got " + value.dump());
+    throw InputError(field, Message("error.model.not_a_model").text("got", value.dump()));
   }
   if (value.contains("config")) {
     ModelSpec m = model_from_hf_config(value.at("config"), field + ".config", warnings);
@@ -120,7 +123,7 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<s
     const std::int64_t layers = whole_number(value, "layers", field + ".layers", 1, 10'000, 0);
     const std::int64_t hidden = whole_number(value, "hidden_size", field + ".hidden_size", 1, 1'000'000, 0);
     if ((layers > 0) != (hidden > 0)) {
-      throw InputError(layers > 0 ? field + ".hidden_size" : field + ".layers", "give both layers and hidden_size, or neither");
+      throw InputError(layers > 0 ? field + ".hidden_size" : field + ".layers", Message("error.model.layers_and_hidden_size"));
     }
     if (layers > 0) {
       m.num_layers = static_cast<int>(layers);
@@ -132,12 +135,12 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<s
       m.intermediate_size = whole_number(value, "intermediate_size", field + ".intermediate_size", 1, 100'000'000, 4 * hidden);
       m.vocab_size = whole_number(value, "vocab_size", field + ".vocab_size", 1, 100'000'000, 32'000);
       m.gated_mlp = false;
-      warnings.push_back("model: KV cache and activations use the given layers and hidden_size with multi-head attention and a " + std::to_string(m.intermediate_size) + "-wide MLP; the parameter count is taken as given");
+      warnings.push_back(Message("warning.model.params_with_shape").integer("mlp_width", m.intermediate_size));
     }
     read_file_weights(value, field, m);
     return m;
   }
-  throw InputError(field, "must be a preset id, {\"config\": {...}} or {\"params\": N}; the object has neither \"config\" nor \"params\"");
+  throw InputError(field, Message("error.model.neither_config_nor_params"));
 }
 
 }  // namespace llmsizer::edge

@@ -28,7 +28,7 @@ std::string text(const json& obj, const char* key, const std::string& field, con
                  const std::string& fallback);
 
 /// The model of a request: a preset id (from `catalog`), {"config": {...}}, or {"params": N, ...}.
-ModelSpec parse_model(const json& value, const std::string& field, std::vector<std::string>& warnings, const Catalog& catalog);
+ModelSpec parse_model(const json& value, const std::string& field, std::vector<Message>& warnings, const Catalog& catalog);
 
 /** What a model file's first bytes say (api.hpp inspect_model_file): inspect_model_header's
  *  summary (or its error, whose `needed_bytes` asks for a longer prefix), plus `request_model` (the

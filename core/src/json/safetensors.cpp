@@ -24,7 +24,7 @@ constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 std::string str(std::int64_t v) { return std::to_string(v); }
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
-[[noreturn]] void fail(const std::string& message) { throw InputError(kField, message); }
+[[noreturn]] void fail(const std::string& message) { throw InputError(kField, text_message(message)); }
 
 /// The text after nlohmann's "[json.exception.parse_error.101] " prefix.
 std::string json_error_text(const nlohmann::detail::exception& ex) {
@@ -362,7 +362,7 @@ std::int64_t safetensors_needed_bytes(std::string_view bytes, std::int64_t file_
     if (file_size_bytes >= 0 && file_size_bytes < 8) {
       fail("the file has " + str(file_size_bytes) + " bytes; a safetensors file starts with an 8-byte header length");
     }
-    throw TruncatedInputError(kField, "a safetensors file starts with an 8-byte header length; read at least the first 8 bytes",
+    throw TruncatedInputError(kField, text_message("a safetensors file starts with an 8-byte header length; read at least the first 8 bytes"),
                               8, 0);
   }
   std::uint64_t n = 0;
@@ -386,8 +386,8 @@ SafetensorsHeader parse_safetensors_header(std::string_view bytes, std::int64_t 
   const std::int64_t needed = safetensors_needed_bytes(bytes, file_size_bytes);
   if (static_cast<std::int64_t>(bytes.size()) < needed) {
     throw TruncatedInputError(kField,
-                              "the safetensors header takes the first " + str(needed) + " bytes but only " +
-                                  str(static_cast<std::uint64_t>(bytes.size())) + " were given; read " + str(needed) + " bytes",
+                              text_message("the safetensors header takes the first " + str(needed) + " bytes but only " +
+                                  str(static_cast<std::uint64_t>(bytes.size())) + " were given; read " + str(needed) + " bytes"),
                               needed, 8);
   }
   SafetensorsHeader h;

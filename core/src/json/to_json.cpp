@@ -3,12 +3,31 @@
 
 #include <cmath>
 
+#include "llmsizer/message_text.hpp"
 #include "training_request.hpp"
 
 namespace llmsizer::edge {
 namespace {
 
 constexpr int kSchemaVersion = 1;
+
+/// A list of messages as English text and, under `<key>_data`, as data the page translates.
+void put_messages(ojson& out, const char* key, const std::vector<Message>& messages) {
+  ojson text = ojson::array();
+  ojson data = ojson::array();
+  for (const auto& m : messages) {
+    text.push_back(render_en(m));
+    data.push_back(message_json(m));
+  }
+  out[key] = std::move(text);
+  out[std::string(key) + "_data"] = std::move(data);
+}
+
+/// One message as English text and, under `<key>_data`, as data.
+void put_message(ojson& out, const char* key, const Message& message) {
+  out[key] = render_en(message);
+  out[std::string(key) + "_data"] = message_json(message);
+}
 
 /// Rounds for display (deterministic across native and WASM builds): `digits` decimals.
 double rounded(double value, int digits) {
@@ -100,7 +119,7 @@ ojson throughput_json(const Throughput& t) {
   ojson j;
   if (!t.known) {
     j["decode_tokens_per_s"] = nullptr;
-    j["note"] = "the hardware's memory bandwidth is not known";
+    put_message(j, "note", Message("throughput.bandwidth_unknown"));
     return j;
   }
   j["decode_tokens_per_s"] = rounded(t.decode_tokens_per_s, 2);
@@ -108,7 +127,7 @@ ojson throughput_json(const Throughput& t) {
   j["prefill_tokens_per_s"] = maybe(t.prefill_tokens_per_s, 1);
   j["time_to_first_token_s"] = maybe(t.time_to_first_token_s, 4);
   j["generation_tokens_per_s"] = maybe(t.generation_tokens_per_s, 2);
-  j["bound"] = t.step.bound;
+  put_message(j, "bound", Message("term." + t.step.bound));
   j["bytes_per_step"] = t.bytes_per_step;
   j["step_ms"] = {{"total", rounded(t.step.total_s * 1e3, 4)},          {"memory", rounded(t.step.memory_s * 1e3, 4)},
                   {"compute", rounded(t.step.compute_s * 1e3, 4)},      {"host_launch", rounded(t.step.host_launch_s * 1e3, 4)},
@@ -144,8 +163,8 @@ void add_inference_hardware(ojson& out, const InferenceOnHardware& h) {
                          {"gpu_tokens_per_s", rounded(c.gpu_tokens_per_s, 2)},
                          {"crossover_batch", c.crossover_batch > 0 ? ojson(c.crossover_batch) : ojson(nullptr)},
                          {"cpu_is_enough", c.cpu_is_enough},
-                         {"reading_tokens_per_s", kReadingTokensPerS},
-                         {"note", c.note}};
+                         {"reading_tokens_per_s", kReadingTokensPerS}};
+    put_message(out["cpu_vs_gpu"], "note", c.note);
   }
   out["cost"] = cost_json(h.cost);
 }
@@ -167,7 +186,8 @@ std::string dump(const ojson& j) { return j.dump(-1, ' ', false, ojson::error_ha
 std::string error_json(const InputError& error) {
   ojson e;
   e["error"]["field"] = error.field();
-  e["error"]["message"] = error.what();
+  e["error"]["message"] = render_en(error.message());
+  e["error"]["message_data"] = message_json(error.message());
   return dump(e);
 }
 
@@ -193,7 +213,7 @@ ojson model_json(const ModelSpec& m, const ModelSummary& summary) {
     j["file_weight_bytes"] = m.file_weight_bytes;
     j["file_weights_format"] = m.file_weights_format;
   }
-  j["features"] = summary.features;
+  put_messages(j, "features", summary.features);
   return j;
 }
 
@@ -212,10 +232,14 @@ std::string to_json(const Request& r, const Answer& a) {
     out["training"] = training_result_json(*a.training);
     if (r.training.peak_tflops > 0) out["throughput"] = {{"tokens_per_s", a.training->time.tokens_per_s}, {"hours", a.training->time.hours}};
   }
-  out["warnings"] = a.warnings;
+  put_messages(out, "warnings", a.warnings);
   out["explain"] = ojson::array();
   for (const auto& line : a.memory.explain) {
-    out["explain"].push_back({{"part", line.part}, {"formula", line.formula}, {"values", line.values}, {"bytes", line.bytes}});
+    ojson j = {{"part", line.part}, {"formula", render_en(line.formula)}, {"values", render_en(line.values)}, {"bytes", line.bytes}};
+    j["id"] = line.formula.id.substr(0, line.formula.id.rfind(".formula"));
+    j["formula_data"] = message_json(line.formula);
+    j["values_data"] = message_json(line.values);
+    out["explain"].push_back(std::move(j));
   }
   if (a.inference_hardware) add_inference_hardware(out, *a.inference_hardware);
   if (a.training_hardware) add_training_hardware(out, *a.training_hardware);
@@ -248,7 +272,7 @@ std::string to_json(const Request& r, const Recommendation& rec) {
     const ojson c = cost_json(o.cost);
     for (auto it = c.begin(); it != c.end(); ++it) j[it.key()] = it.value();
     if (!h.price_date.empty()) j["price_date"] = h.price_date;
-    j["reason"] = o.reason;
+    put_message(j, "reason", o.reason);
     out["options"].push_back(std::move(j));
   }
   out["near_misses"] = ojson::array();
@@ -257,11 +281,11 @@ std::string to_json(const Request& r, const Recommendation& rec) {
     j["fits"] = false;
     j["short_by_bytes"] = -m.fit.headroom_bytes;
     j["usable_bytes"] = m.fit.usable_bytes;
-    j["fixes"] = m.fixes;
-    j["reason"] = m.reason;
+    put_messages(j, "fixes", m.fixes);
+    put_message(j, "reason", m.reason);
     out["near_misses"].push_back(std::move(j));
   }
-  out["warnings"] = r.warnings;
+  put_messages(out, "warnings", r.warnings);
   return dump(out);
 }
 
@@ -280,7 +304,7 @@ ojson hardware_entry_json(const HardwareSpec& h) {
   j["price_usd_per_hour"] = maybe(h.price_usd_per_hour, 4);
   if (!h.price_date.empty()) j["price_date"] = h.price_date;
   if (!h.gpu_id.empty()) j["gpu_id"] = h.gpu_id;
-  if (!h.unsupported_reason.empty()) j["unsupported"] = h.unsupported_reason;
+  if (!h.unsupported.id.empty()) put_message(j, "unsupported", h.unsupported);
   j["source"] = h.source;
   return j;
 }

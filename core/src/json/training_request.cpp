@@ -50,11 +50,11 @@ std::vector<std::string> parse_targets(const json& training) {
   if (it == training.end() || it->is_null()) return {"all-linear"};
   if (it->is_string()) return {it->get<std::string>()};
   if (!it->is_array()) {
-    throw InputError("training.lora_targets", "must be \"attention\", \"all-linear\" or a list of module names such as [\"q_proj\", \"v_proj\"]; got " + it->dump());
+    throw InputError("training.lora_targets", Message("error.lora_targets.not_a_list").text("got", it->dump()));
   }
   std::vector<std::string> out;
   for (const auto& v : *it) {
-    if (!v.is_string()) throw InputError("training.lora_targets", "every entry must be a module name string; got " + v.dump());
+    if (!v.is_string()) throw InputError("training.lora_targets", Message("error.lora_targets.entry_not_a_string").text("got", v.dump()));
     out.push_back(v.get<std::string>());
   }
   return out;
@@ -63,10 +63,10 @@ std::vector<std::string> parse_targets(const json& training) {
 }  // namespace
 
 TrainingSettings parse_training(const json& training, const ModelSpec& model, int gpus, std::int64_t seq_len_default,
-                                std::int64_t micro_batch_default, bool flash_default, std::vector<std::string>& warnings) {
-  if (!training.is_object()) throw InputError("training", "must be an object such as {\"method\": \"lora\", \"seq_len\": 2048}");
+                                std::int64_t micro_batch_default, bool flash_default, std::vector<Message>& warnings) {
+  if (!training.is_object()) throw InputError("training", Message("error.training.not_object"));
   for (auto it = training.begin(); it != training.end(); ++it) {
-    if (kTrainingKeys.count(it.key()) == 0) warnings.push_back("training: unknown field \"" + it.key() + "\" ignored");
+    if (kTrainingKeys.count(it.key()) == 0) warnings.push_back(Message("warning.training.unknown_field").text("field", it.key()));
   }
   TrainingSettings t;
   t.gpus = gpus;
@@ -91,7 +91,7 @@ TrainingSettings parse_training(const json& training, const ModelSpec& model, in
       } else if (it->is_string() && (it->get<std::string>() == "selective" || it->get<std::string>() == "full")) {
         t.checkpointing = it->get<std::string>() == "selective" ? Checkpointing::selective : Checkpointing::full;
       } else {
-        throw InputError("training.gradient_checkpointing", "must be true (every layer's input kept, the rest recomputed), false, or \"selective\" (attention recomputed); got " + it->dump());
+        throw InputError("training.gradient_checkpointing", Message("error.training.checkpointing").text("got", it->dump()));
       }
     }
   }
@@ -115,9 +115,9 @@ TrainingSettings parse_training(const json& training, const ModelSpec& model, in
   t.zero_stage = static_cast<int>(whole_number(training, "zero_stage", "training.zero_stage", 0, 3, 0));
   t.offload_optimizer = boolean(training, "offload_optimizer", "training.offload_optimizer", false);
   t.offload_params = boolean(training, "offload_params", "training.offload_params", false);
-  if (t.zero_stage > 0 && gpus == 0) throw InputError("training.zero_stage", "ZeRO shards over GPUs; with gpus 0 (CPU training) use zero_stage 0");
-  if (t.offload_optimizer && t.zero_stage == 0) throw InputError("training.offload_optimizer", "optimizer offload is a ZeRO feature: set zero_stage to 1, 2 or 3");
-  if (t.offload_params && t.zero_stage != 3) throw InputError("training.offload_params", "parameter offload needs zero_stage 3 (ZeRO-Infinity / FSDP CPU offload)");
+  if (t.zero_stage > 0 && gpus == 0) throw InputError("training.zero_stage", Message("error.training.zero_on_cpu"));
+  if (t.offload_optimizer && t.zero_stage == 0) throw InputError("training.offload_optimizer", Message("error.training.offload_needs_zero"));
+  if (t.offload_params && t.zero_stage != 3) throw InputError("training.offload_params", Message("error.training.param_offload_needs_zero3"));
 
   t.dataset_tokens = number(training, "dataset_tokens", "training.dataset_tokens", 0.0, 1e16, 0.0);
   t.epochs = number(training, "epochs", "training.epochs", 0.0, 10000.0, 1.0);

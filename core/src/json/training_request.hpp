@@ -15,7 +15,7 @@ namespace llmsizer::edge {
  *  `micro_batch_default` come from the request's top level (gpus, input_tokens, batch);
  *  `flash_default` from its flash_attention. Unknown fields become warnings. Throws InputError naming `training.<field>`. */
 TrainingSettings parse_training(const nlohmann::json& training, const ModelSpec& model, int gpus, std::int64_t seq_len_default,
-                                std::int64_t micro_batch_default, bool flash_default, std::vector<std::string>& warnings);
+                                std::int64_t micro_batch_default, bool flash_default, std::vector<Message>& warnings);
 
 /// The settings as the response echoes them.
 nlohmann::ordered_json training_settings_json(const TrainingSettings& settings);
