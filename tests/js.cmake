@@ -28,6 +28,10 @@ if(LLMSIZER_NODE)
   add_test(NAME js.page_strings
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_strings.mjs ${PROJECT_SOURCE_DIR})
   set_tests_properties(js.page_strings PROPERTIES LABELS "js")
+  # Every message the core says has an English and a Japanese string (web/i18n/messages.*.json).
+  add_test(NAME js.message_strings
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/messages.mjs ${PROJECT_SOURCE_DIR} $<TARGET_FILE:llmsizer>)
+  set_tests_properties(js.message_strings PROPERTIES LABELS "js")
   # The page's own number formats equal Intl.NumberFormat's for en-US and ja-JP.
   add_test(NAME js.number_format COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/number_format.mjs)
   set_tests_properties(js.number_format PROPERTIES LABELS "js")

@@ -33,6 +33,7 @@ usage:
   llmsizer models    [--json]
   llmsizer hardware  [--json]
   llmsizer options
+  llmsizer messages                      (every message id with its English template, as JSON)
   llmsizer validate  [--json | --markdown] [--kind inference|training|file_size|speed]
 
 FILE holds a JSON request (README: The request and response); '-' reads standard input. Flags build or
@@ -366,12 +367,13 @@ int main(int argc, char** argv) {
     }
   }
 
-  if (o.command == "models" || o.command == "hardware" || o.command == "options") {
+  if (o.command == "models" || o.command == "hardware" || o.command == "options" || o.command == "messages") {
     const std::string out = o.command == "models" ? llmsizer::list_models()
                           : o.command == "hardware" ? llmsizer::list_hardware()
+                          : o.command == "messages" ? llmsizer::list_messages()
                                                     : llmsizer::list_options();
     if (llmsizer::is_error_response(out)) return report_error(out, o.json);
-    if (o.json || o.command == "options") std::cout << out << "\n";
+    if (o.json || o.command == "options" || o.command == "messages") std::cout << out << "\n";
     else if (o.command == "models") print_models(ordered_json::parse(out));
     else print_hardware(ordered_json::parse(out));
     return kExitOk;

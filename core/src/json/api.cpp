@@ -11,6 +11,7 @@
 #include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/embedded_data.hpp"
 #include "llmsizer/error.hpp"
+#include "llmsizer/message_text.hpp"
 #include "llmsizer/precision.hpp"
 #include "parse_request.hpp"
 #include "read.hpp"
@@ -120,6 +121,16 @@ std::string list_options() {
     }
     out["engines"] = {"generic", "transformers", "vllm", "llama.cpp"};
     out["tasks"] = {"inference", "training"};
+    return out.dump();
+  });
+}
+
+std::string list_messages() {
+  return guarded([] {
+    json out;
+    out["schema_version"] = kSchemaVersion;
+    out["messages"] = json::object();
+    for (auto* t = edge::message_templates_begin(); t != edge::message_templates_end(); ++t) out["messages"][std::string(t->id)] = t->en;
     return out.dump();
   });
 }
