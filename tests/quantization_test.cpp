@@ -248,8 +248,8 @@ TEST_CASE("Quantized formats are smaller than bf16 and GGUF mixes are ordered by
 TEST_CASE("Engine buffers of quantized inference follow their documented formulas", "[quantization][engine]") {
   ModelSpec m = preset("meta-llama-3-8b");
   // bitsandbytes: the largest NF4 matrix (gate/up/down: 4096 × 14336) dequantized to 16 bits.
-  CHECK(bnb_dequant_buffer_bytes(weights_layout(m, format("nf4"))) == 4096LL * 14336 * 2);
-  CHECK(bnb_dequant_buffer_bytes(weights_layout(m, format("gptq-int4"))) == 0);
+  CHECK(bnb_dequant_buffer_bytes(m, weights_layout(m, format("nf4"))) == 4096LL * 14336 * 2);
+  CHECK(bnb_dequant_buffer_bytes(m, weights_layout(m, format("gptq-int4"))) == 0);
   // ExLlamaV2 scratch, largest layer ffn_gate/up (in 4096, out 14336):
   // 4096·14336·2 + 128 + 14336·2048·8·4 + 128 = 117,440,640 + 939,524,224 = 1,056,964,864 B.
   CHECK(gptq_exllama_scratch_bytes(m) == 1'056'964'864);

@@ -395,7 +395,7 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   // Engine buffers of quantized inference (quantization.hpp, each with its source).
   if (s.engine == Engine::transformers && !cpu_only) {
     if (s.weights->scheme == QuantScheme::bnb_4bit && s.input_tokens * batch > 1) {
-      const std::int64_t dq = bnb_dequant_buffer_bytes(layout);
+      const std::int64_t dq = bnb_dequant_buffer_bytes(m, layout);
       e.parts.activations += dq;
       add_line(e, "activations", Message("explain.activations.bnb_dequant.formula"), Message("explain.activations.bnb_dequant.values").count("weights", dq / 2), dq);
     }

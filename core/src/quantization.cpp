@@ -36,7 +36,7 @@ bool is_decoder_linear(const TensorInfo& t) {
 }
 
 TensorStorage stored(const TensorInfo& t, std::string type, std::int64_t bytes, int entries = 1) {
-  return {t.name, std::move(type), t.tensor_class, t.elements(), bytes, entries};
+  return {t.name, std::move(type), t.tensor_class, t.elements(), bytes, entries, t.lump, t.dims() > 2 ? t.shape[2] : 1};
 }
 
 TensorStorage keep_16bit(const TensorInfo& t) { return stored(t, "BF16", t.elements() * k16BitBytes); }
@@ -412,10 +412,19 @@ DiskSize checkpoint_disk_size(const ModelSpec& model, const WeightFormat& format
   return d;
 }
 
-std::int64_t bnb_dequant_buffer_bytes(const WeightsLayout& layout) {
+std::int64_t bnb_dequant_buffer_bytes(const ModelSpec& model, const WeightsLayout& layout) {
   std::int64_t largest = 0;
+  bool quantized = false;
   for (const auto& t : layout.tensors) {
-    if (t.type == "nf4" || t.type == "nf4-dq" || t.type == "fp4" || t.type == "fp4-dq") largest = std::max(largest, t.elements);
+    if (t.type != "nf4" && t.type != "nf4-dq" && t.type != "fp4" && t.type != "fp4-dq") continue;
+    quantized = true;
+    // A lump stands for many matrices: the one dequantized at a time is a layer's, not the lump;
+    // stacked experts are separate Linear modules in Transformers, dequantized one at a time.
+    if (!t.lump) largest = std::max(largest, t.elements / std::max<std::int64_t>(1, t.matrices));
+  }
+  if (quantized && largest == 0 && model.shape_assumed) {
+    // A bare parameter count with its shape: the largest matrix of that shape (H × MLP width).
+    largest = model.hidden_size * std::max(model.hidden_size, model.intermediate_size);
   }
   return largest * k16BitBytes;
 }

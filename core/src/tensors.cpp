@@ -53,6 +53,7 @@ struct Builder {
     constexpr std::int64_t kRow = 256;
     if (elements >= kRow) add(name + ".weight", {kRow, elements / kRow}, c, layer);
     if (elements % kRow != 0) add(name + ".bias", {elements % kRow}, c, layer);
+    for (std::size_t i = out.size() - (elements >= kRow && elements % kRow != 0 ? 2 : 1); i < out.size(); ++i) out[i].lump = true;
   }
 };
 
@@ -138,7 +139,16 @@ void add_moe(Builder& b, const ModelSpec& m, const std::string& p, int layer) {
 std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
   Builder b;
   const ParamCounts counts = count_params(m);
-  if (!m.has_architecture() || m.params_override > 0) {
+  // A config with a file's exact count (params_override) lists its real tensors, the exact count
+  // adding the rest as "other" below, unless its architecture holds more than the file does (a
+  // partial file): then, as for a bare parameter count, the file's count wins.
+  bool architecture_fits_count = true;
+  if (m.has_architecture() && m.params_override > 0) {
+    ModelSpec architecture = m;
+    architecture.params_override = 0;
+    architecture_fits_count = count_params(architecture).total <= m.params_override;
+  }
+  if (!m.has_architecture() || m.shape_assumed || !architecture_fits_count) {
     // A bare parameter count (its layers and hidden_size, if given, size only the KV cache and
     // activations): one lump of that many weights, as count_params takes the count as given.
     b.add_lump("weights", counts.total, TensorClass::other);

@@ -237,7 +237,7 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   const double trainable_state_bytes = adapters_method && s.adapter_fp32 ? 4 : sb;
   if (stage == 0 && s.optimizer == Optimizer::adamw) {
     step_temp = static_cast<double>(tp.trainable) * trainable_state_bytes;
-    step_text = Message("explain.training.optimizer.foreach_temporary").count("params", tp.trainable).bytes_each("state", trainable_state_bytes);
+    step_text = Message("explain.training.step_temporary.foreach.formula").count("params", tp.trainable).bytes_each("state", trainable_state_bytes);
   }
 
   // ---- Sharding over GPUs (ZeRO) and offload ----
@@ -275,7 +275,7 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     // The fp32 gradient partition exists while the optimizer steps.
     step_temp = fp32_grads;
     step_text.reset();
-    if (fp32_grads > 0) step_text = Message("explain.training.optimizer.fp32_partition").bytes("partition", static_cast<std::int64_t>(fp32_grads));
+    if (fp32_grads > 0) step_text = Message("explain.training.step_temporary.zero.formula").bytes("partition", static_cast<std::int64_t>(fp32_grads));
     if (s.offload_optimizer) {
       // ZeRO-Offload (Ren et al. 2021): fp32 master, optimizer states and fp32 gradients live in
       // host RAM and the step runs on the CPU; from stage 2 on, gradients stream to the host.
@@ -320,15 +320,9 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   e.parts.master_weights = static_cast<std::int64_t>(std::llround(master));
   e.parts.overhead = static_cast<std::int64_t>(std::llround(buffers));
   e.parts.activations = step_is_peak ? 0 : act.peak_bytes();
-  if (step_is_peak) {
-    // The step's temporary belongs to the optimizer (torch) or to the gradients (ZeRO fp32 copy).
-    const auto extra = step_peak - static_cast<std::int64_t>(std::llround(states));
-    if (stage >= 1) {
-      e.parts.gradients += extra;
-    } else {
-      e.parts.optimizer += extra;
-    }
-  }
+  // The optimizer step's temporary (torch AdamW's foreach sqrt(v), ZeRO's fp32 gradient partition)
+  // is a part of its own, so the states keep the article's bytes per parameter (optimizer 8 B).
+  if (step_is_peak) e.parts.step_temporary = step_peak - static_cast<std::int64_t>(std::llround(states));
 
   // ---- Explanation ----
   const bool per_gpu = n > 1;
@@ -347,14 +341,19 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     values.then(Message("explain.equals").bytes("total", e.parts.adapters));
     e.explain.push_back({"adapters", Message(s.dora ? "explain.training.adapters_dora.formula" : "explain.training.adapters.formula"), std::move(values), e.parts.adapters});
   }
-  e.explain.push_back({"gradients", Message(stage >= 1 ? "explain.training.gradients_zero.formula" : "explain.training.gradients.formula"),
-                       equals(states_values, e.parts.gradients), e.parts.gradients});
+  e.explain.push_back({"gradients", Message("explain.training.gradients.formula"), equals(states_values, e.parts.gradients), e.parts.gradients});
   Message opt_formula = Message("explain.training.optimizer.formula")
                             .bytes_each("state", optimizer_state_bytes(s.optimizer, adapters_method && s.adapter_fp32 ? 4 : sb))
                             .text("optimizer", optimizer_id(s.optimizer));
   if (is_paged(s.optimizer)) opt_formula.then(Message("explain.training.optimizer.paged"));
-  if (step_text) opt_formula.then(std::move(*step_text));
   e.explain.push_back({"optimizer", std::move(opt_formula), equals(states_values, e.parts.optimizer), e.parts.optimizer});
+  if (step_text) {
+    // Shown whether or not it makes the peak: the step adds it on top of the states.
+    Message values = step_is_peak ? Message("explain.training.step_temporary.peak") : Message("explain.training.step_temporary.below_peak");
+    values.bytes("step", step_peak).bytes("backward", backward_peak);
+    values.then(Message("explain.equals").bytes("total", e.parts.step_temporary));
+    e.explain.push_back({"step_temporary", std::move(*step_text), std::move(values), e.parts.step_temporary});
+  }
   {
     Message values = Message("explain.training.master.values").bytes("master", e.parts.master_weights);
     if (per_gpu) values.then(Message("explain.per_gpu"));

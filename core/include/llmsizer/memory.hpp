@@ -61,8 +61,11 @@ struct MemoryParts {
   std::int64_t optimizer = 0;
   std::int64_t master_weights = 0;
   std::int64_t adapters = 0;
+  /// Training: what the optimizer step allocates on top of the states when that step is the peak
+  /// (torch AdamW foreach sqrt(v), DeepSpeed ZeRO's fp32 gradient partition).
+  std::int64_t step_temporary = 0;
   std::int64_t sum() const {
-    return weights + kv_cache + activations + overhead + gradients + optimizer + master_weights + adapters;
+    return weights + kv_cache + activations + overhead + gradients + optimizer + master_weights + adapters + step_temporary;
   }
 };
 

@@ -111,6 +111,10 @@ struct ModelSpec {
   /// an architecture (`{"config": ..., "params": N}`, e.g. from a weights file's header) it replaces
   /// the computed total: the file's exact count wins over the formula.
   std::int64_t params_override = 0;
+  /// `{"params": N, "layers": L, "hidden_size": H}`: the shape is an assumption (multi-head
+  /// attention, a 4H MLP, a 32,000-token vocabulary) that sizes the KV cache and activations only;
+  /// the weights stay one lump of N.
+  bool shape_assumed = false;
   /// Exact bytes of the weights as stored in an imported file (safetensors/GGUF header): used
   /// instead of params × bytes per parameter when the request names no `weights` format. 0: unknown.
   std::int64_t file_weight_bytes = 0;

@@ -25,6 +25,9 @@ struct TensorInfo {
   std::vector<std::int64_t> shape;  ///< ggml order (ne[0] first)
   TensorClass tensor_class = TensorClass::other;
   int layer = -1;                   ///< decoder layer, -1 outside the layers
+  /// Stands for many tensors the list does not spell out (a bare parameter count, SSM mixers): its
+  /// elements are right, its shape (256-wide rows) is not a layer's.
+  bool lump = false;
 
   std::int64_t elements() const;
   int dims() const { return static_cast<int>(shape.size()); }

@@ -163,6 +163,20 @@ OwnershipCosts parse_costs(const json& body) {
   return c;
 }
 
+/// llama.cpp's own names for types that have another id here: its file types F16 and F32
+/// (llama-quantize, GGUF general.file_type) are GGUF files; its cache types -ctk/-ctv f16 and f32
+/// are the 16- and 32-bit caches. Every other llama.cpp name (Q4_K_M, q8_0, ...) already is an id.
+std::string llama_cpp_alias(const json& body, const char* key) {
+  const auto it = body.find(key);
+  if (it == body.end() || !it->is_string()) return std::string();
+  std::string value = it->get<std::string>();
+  for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool weights = std::string_view(key) == "weights";
+  if (value == "f16") return weights ? "gguf-f16" : "fp16";
+  if (value == "f32") return weights ? "gguf-f32" : "fp32";
+  return std::string();
+}
+
 /// The fields every task reads: model, task, formats, tokens, devices.
 void parse_common(const json& body, const Catalog& catalog, Request& r) {
   for (auto it = body.begin(); it != body.end(); ++it) {
@@ -182,13 +196,15 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
     r.file_format = std::make_shared<const WeightFormat>(stored);
     r.weights = r.file_format.get();
   } else {
-    r.weights = find_weight_format(text(body, "weights", "weights", weight_format_ids(), "bf16"));
+    const std::string alias = llama_cpp_alias(body, "weights");
+    r.weights = find_weight_format(!alias.empty() ? alias : text(body, "weights", "weights", weight_format_ids(), "bf16"));
   }
   r.group_size = parse_group_size(body, *r.weights, r.warnings);
   // llama.cpp's default cache type is f16 (-ctk/-ctv f16); Transformers/vLLM follow the model dtype.
   const std::string_view weights_id = r.weights->id;
   const char* kv_default = weights_id == "fp32" ? "fp32" : (weights_id == "fp16" || r.weights->ecosystem == "gguf") ? "fp16" : "bf16";
-  r.kv_cache = find_kv_cache_format(text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default));
+  const std::string kv_alias = llama_cpp_alias(body, "kv_cache");
+  r.kv_cache = find_kv_cache_format(!kv_alias.empty() ? kv_alias : text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default));
   r.engine = parse_engine(body);
   r.input_tokens = whole_number(body, "input_tokens", "input_tokens", 1, kMaxTokens, 1024);
   r.output_tokens = whole_number(body, "output_tokens", "output_tokens", 0, kMaxTokens, r.task == Task::training ? 0 : 1024);

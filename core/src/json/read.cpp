@@ -135,6 +135,7 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<M
       m.intermediate_size = whole_number(value, "intermediate_size", field + ".intermediate_size", 1, 100'000'000, 4 * hidden);
       m.vocab_size = whole_number(value, "vocab_size", field + ".vocab_size", 1, 100'000'000, 32'000);
       m.gated_mlp = false;
+      m.shape_assumed = true;
       warnings.push_back(Message("warning.model.params_with_shape").integer("mlp_width", m.intermediate_size));
     }
     read_file_weights(value, field, m);

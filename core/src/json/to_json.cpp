@@ -46,6 +46,7 @@ ojson parts_json(const MemoryParts& p) {
   j["optimizer"] = p.optimizer;
   j["master_weights"] = p.master_weights;
   j["adapters"] = p.adapters;
+  j["step_temporary"] = p.step_temporary;
   return j;
 }
 
