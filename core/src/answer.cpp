@@ -103,6 +103,15 @@ TrainingOnHardware place_training(const Request& r, const MemoryEstimate& estima
   return out;
 }
 
+BudgetFit fit_budget(const MemoryEstimate& memory, std::int64_t budget) {
+  BudgetFit f;
+  f.required_bytes = memory.device_bytes > 0 ? memory.device_bytes : memory.host_bytes;
+  f.usable_bytes = budget;
+  f.headroom_bytes = budget - f.required_bytes;
+  f.fits = f.headroom_bytes >= 0;
+  return f;
+}
+
 }  // namespace
 
 Answer answer(const Request& r, const Catalog& catalog) {
@@ -130,6 +139,7 @@ Answer answer(const Request& r, const Catalog& catalog) {
     disk_notes(r.model, format, r.engine, r.gpus, a.warnings);
     if (r.hardware) a.training_hardware = place_training(r, a.memory);
   }
+  if (r.budget_bytes && !r.hardware) a.budget_fit = fit_budget(a.memory, *r.budget_bytes);
   return a;
 }
 

@@ -176,6 +176,12 @@ std::vector<LoraTargetMatrices> matrices_of(const ModelSpec& m, const std::vecto
 
 std::vector<std::string> resolve_lora_targets(const std::vector<std::string>& targets) { return resolve(targets, nullptr); }
 
+std::vector<std::pair<std::string, std::vector<std::string>>> lora_target_presets() {
+  return {{"attention", kAttentionPreset}, {"all-linear", kAllLinearPreset}};
+}
+
+const std::vector<std::string>& lora_target_modules() { return kKnownModules; }
+
 std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& model, const std::vector<std::string>& targets) {
   return matrices_of(model, targets, nullptr);
 }

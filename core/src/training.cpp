@@ -94,6 +94,33 @@ const char* optimizer_id(Optimizer o) {
   return "adamw";
 }
 
+const char* method_id(TrainingMethod m) {
+  switch (m) {
+    case TrainingMethod::full: return "full";
+    case TrainingMethod::freeze: return "freeze";
+    case TrainingMethod::lora: return "lora";
+    case TrainingMethod::qlora: return "qlora";
+  }
+  return "full";
+}
+const char* precision_id(TrainingPrecision p) {
+  switch (p) {
+    case TrainingPrecision::mixed_bf16: return "mixed-bf16";
+    case TrainingPrecision::mixed_fp16: return "mixed-fp16";
+    case TrainingPrecision::fp32: return "fp32";
+    case TrainingPrecision::bf16: return "bf16";
+  }
+  return "mixed-bf16";
+}
+const char* quantization_id(QuantizedBase q) {
+  switch (q) {
+    case QuantizedBase::nf4: return "nf4";
+    case QuantizedBase::nf4_single: return "nf4-no-double-quant";
+    case QuantizedBase::gptq_int4: return "gptq-int4";
+  }
+  return "nf4";
+}
+
 double optimizer_state_bytes(Optimizer o, int state_bytes) {
   switch (o) {
     // Adam/AdamW (Loshchilov & Hutter 2019): first and second moment per parameter.
@@ -195,6 +222,9 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     states_values = Message("explain.training.states.full.values").count("params", tp.trainable);
   } else {
     matrices = lora_target_matrices(m, resolve_lora_targets(s.lora_targets));
+    for (const auto& mat : matrices) {
+      if (std::find(out.lora_modules.begin(), out.lora_modules.end(), mat.module) == out.lora_modules.end()) out.lora_modules.push_back(mat.module);
+    }
     // The frozen base in 16-bit (QLoRA: its decoder linears in 4 bits with their constants).
     const double base_bytes = s.precision == TrainingPrecision::fp32 ? 4 : 2;
     if (s.method == TrainingMethod::qlora) {

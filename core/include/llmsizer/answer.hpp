@@ -62,6 +62,15 @@ struct TrainingOnHardware {
   std::int64_t headroom_bytes = 0;
 };
 
+/// The request's memory against a budget the person gave (request `budget_bytes`): the device peak,
+/// or host memory when nothing runs on a device, against the budget as given.
+struct BudgetFit {
+  bool fits = false;
+  std::int64_t required_bytes = 0;
+  std::int64_t usable_bytes = 0;
+  std::int64_t headroom_bytes = 0;
+};
+
 struct Answer {
   ModelSummary model;
   MemoryEstimate memory;              ///< the request's estimate (training: its memory)
@@ -70,6 +79,7 @@ struct Answer {
   std::optional<TrainingEstimate> training;
   std::optional<InferenceOnHardware> inference_hardware;
   std::optional<TrainingOnHardware> training_hardware;
+  std::optional<BudgetFit> budget_fit;
   std::vector<Message> warnings;  ///< the request's, the estimate's, then the download's
 };
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "llmsizer/message.hpp"
@@ -29,6 +30,11 @@ struct LoraTargetMatrices {
  *  layer), i.e. q, k, v, o, gate, up, down (and the MoE router). Unknown names are left out
  *  (lora_targets_problem names them). */
 std::vector<std::string> resolve_lora_targets(const std::vector<std::string>& targets);
+
+/// The preset names ("attention", "all-linear") with the module names each stands for.
+std::vector<std::pair<std::string, std::vector<std::string>>> lora_target_presets();
+/// Every module name a target list may hold (PEFT target_modules this core sizes).
+const std::vector<std::string>& lora_target_modules();
 
 /** The matrices each target name matches in `model` (PEFT matches a name by suffix, so Qwen-1's
  *  "c_proj" matches both attn.c_proj and mlp.c_proj). MoE expert projections count once per

@@ -23,6 +23,8 @@ enum class Engine {
 };
 
 const char* engine_id(Engine engine);
+/// Every engine, in the order requests and menus list them.
+inline constexpr Engine kEngines[] = {Engine::generic, Engine::transformers, Engine::vllm, Engine::llama_cpp};
 
 struct InferenceSettings {
   const WeightFormat* weights = nullptr;   ///< required

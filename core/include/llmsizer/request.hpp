@@ -58,6 +58,8 @@ struct Request {
   OwnershipCosts costs;                 ///< request `cost`
   Goal goal = Goal::best_value;         ///< request `goal` (recommend)
   bool enforce_eager = false;           ///< vLLM --enforce-eager (speed only)
+  /// `budget_bytes`: a memory budget to fit in when no hardware is named (the page's "my budget").
+  std::optional<std::int64_t> budget_bytes;
 
   TrainingSettings training;            ///< task training: the `training` object, defaults resolved
 

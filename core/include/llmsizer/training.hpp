@@ -31,6 +31,17 @@ enum class QuantizedBase {
 };
 
 const char* optimizer_id(Optimizer optimizer);
+const char* method_id(TrainingMethod method);
+const char* precision_id(TrainingPrecision precision);
+const char* quantization_id(QuantizedBase base);
+
+/// Every value of each choice, in the order requests and menus list them.
+inline constexpr TrainingMethod kTrainingMethods[] = {TrainingMethod::full, TrainingMethod::freeze, TrainingMethod::lora, TrainingMethod::qlora};
+inline constexpr Optimizer kOptimizers[] = {Optimizer::adamw, Optimizer::adamw_8bit, Optimizer::paged_adamw_8bit, Optimizer::paged_adamw,
+                                            Optimizer::sgd, Optimizer::sgd_momentum, Optimizer::adafactor, Optimizer::lion};
+inline constexpr TrainingPrecision kTrainingPrecisions[] = {TrainingPrecision::mixed_bf16, TrainingPrecision::mixed_fp16, TrainingPrecision::bf16,
+                                                            TrainingPrecision::fp32};
+inline constexpr QuantizedBase kQuantizedBases[] = {QuantizedBase::nf4, QuantizedBase::nf4_single, QuantizedBase::gptq_int4};
 
 struct TrainingSettings {
   TrainingMethod method = TrainingMethod::full;
@@ -144,6 +155,7 @@ struct TrainingEstimate {
   std::int64_t model_states_bytes = 0;   ///< weights + gradients + optimizer + master + adapters (persistent)
   std::int64_t step_temporary_bytes = 0; ///< alive only during the optimizer step (ZeRO fp32 gradients, foreach temporaries)
   std::int64_t buffer_bytes = 0;         ///< ZeRO communication buckets and gathered layers
+  std::vector<std::string> lora_modules; ///< LoRA/QLoRA: the module names that matched matrices of the model
 };
 TrainingEstimate estimate_training(const ModelSpec& model, const TrainingSettings& settings);
 

@@ -12,7 +12,9 @@
 #include "llmsizer/embedded_data.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/message_text.hpp"
+#include "llmsizer/lora.hpp"
 #include "llmsizer/precision.hpp"
+#include "llmsizer/training.hpp"
 #include "parse_request.hpp"
 #include "read.hpp"
 #include "to_json.hpp"
@@ -93,6 +95,24 @@ std::string list_hardware() {
   });
 }
 
+/** The page's first view, and what its form starts from: Qwen2.5-7B-Instruct at bf16, 1,024 prompt +
+ *  1,024 generated tokens, against a 24 GB budget (a 24 GB card, the article's reader's question),
+ *  and for training a LoRA of all linear layers with gradient checkpointing (what fits one card).
+ *  Every other value is the request's own default (request.hpp, training.hpp). */
+json starting_view() {
+  const Request r;
+  const TrainingSettings t;
+  json request = {{"model", "qwen2.5-7b-instruct"}, {"task", task_id(r.task)}, {"weights", "bf16"}, {"kv_cache", "bf16"},
+                  {"engine", engine_id(r.engine)}, {"input_tokens", r.input_tokens}, {"output_tokens", r.output_tokens},
+                  {"batch", r.batch}, {"gpus", r.gpus}, {"goal", goal_id(r.goal)}, {"budget_bytes", 24'000'000'000LL}};
+  request["training"] = {{"method", method_id(TrainingMethod::lora)}, {"optimizer", optimizer_id(t.optimizer)},
+                         {"precision", precision_id(t.precision)}, {"seq_len", t.seq_len}, {"micro_batch", t.micro_batch},
+                         {"gradient_checkpointing", true}, {"lora_rank", t.lora_rank}, {"lora_targets", t.lora_targets},
+                         {"zero_stage", t.zero_stage}, {"offload_optimizer", t.offload_optimizer},
+                         {"quantization", quantization_id(t.quantized_base)}};
+  return request;
+}
+
 std::string list_options() {
   return guarded([] {
     json out;
@@ -119,8 +139,19 @@ std::string list_options() {
     for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) {
       out["kv_cache"].push_back({{"id", f->id}, {"name", f->name}, {"bits_per_element", 8.0 * static_cast<double>(f->block_bytes) / static_cast<double>(f->block_elements)}});
     }
-    out["engines"] = {"generic", "transformers", "vllm", "llama.cpp"};
-    out["tasks"] = {"inference", "training"};
+    out["engines"] = json::array();
+    for (Engine e : kEngines) out["engines"].push_back(engine_id(e));
+    out["tasks"] = {task_id(Task::inference), task_id(Task::training)};
+    json& training = out["training"];
+    for (TrainingMethod m : kTrainingMethods) training["methods"].push_back(method_id(m));
+    for (Optimizer o : kOptimizers) training["optimizers"].push_back(optimizer_id(o));
+    for (TrainingPrecision p : kTrainingPrecisions) training["precisions"].push_back(precision_id(p));
+    for (QuantizedBase q : kQuantizedBases) training["quantizations"].push_back(quantization_id(q));
+    out["goals"] = json::array();
+    for (Goal g : {Goal::best_value, Goal::cheapest, Goal::fastest, Goal::local, Goal::laptop}) out["goals"].push_back(goal_id(g));
+    out["lora_targets"] = {{"presets", json::object()}, {"modules", lora_target_modules()}};
+    for (const auto& [name, modules] : lora_target_presets()) out["lora_targets"]["presets"][name] = modules;
+    out["defaults"] = starting_view();
     return out.dump();
   });
 }

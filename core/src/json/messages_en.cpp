@@ -435,6 +435,8 @@ constexpr MessageTemplate kTemplates[] = {
      "NF4"},
     {"throughput.bandwidth_unknown",
      "the hardware's memory bandwidth is not known"},
+    {"warning.budget.hardware_wins",
+     "budget_bytes: ignored, the hardware named decides what fits"},
     {"warning.config.gemma3_defaults",
      "config: Gemma 3 fields absent from the config take transformers' Gemma3TextConfig defaults: {fields}"},
     {"warning.config.ignored_fields",

@@ -22,7 +22,7 @@ using nlohmann::json;
 const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cache", "engine", "input_tokens",
                                             "output_tokens", "batch", "gpus", "hardware", "training",
                                             "flash_attention", "engine_version", "group_size", "goal", "cost", "cpu",
-                                            "enforce_eager"};
+                                            "enforce_eager", "budget_bytes"};
 
 /// The reference CPU for "CPU or GPU" when the request names none: a 16-core desktop with
 /// dual-channel DDR5 (catalog).
@@ -57,10 +57,12 @@ std::vector<std::string> kv_format_ids() {
 }
 
 Engine parse_engine(const json& body) {
-  const std::string id = text(body, "engine", "engine", {"generic", "transformers", "vllm", "llama.cpp"}, "generic");
-  if (id == "transformers") return Engine::transformers;
-  if (id == "vllm") return Engine::vllm;
-  if (id == "llama.cpp") return Engine::llama_cpp;
+  std::vector<std::string> ids;
+  for (Engine e : kEngines) ids.emplace_back(engine_id(e));
+  const std::string id = text(body, "engine", "engine", ids, engine_id(Engine::generic));
+  for (Engine e : kEngines) {
+    if (id == engine_id(e)) return e;
+  }
   return Engine::generic;
 }
 
@@ -251,6 +253,13 @@ void parse_training_hardware(const json& body, const Catalog& catalog, Request& 
   r.hardware = std::move(hw);
 }
 
+/// A memory budget in bytes (up to 1 PB), read last: it matters only without hardware.
+void parse_budget(const json& body, Request& r) {
+  if (!body.contains("budget_bytes") || body["budget_bytes"].is_null()) return;
+  r.budget_bytes = whole_number(body, "budget_bytes", "budget_bytes", 1, 1'000'000'000'000'000LL, 0);
+  if (r.hardware) r.warnings.push_back(Message("warning.budget.hardware_wins"));
+}
+
 }  // namespace
 
 Request parse_request(const std::string& request_text, const Catalog& catalog, Api api) {
@@ -269,6 +278,7 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
   if (r.task == Task::inference) {
     check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
     if (body.contains("hardware")) parse_inference_hardware(body, catalog, r);
+    parse_budget(body, r);
     return r;
   }
   r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
@@ -279,6 +289,7 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
   if (std::optional<TrainingModelProblem> problem = training_model_problem(r.model, r.training)) {
     throw InputError(problem->field, std::move(problem->message));
   }
+  parse_budget(body, r);
   return r;
 }
 

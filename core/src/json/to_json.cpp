@@ -244,6 +244,13 @@ std::string to_json(const Request& r, const Answer& a) {
   }
   if (a.inference_hardware) add_inference_hardware(out, *a.inference_hardware);
   if (a.training_hardware) add_training_hardware(out, *a.training_hardware);
+  if (a.budget_fit) {
+    out["fit"] = {{"fits", a.budget_fit->fits},
+                  {"required_bytes", a.budget_fit->required_bytes},
+                  {"usable_bytes", a.budget_fit->usable_bytes},
+                  {"headroom_bytes", a.budget_fit->headroom_bytes},
+                  {"budget", true}};
+  }
   return dump(out);
 }
 

@@ -18,31 +18,16 @@ const std::set<std::string> kTrainingKeys = {
     "train_embeddings", "quantization", "trainable_layers", "zero_stage", "offload_optimizer", "offload_params",
     "packing", "chunked_loss", "loss_dtype", "dataset_tokens", "epochs", "peak_tflops", "usd_per_hour", "mfu"};
 
-const char* method_id(TrainingMethod m) {
-  switch (m) {
-    case TrainingMethod::full: return "full";
-    case TrainingMethod::freeze: return "freeze";
-    case TrainingMethod::lora: return "lora";
-    case TrainingMethod::qlora: return "qlora";
+/// One of `values`, read by its id (`id_of`), or `fallback` when absent; the error lists the ids.
+template <typename Enum, std::size_t N>
+Enum choice(const json& obj, const char* key, const std::string& field, const Enum (&values)[N], const char* (*id_of)(Enum), Enum fallback) {
+  std::vector<std::string> ids;
+  for (Enum v : values) ids.emplace_back(id_of(v));
+  const std::string value = text(obj, key, field, ids, id_of(fallback));
+  for (Enum v : values) {
+    if (value == id_of(v)) return v;
   }
-  return "full";
-}
-const char* precision_id(TrainingPrecision p) {
-  switch (p) {
-    case TrainingPrecision::mixed_bf16: return "mixed-bf16";
-    case TrainingPrecision::mixed_fp16: return "mixed-fp16";
-    case TrainingPrecision::fp32: return "fp32";
-    case TrainingPrecision::bf16: return "bf16";
-  }
-  return "mixed-bf16";
-}
-const char* quantization_id(QuantizedBase q) {
-  switch (q) {
-    case QuantizedBase::nf4: return "nf4";
-    case QuantizedBase::nf4_single: return "nf4-no-double-quant";
-    case QuantizedBase::gptq_int4: return "gptq-int4";
-  }
-  return "nf4";
+  return fallback;
 }
 
 std::vector<std::string> parse_targets(const json& training) {
@@ -70,16 +55,9 @@ TrainingSettings parse_training(const json& training, const ModelSpec& model, in
   }
   TrainingSettings t;
   t.gpus = gpus;
-  const std::string method = text(training, "method", "training.method", {"full", "freeze", "lora", "qlora"}, "full");
-  t.method = method == "freeze" ? TrainingMethod::freeze : method == "lora" ? TrainingMethod::lora : method == "qlora" ? TrainingMethod::qlora : TrainingMethod::full;
-  const std::vector<std::string> optimizers = {"adamw", "adamw-8bit", "paged-adamw-8bit", "paged-adamw", "sgd", "sgd-momentum", "adafactor", "lion"};
-  const std::string optimizer = text(training, "optimizer", "training.optimizer", optimizers, "adamw");
-  for (int i = 0; i < static_cast<int>(optimizers.size()); ++i) {
-    if (optimizers[static_cast<std::size_t>(i)] == optimizer) t.optimizer = static_cast<Optimizer>(i);
-  }
-  const std::string precision = text(training, "precision", "training.precision", {"mixed-bf16", "mixed-fp16", "bf16", "fp32"}, "mixed-bf16");
-  t.precision = precision == "mixed-fp16" ? TrainingPrecision::mixed_fp16 : precision == "bf16" ? TrainingPrecision::bf16
-              : precision == "fp32" ? TrainingPrecision::fp32 : TrainingPrecision::mixed_bf16;
+  t.method = choice(training, "method", "training.method", kTrainingMethods, method_id, t.method);
+  t.optimizer = choice(training, "optimizer", "training.optimizer", kOptimizers, optimizer_id, t.optimizer);
+  t.precision = choice(training, "precision", "training.precision", kTrainingPrecisions, precision_id, t.precision);
   t.seq_len = whole_number(training, "seq_len", "training.seq_len", 1, kMaxTokens, seq_len_default);
   t.micro_batch = whole_number(training, "micro_batch", "training.micro_batch", 1, kMaxBatch, micro_batch_default);
   t.gradient_accumulation = whole_number(training, "gradient_accumulation", "training.gradient_accumulation", 1, 1'000'000, 1);
@@ -107,8 +85,7 @@ TrainingSettings parse_training(const json& training, const ModelSpec& model, in
   t.dora = boolean(training, "dora", "training.dora", false);
   t.adapter_fp32 = text(training, "adapter_dtype", "training.adapter_dtype", {"fp32", "base"}, "fp32") == "fp32";
   t.train_embeddings = boolean(training, "train_embeddings", "training.train_embeddings", false);
-  const std::string quant = text(training, "quantization", "training.quantization", {"nf4", "nf4-no-double-quant", "gptq-int4"}, "nf4");
-  t.quantized_base = quant == "gptq-int4" ? QuantizedBase::gptq_int4 : quant == "nf4-no-double-quant" ? QuantizedBase::nf4_single : QuantizedBase::nf4;
+  t.quantized_base = choice(training, "quantization", "training.quantization", kQuantizedBases, quantization_id, t.quantized_base);
   const std::int64_t max_layers = model.num_layers > 0 ? model.num_layers : 100'000;
   t.trainable_layers = static_cast<int>(whole_number(training, "trainable_layers", "training.trainable_layers", 1, max_layers, std::min<std::int64_t>(2, max_layers)));
 
@@ -170,6 +147,7 @@ nlohmann::ordered_json training_result_json(const TrainingEstimate& e) {
   j["backward_peak_bytes"] = e.backward_peak_bytes;
   j["step_peak_bytes"] = e.step_peak_bytes;
   j["model_states_bytes"] = e.model_states_bytes;
+  if (!e.lora_modules.empty()) j["lora_target_modules"] = e.lora_modules;
   return j;
 }
 
