@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/file_header.hpp"
 
-#include "header_util.hpp"
 #include "llmsizer/message_text.hpp"
 
 #include <nlohmann/json.hpp>
@@ -52,8 +51,7 @@ std::string inspect_model_header(std::string_view bytes, std::int64_t file_size_
     const bool json_text = bytes.substr(0, 8).find('\0') == std::string_view::npos;
     if (json_text && first != std::string_view::npos && bytes[first] == '{') {
       if (file_size_bytes > static_cast<std::int64_t>(bytes.size())) {
-        throw TruncatedInputError("file", text_message("a safetensors index is read whole; read all " + std::to_string(file_size_bytes) +
-                                              " bytes"), file_size_bytes, 0);
+        throw TruncatedInputError("file", Message("error.file.index_read_whole").integer("file_size", file_size_bytes), file_size_bytes, 0);
       }
       return safetensors_index_to_json(parse_safetensors_index(bytes)).dump();
     }
@@ -61,7 +59,7 @@ std::string inspect_model_header(std::string_view bytes, std::int64_t file_size_
   } catch (const InputError& e) {
     return header_error_to_json(e).dump();
   } catch (const std::exception& e) {
-    return header_error_to_json(InputError("file", text_message(std::string("could not read the file header: ") + e.what()))).dump();
+    return header_error_to_json(InputError("file", Message("error.file.header_unreadable").text("detail", e.what()))).dump();
   }
 }
 

@@ -17,6 +17,7 @@
 #include <limits>
 #include <map>
 #include <numeric>
+#include <stdexcept>
 #include <unordered_set>
 
 #include <nlohmann/json.hpp>
@@ -36,7 +37,14 @@ constexpr std::uint64_t kMinMetadataBytes = 8 + 4 + 1;
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 4 + 8;
 
 std::string str(std::uint64_t v) { return std::to_string(v); }
-std::string str(std::int64_t v) { return std::to_string(v); }
+
+/// The part of the file a read belongs to, for messages: an entry named by a term ("metadata
+/// entry", "metadata key", "tensor") and its index or quoted name; no term while the fixed fields
+/// of the file header are read.
+struct Entry {
+  const char* term = nullptr;  ///< "gguf.entry.*", or null for the file header
+  std::string name;            ///< "3", or a quoted key or tensor name
+};
 
 /// Fixed byte size of a scalar value type; 0 for string and array.
 std::uint64_t scalar_size(GgufValueType t) {
@@ -57,25 +65,35 @@ class Reader {
   Reader(std::string_view bytes, std::int64_t file_size) : bytes_(bytes), file_size_(file_size) {}
 
   std::uint64_t pos() const { return pos_; }
-  std::string context = "the file header";  ///< what is being read, for messages
+  Entry entry;  ///< what is being read, for messages
+
+  /// Message `id` about the field `item` ("gguf.item.<item>" names it) of the current entry; a
+  /// field of the file header itself has its own sentence, `<id>_header`.
+  Message at(const std::string& id, const char* item) const {
+    Message m(entry.term ? id : id + "_header");
+    m.term("item", std::string("gguf.item.") + item);
+    if (entry.term) m.term("entry", entry.term).text("entry", entry.name);
+    return m;
+  }
+  /// Message `id` about a value of the current entry (values are read only inside an entry).
+  Message of_entry(const char* id) const {
+    if (!entry.term) throw std::logic_error("a GGUF value read outside a metadata entry");
+    return Message(id).term("entry", entry.term).text("entry", entry.name);
+  }
 
   void need(std::uint64_t n, const char* item) const {
     const std::uint64_t available = bytes_.size() - pos_;
     if (n <= available) return;
     if (n > static_cast<std::uint64_t>(kInt64Max) - pos_) {
-      throw InputError(kField, text_message(std::string("the GGUF ") + item + " of " + context + " claims " + str(n) +
-                                   " bytes, more than any file holds; the file is corrupt"));
+      throw InputError(kField, at("error.gguf.beyond_any_file", item).text("claimed", str(n)));
     }
     const auto end = static_cast<std::int64_t>(pos_ + n);
     if (file_size_ >= 0 && end > file_size_) {
-      throw InputError(kField, text_message(std::string("the GGUF ") + item + " of " + context +
-                                   " runs past the end of the file (it needs the first " + str(end) +
-                                   " bytes, the file has " + str(file_size_) + "); the file is truncated or corrupt"));
+      throw InputError(kField, at("error.gguf.past_end", item).integer("needed", end).integer("file_size", file_size_));
     }
     throw TruncatedInputError(
         kField,
-        text_message("the first " + str(static_cast<std::uint64_t>(bytes_.size())) + " bytes end inside the GGUF header (at the " +
-            item + " of " + context + "); read at least the first " + str(end) + " bytes and try again"),
+        at("error.gguf.prefix_ends", item).integer("given", static_cast<std::int64_t>(bytes_.size())).integer("needed", end),
         end, static_cast<std::int64_t>(pos_));
   }
 
@@ -111,8 +129,8 @@ class Reader {
   std::string_view string(std::uint64_t max_bytes, const char* item) {
     const std::uint64_t len = u64(item);
     if (len > max_bytes) {
-      throw InputError(kField, text_message(std::string("the GGUF ") + item + " of " + context + " is " + str(len) +
-                                   " bytes long; the limit is " + str(max_bytes) + " bytes, so the file is corrupt"));
+      throw InputError(kField, at("error.gguf.string_too_long", item).text("length", str(len))
+                                   .integer("limit", static_cast<std::int64_t>(max_bytes)));
     }
     return take(len, item);
   }
@@ -125,10 +143,10 @@ class Reader {
 
 bool valid_value_type(std::uint32_t t) { return t <= static_cast<std::uint32_t>(GgufValueType::float64); }
 
-GgufValueType checked_value_type(std::uint32_t t, const Reader& r, const char* what) {
+GgufValueType checked_value_type(std::uint32_t t, const Reader& r, const char* item) {
   if (!valid_value_type(t)) {
-    throw InputError(kField, text_message(std::string("the ") + what + " of " + r.context + " is " + str(std::uint64_t{t}) +
-                                 ", not a GGUF value type (0-12); the file is corrupt or from a newer GGUF version"));
+    throw InputError(kField, r.of_entry("error.gguf.value_type").term("item", std::string("gguf.item.") + item)
+                                 .integer("type", std::int64_t{t}));
   }
   return static_cast<GgufValueType>(t);
 }
@@ -154,8 +172,7 @@ void decode_scalar(GgufValueType t, std::uint64_t raw, GgufValue& out, const Rea
     case GgufValueType::int64: out.int_value = static_cast<std::int64_t>(raw); break;
     case GgufValueType::boolean:
       if (raw > 1) {
-        throw InputError(kField, text_message("the bool value of " + r.context + " is " + str(raw) +
-                                     "; GGUF bools are 0 or 1, so the file is corrupt"));
+        throw InputError(kField, r.of_entry("error.gguf.bool_value").text("value", str(raw)));
       }
       out.int_value = static_cast<std::int64_t>(raw);
       break;
@@ -180,7 +197,7 @@ GgufValue read_value(Reader& r, GgufValueType type, int depth, bool keep) {
   GgufValue v;
   v.type = type;
   if (type == GgufValueType::string) {
-    v.string_value = detail::sanitize_utf8(r.string(kGgufMaxStringBytes, "string value"));
+    v.string_value = detail::sanitize_utf8(r.string(kGgufMaxStringBytes, "string_value"));
     return v;
   }
   if (type != GgufValueType::array) {
@@ -188,39 +205,36 @@ GgufValue read_value(Reader& r, GgufValueType type, int depth, bool keep) {
     return v;
   }
   // Array: u32 element type, u64 count, elements.
-  v.element_type = checked_value_type(r.u32("array element type"), r, "array element type");
-  v.array_count = r.u64("array length");
+  v.element_type = checked_value_type(r.u32("array_element_type"), r, "array_element_type");
+  v.array_count = r.u64("array_length");
   if (v.array_count > kGgufMaxArrayCount) {
-    throw InputError(kField, text_message("the array of " + r.context + " claims " + str(v.array_count) +
-                                 " elements; the limit is " + str(kGgufMaxArrayCount) + ", so the file is corrupt"));
+    throw InputError(kField, r.of_entry("error.gguf.array_too_long").text("elements", str(v.array_count))
+                                 .integer("limit", static_cast<std::int64_t>(kGgufMaxArrayCount)));
   }
   if (v.element_type == GgufValueType::array && depth + 1 >= kGgufMaxArrayDepth) {
-    throw InputError(kField, text_message("the arrays of " + r.context + " are nested more than " +
-                                 std::to_string(kGgufMaxArrayDepth) + " levels deep; this reader accepts at most " +
-                                 std::to_string(kGgufMaxArrayDepth)));
+    throw InputError(kField, r.of_entry("error.gguf.arrays_too_deep").integer("depth", kGgufMaxArrayDepth));
   }
   const std::uint64_t fixed = scalar_size(v.element_type);
   // Smallest bytes per element: fixed size, or an empty string (u64 length), or an empty array.
   const std::uint64_t min_element = fixed != 0 ? fixed : (v.element_type == GgufValueType::string ? 8 : 12);
   const std::int64_t left = r.file_bytes_left();
   if (left >= 0 && v.array_count > static_cast<std::uint64_t>(left) / min_element) {
-    throw InputError(kField, text_message("the array of " + r.context + " claims " + str(v.array_count) +
-                                 " elements, more than the rest of the file (" + str(left) +
-                                 " bytes) can hold; the file is corrupt"));
+    throw InputError(kField, r.of_entry("error.gguf.array_beyond_file").text("elements", str(v.array_count))
+                                 .integer("left", left));
   }
   if (fixed != 0) {
     const std::uint64_t total = v.array_count * fixed;  // ≤ 2^28 × 8: no overflow
     if (!keep || v.array_count > kGgufMaxKeptArray) {
-      r.skip(total, "array values");
+      r.skip(total, "array_values");
       return v;
     }
-    r.need(total, "array values");
+    r.need(total, "array_values");
     v.array_values_kept = true;
     const bool is_float = v.element_type == GgufValueType::float32 || v.element_type == GgufValueType::float64;
     (is_float ? v.array_floats.reserve(v.array_count) : v.array_ints.reserve(v.array_count));
     for (std::uint64_t i = 0; i < v.array_count; ++i) {
       GgufValue element;
-      decode_scalar(v.element_type, r.uint(static_cast<int>(fixed), "array values"), element, r);
+      decode_scalar(v.element_type, r.uint(static_cast<int>(fixed), "array_values"), element, r);
       if (is_float) {
         v.array_floats.push_back(element.float_value);
       } else {
@@ -235,7 +249,7 @@ GgufValue read_value(Reader& r, GgufValueType type, int depth, bool keep) {
   v.array_values_kept = keep_strings;
   for (std::uint64_t i = 0; i < v.array_count; ++i) {
     if (v.element_type == GgufValueType::string) {
-      const std::string_view s = r.string(kGgufMaxStringBytes, "array string");
+      const std::string_view s = r.string(kGgufMaxStringBytes, "array_string");
       if (keep_strings) v.array_strings.push_back(detail::sanitize_utf8(s));
     } else {
       read_value(r, GgufValueType::array, depth + 1, false);
@@ -244,11 +258,12 @@ GgufValue read_value(Reader& r, GgufValueType type, int depth, bool keep) {
   return v;
 }
 
-std::string removed_type_message(std::uint32_t id) {
-  if (id == 4 || id == 5) return " (Q4_2/Q4_3, removed from ggml in 2023)";
-  if (id >= 31 && id <= 33) return " (Q4_0_4_4/Q4_0_4_8/Q4_0_8_8, removed from GGUF files; use Q4_0)";
-  if (id >= 36 && id <= 38) return " (IQ4_NL_4_4/4_8/8_8, removed from GGUF files; use IQ4_NL)";
-  return "";
+/// The term saying which removed ggml types an unknown type id was, or null.
+const char* removed_type_term(std::uint32_t id) {
+  if (id == 4 || id == 5) return "gguf.removed_type.q4_2";
+  if (id >= 31 && id <= 33) return "gguf.removed_type.q4_0_4_4";
+  if (id >= 36 && id <= 38) return "gguf.removed_type.iq4_nl_4_4";
+  return nullptr;
 }
 
 std::optional<std::int64_t> int_of(const GgufHeader& h, const std::string& key) {
@@ -356,70 +371,62 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
 
   const std::string_view magic = r.take(4, "magic");
   if (magic != "GGUF") {
-    std::string hint;
+    Message m("error.gguf.not_gguf");
     if (magic == "lmgg" || magic == "fmgg" || magic == "tjgg") {
-      hint = " It is an older GGML/GGMF/GGJT file: convert it to GGUF with llama.cpp's convert scripts.";
+      m.then(Message("error.gguf.not_gguf.older_ggml"));
     } else if (!magic.empty() && magic[0] == '{') {
-      hint = " It looks like JSON (a config.json or safetensors index?).";
+      m.then(Message("error.gguf.not_gguf.json"));
     } else if (bytes.size() >= 9 && bytes[8] == '{') {
-      hint = " It looks like a safetensors file.";
+      m.then(Message("error.gguf.not_gguf.safetensors"));
     }
-    throw InputError(kField, text_message("not a GGUF file: it does not start with the bytes \"GGUF\"." + hint));
+    throw InputError(kField, m);
   }
   h.version = r.u32("version");
-  if (h.version == 1) {
-    throw InputError(kField, text_message("GGUF version 1 (before September 2023) is not supported; re-convert the model "
-                             "with a current llama.cpp to get version 3"));
-  }
+  if (h.version == 1) throw InputError(kField, Message("error.gguf.version_1"));
   if ((h.version & 0xFFFFu) == 0 && (h.version >> 24) >= 1 && (h.version >> 24) <= 3) {
-    throw InputError(kField, text_message("this GGUF file is big-endian (version " + std::to_string(h.version >> 24) +
-                                 " stored big-endian); only little-endian GGUF files are supported"));
+    throw InputError(kField, Message("error.gguf.big_endian").integer("version", std::int64_t{h.version >> 24}));
   }
   if (h.version != 2 && h.version != 3) {
-    throw InputError(kField, text_message("unsupported GGUF version " + std::to_string(h.version) +
-                                 "; this reader knows versions 2 and 3"));
+    throw InputError(kField, Message("error.gguf.unsupported_version").integer("version", std::int64_t{h.version}));
   }
-  h.tensor_count = r.u64("tensor count");
-  h.metadata_count = r.u64("metadata count");
+  h.tensor_count = r.u64("tensor_count");
+  h.metadata_count = r.u64("metadata_count");
   if (h.tensor_count > kGgufMaxTensors) {
-    throw InputError(kField, text_message("the GGUF header claims " + str(h.tensor_count) + " tensors; the limit is " +
-                                 str(kGgufMaxTensors) + ", so the file is corrupt"));
+    throw InputError(kField, Message("error.gguf.too_many_tensors").text("tensors", str(h.tensor_count))
+                                 .integer("limit", static_cast<std::int64_t>(kGgufMaxTensors)));
   }
   if (h.metadata_count > kGgufMaxMetadata) {
-    throw InputError(kField, text_message("the GGUF header claims " + str(h.metadata_count) + " metadata entries; the limit is " +
-                                 str(kGgufMaxMetadata) + ", so the file is corrupt"));
+    throw InputError(kField, Message("error.gguf.too_many_metadata").text("entries", str(h.metadata_count))
+                                 .integer("limit", static_cast<std::int64_t>(kGgufMaxMetadata)));
   }
   if (const std::int64_t left = r.file_bytes_left();
       left >= 0 && h.tensor_count * kMinTensorInfoBytes + h.metadata_count * kMinMetadataBytes >
                        static_cast<std::uint64_t>(left)) {
-    throw InputError(kField, text_message("the GGUF header claims " + str(h.tensor_count) + " tensors and " +
-                                 str(h.metadata_count) + " metadata entries, more than a " +
-                                 str(file_size_bytes) + "-byte file can hold; the file is corrupt"));
+    throw InputError(kField, Message("error.gguf.counts_beyond_file").text("tensors", str(h.tensor_count))
+                                 .text("entries", str(h.metadata_count)).integer("file_size", file_size_bytes));
   }
 
   std::unordered_set<std::string_view> seen;
   for (std::uint64_t i = 0; i < h.metadata_count; ++i) {
-    r.context = "metadata entry " + str(i);
+    r.entry = {"gguf.entry.metadata_entry", str(i)};
     const std::string_view key = r.string(kGgufMaxKeyBytes, "key");
     if (const auto bad = detail::first_invalid_utf8(key)) {
-      throw InputError(kField, text_message("the key of metadata entry " + str(i) + " is not valid UTF-8 (byte " +
-                                   str(static_cast<std::uint64_t>(*bad)) +
-                                   "); GGUF keys must be ASCII, so the file is corrupt"));
+      throw InputError(kField, Message("error.gguf.key_not_utf8").integer("entry", static_cast<std::int64_t>(i))
+                                   .integer("byte", static_cast<std::int64_t>(*bad)));
     }
     if (!seen.insert(key).second) {
-      throw InputError(kField, text_message("the metadata key " + detail::quote_for_message(key) +
-                                   " appears twice; the file is corrupt"));
+      throw InputError(kField, Message("error.gguf.duplicate_key").text("key", detail::quote_for_message(key)));
     }
-    r.context = "metadata key " + detail::quote_for_message(key);
-    const GgufValueType type = checked_value_type(r.u32("value type"), r, "value type");
+    r.entry = {"gguf.entry.metadata_key", detail::quote_for_message(key)};
+    const GgufValueType type = checked_value_type(r.u32("value_type"), r, "value_type");
     h.metadata.push_back({std::string(key), read_value(r, type, 0, true)});
   }
 
   if (const GgufValue* a = h.find("general.alignment")) {
     const auto v = a->as_int();
     if (!a->is_integer() || !v || *v <= 0 || *v > kGgufMaxAlignment || (*v & (*v - 1)) != 0) {
-      throw InputError(kField, text_message("general.alignment must be a power of two from 1 to " + str(kGgufMaxAlignment) +
-                                   "; the file has " + (v ? str(*v) : std::string("a non-integer"))));
+      Message m = v ? Message("error.gguf.alignment").integer("got", *v) : Message("error.gguf.alignment_not_integer");
+      throw InputError(kField, m.integer("max", kGgufMaxAlignment));
     }
     h.alignment = *v;
   }
@@ -427,34 +434,35 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
   seen.clear();
   h.tensors.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(h.tensor_count, 4096)));
   for (std::uint64_t i = 0; i < h.tensor_count; ++i) {
-    r.context = "tensor " + str(i);
+    r.entry = {"gguf.entry.tensor", str(i)};
     GgufTensorInfo t;
     const std::string_view name = r.string(kGgufMaxTensorNameBytes, "name");
     if (const auto bad = detail::first_invalid_utf8(name)) {
-      throw InputError(kField, text_message("the name of tensor " + str(i) + " is not valid UTF-8 (byte " +
-                                   str(static_cast<std::uint64_t>(*bad)) + "); the file is corrupt"));
+      throw InputError(kField, Message("error.gguf.tensor_name_not_utf8").integer("tensor", static_cast<std::int64_t>(i))
+                                   .integer("byte", static_cast<std::int64_t>(*bad)));
     }
     if (!seen.insert(name).second) {
-      throw InputError(kField, text_message("the tensor name " + detail::quote_for_message(name) + " appears twice; the file is corrupt"));
+      throw InputError(kField, Message("error.gguf.duplicate_tensor").text("tensor", detail::quote_for_message(name)));
     }
     t.name = std::string(name);
-    r.context = "tensor " + detail::quote_for_message(name);
-    const std::uint32_t n_dims = r.u32("dimension count");
+    const std::string quoted = detail::quote_for_message(name);
+    r.entry = {"gguf.entry.tensor", quoted};
+    const std::uint32_t n_dims = r.u32("dimension_count");
     if (n_dims > 4) {
-      throw InputError(kField, text_message(r.context + " has " + std::to_string(n_dims) +
-                                   " dimensions; ggml allows at most 4 (GGML_MAX_DIMS), so the file is corrupt"));
+      throw InputError(kField, Message("error.gguf.too_many_dimensions").text("tensor", quoted)
+                                   .integer("dimensions", std::int64_t{n_dims}));
     }
     t.n_dims = static_cast<int>(n_dims);
     std::int64_t elements = 1;
     for (std::uint32_t d = 0; d < n_dims; ++d) {
       const std::uint64_t dim = r.u64("dimensions");
       if (dim > static_cast<std::uint64_t>(kInt64Max)) {
-        throw InputError(kField, text_message(r.context + " has dimension " + str(dim) + ", beyond int64; the file is corrupt"));
+        throw InputError(kField, Message("error.gguf.dimension_beyond_int64").text("tensor", quoted).text("dimension", str(dim)));
       }
       t.dims[d] = static_cast<std::int64_t>(dim);
       const auto product = detail::checked_mul(elements, t.dims[d]);
       if (!product) {
-        throw InputError(kField, text_message(r.context + " has dimensions whose product overflows int64; the file is corrupt"));
+        throw InputError(kField, Message("error.gguf.dimensions_overflow").text("tensor", quoted));
       }
       elements = *product;
     }
@@ -464,25 +472,26 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
                                    ? ggml_type_info(static_cast<int>(type_id))
                                    : nullptr;
     if (!type) {
-      throw InputError(kField, text_message(r.context + " has ggml type id " + std::to_string(type_id) +
-                                   removed_type_message(type_id) +
-                                   ", which this reader does not know; known ids are 0-3, 6-30, 34, 35 and 39-41"));
+      const char* removed = removed_type_term(type_id);
+      Message m(removed ? "error.gguf.removed_type" : "error.gguf.unknown_type");
+      m.text("tensor", quoted).integer("type", std::int64_t{type_id});
+      if (removed) m.term("removed", removed);
+      throw InputError(kField, m);
     }
     t.type_id = type->id;
     const auto nbytes = ggml_tensor_bytes(*type, t.dims.data(), t.n_dims);
     if (!nbytes) {
       if (t.dims[0] % type->block_elements != 0) {
-        throw InputError(kField, text_message(r.context + " has rows of " + str(t.dims[0]) + " elements, not a whole number of " +
-                                     std::string(type->name) + " blocks of " + std::to_string(type->block_elements) +
-                                     "; the file is corrupt"));
+        throw InputError(kField, Message("error.gguf.partial_block").text("tensor", quoted).integer("row", t.dims[0])
+                                     .text("type", type->name).integer("block", type->block_elements));
       }
-      throw InputError(kField, text_message(r.context + " is too large: its byte size overflows int64; the file is corrupt"));
+      throw InputError(kField, Message("error.gguf.tensor_bytes_overflow").text("tensor", quoted));
     }
     t.bytes = *nbytes;
-    t.offset = r.u64("data offset");
+    t.offset = r.u64("data_offset");
     if (t.offset % static_cast<std::uint64_t>(h.alignment) != 0) {
-      throw InputError(kField, text_message(r.context + " starts at data offset " + str(t.offset) +
-                                   ", not a multiple of the alignment " + str(h.alignment) + "; the file is corrupt"));
+      throw InputError(kField, Message("error.gguf.misaligned").text("tensor", quoted).text("offset", str(t.offset))
+                                   .integer("alignment", h.alignment));
     }
     h.tensors.push_back(std::move(t));
   }
@@ -502,14 +511,13 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
                                                          : detail::checked_add(static_cast<std::int64_t>(t.offset), t.bytes);
     const std::optional<std::int64_t> file_end = end ? detail::checked_add(*end, h.data_offset) : std::nullopt;
     if (!file_end) {
-      throw InputError(kField, text_message("tensor " + detail::quote_for_message(t.name) + " at data offset " + str(t.offset) +
-                                   " ends beyond any possible file size; the file is corrupt"));
+      throw InputError(kField, Message("error.gguf.tensor_end_overflow").text("tensor", detail::quote_for_message(t.name))
+                                   .text("offset", str(t.offset)));
     }
     if (previous && static_cast<std::int64_t>(t.offset) < data_bytes) {
-      throw InputError(kField, text_message("the data of tensors " + detail::quote_for_message(previous->name) + " and " +
-                                   detail::quote_for_message(t.name) + " overlap (offset " + str(t.offset) +
-                                   " is before the end of the previous tensor, " + str(data_bytes) +
-                                   "); the file is corrupt"));
+      throw InputError(kField, Message("error.gguf.overlap").text("previous", detail::quote_for_message(previous->name))
+                                   .text("tensor", detail::quote_for_message(t.name)).text("offset", str(t.offset))
+                                   .integer("previous_end", data_bytes));
     }
     data_bytes = std::max(data_bytes, *end);
     previous = &t;
@@ -518,13 +526,12 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
   }
   for (const auto& t : h.tensors) {
     const auto sum = detail::checked_add(h.parameter_count, t.elements);
-    if (!sum) throw InputError(kField, text_message("the tensors' element counts add up to more than int64; the file is corrupt"));
+    if (!sum) throw InputError(kField, Message("error.gguf.element_count_overflow"));
     h.parameter_count = *sum;
   }
   h.data_end = h.data_offset + data_bytes;
   if (file_size_bytes >= 0 && h.data_end > file_size_bytes) {
-    throw InputError(kField, text_message("the GGUF tensor data ends at byte " + str(h.data_end) + " but the file has only " +
-                                 str(file_size_bytes) + " bytes; the file is truncated (an incomplete download?)"));
+    throw InputError(kField, Message("error.gguf.data_past_end").integer("end", h.data_end).integer("file_size", file_size_bytes));
   }
   derive_architecture(h);
   return h;

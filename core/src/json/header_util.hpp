@@ -10,15 +10,6 @@
 #include <string>
 #include <string_view>
 
-#include "llmsizer/message.hpp"
-
-namespace llmsizer {
-
-/// A file reader's diagnostic as a message whose English text is given whole (template "{text}").
-inline Message text_message(std::string text) { return Message("error.text").text("text", text); }
-
-}  // namespace llmsizer
-
 namespace llmsizer::detail {
 
 /// Length of the well-formed UTF-8 sequence (RFC 3629: no overlongs, surrogates or code points

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <unordered_set>
 
@@ -24,7 +25,16 @@ constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 std::string str(std::int64_t v) { return std::to_string(v); }
 std::string str(std::uint64_t v) { return std::to_string(v); }
 
-[[noreturn]] void fail(const std::string& message) { throw InputError(kField, text_message(message)); }
+[[noreturn]] void fail(Message message) { throw InputError(kField, std::move(message)); }
+
+/// A JSON value's kind as the term messages name it ("json.array": "an array").
+constexpr const char* kNull = "json.null";
+constexpr const char* kBoolean = "json.boolean";
+constexpr const char* kNumber = "json.number";
+constexpr const char* kString = "json.string";
+constexpr const char* kBinary = "json.binary";
+constexpr const char* kArray = "json.array";
+constexpr const char* kObject = "json.object";
 
 /// The text after nlohmann's "[json.exception.parse_error.101] " prefix.
 std::string json_error_text(const nlohmann::detail::exception& ex) {
@@ -46,35 +56,38 @@ class HeaderSax {
  public:
   std::vector<SafetensorsTensor> tensors;
   std::map<std::string, std::string> metadata;
-  std::string parse_error_message;
+  std::optional<Message> parse_error_message;
 
-  bool null() { return scalar("null"); }
-  bool boolean(bool) { return scalar("a boolean"); }
+  bool null() { return scalar(kNull); }
+  bool boolean(bool) { return scalar(kBoolean); }
   bool number_integer(json::number_integer_t v) {
-    if (skip_ == 0 && depth_ == 3) fail(where() + " has a negative number " + str(std::int64_t{v}) + " in its " + field_name());
-    return scalar("a number");
+    if (skip_ == 0 && depth_ == 3) {
+      fail(tensor_message("error.safetensors.negative_number").integer("value", std::int64_t{v}).text("field", field_name()));
+    }
+    return scalar(kNumber);
   }
   bool number_unsigned(json::number_unsigned_t v) {
     if (skip_ == 0 && depth_ == 3) {
       if (v > static_cast<std::uint64_t>(kInt64Max)) {
-        fail(where() + " has " + str(std::uint64_t{v}) + " in its " + field_name() + ", beyond int64");
+        fail(tensor_message("error.safetensors.number_beyond_int64").text("value", str(std::uint64_t{v})).text("field", field_name()));
       }
       auto& list = field_ == Field::shape ? cur_.shape : offsets_;
       const std::size_t cap = field_ == Field::shape ? kSafetensorsMaxRank : 2;
       if (list.size() >= cap) {
-        fail(where() + (field_ == Field::shape ? " has more than " + std::to_string(kSafetensorsMaxRank) + " dimensions"
-                                                : "'s data_offsets has more than two numbers"));
+        fail(field_ == Field::shape
+                 ? tensor_message("error.safetensors.too_many_dimensions").integer("max", static_cast<std::int64_t>(kSafetensorsMaxRank))
+                 : tensor_message("error.safetensors.offsets_more_than_two"));
       }
       list.push_back(static_cast<std::int64_t>(v));
       return true;
     }
-    return scalar("a number");
+    return scalar(kNumber);
   }
   bool number_float(json::number_float_t, const json::string_t& text) {
     if (skip_ == 0 && depth_ == 3) {
-      fail(where() + " has " + detail::quote_for_message(text) + " in its " + field_name() + "; it must hold whole numbers");
+      fail(tensor_message("error.safetensors.fraction").text("value", detail::quote_for_message(text)).text("field", field_name()));
     }
-    return scalar("a number");
+    return scalar(kNumber);
   }
   bool string(json::string_t& v) {
     if (skip_ == 0 && depth_ == 2) {
@@ -88,9 +101,9 @@ class HeaderSax {
         return true;
       }
     }
-    return scalar("a string");
+    return scalar(kString);
   }
-  bool binary(json::binary_t&) { return scalar("binary data"); }
+  bool binary(json::binary_t&) { return scalar(kBinary); }
 
   bool start_object(std::size_t) {
     if (skip_ > 0) return ++skip_, true;
@@ -102,11 +115,11 @@ class HeaderSax {
         if (!in_metadata_) begin_tensor();
         return true;
       case 2:
-        if (in_metadata_) fail("__metadata__ value " + detail::quote_for_message(pending_key_) + " is an object; it must be a string");
-        if (field_ != Field::other) wrong_type("an object");
+        if (in_metadata_) fail(metadata_value_message(kObject));
+        if (field_ != Field::other) wrong_type(kObject);
         skip_ = 1;
         return true;
-      default: wrong_type("an object");
+      default: wrong_type(kObject);
     }
   }
   bool end_object() {
@@ -119,26 +132,28 @@ class HeaderSax {
   bool start_array(std::size_t) {
     if (skip_ > 0) return ++skip_, true;
     switch (depth_) {
-      case 0: fail("the safetensors header must be a JSON object; it is an array");
-      case 1: scalar("an array"); return true;  // fails
+      case 0: fail(Message("error.safetensors.header_not_object").term("got", kArray));
+      case 1: scalar(kArray); return true;  // fails
       case 2:
-        if (in_metadata_) fail("__metadata__ value " + detail::quote_for_message(pending_key_) + " is an array; it must be a string");
+        if (in_metadata_) fail(metadata_value_message(kArray));
         if (field_ == Field::shape || field_ == Field::offsets) {
-          if (field_ == Field::shape ? has_shape_ : has_offsets_) fail(where() + " has its " + field_name() + " twice");
+          if (field_ == Field::shape ? has_shape_ : has_offsets_) {
+            fail(tensor_message("error.safetensors.field_twice").text("field", field_name()));
+          }
           (field_ == Field::shape ? has_shape_ : has_offsets_) = true;
           depth_ = 3;
           return true;
         }
-        if (field_ == Field::dtype) wrong_type("an array");
+        if (field_ == Field::dtype) wrong_type(kArray);
         skip_ = 1;
         return true;
-      default: fail(where() + " has a nested array in its " + field_name() + "; it must hold whole numbers");
+      default: fail(tensor_message("error.safetensors.nested_array").text("field", field_name()));
     }
   }
   bool end_array() {
     if (skip_ > 0) return --skip_, true;
     if (field_ == Field::offsets && offsets_.size() != 2) {
-      fail(where() + "'s data_offsets has " + std::to_string(offsets_.size()) + " numbers; it must be [begin, end]");
+      fail(tensor_message("error.safetensors.offsets_count").integer("numbers", static_cast<std::int64_t>(offsets_.size())));
     }
     depth_ = 2;
     return true;
@@ -147,10 +162,10 @@ class HeaderSax {
     if (skip_ > 0) return true;
     if (depth_ == 1) {
       top_key_ = k;
-      if (!names_.insert(k).second) fail("the safetensors header names " + detail::quote_for_message(k) + " twice");
+      if (!names_.insert(k).second) fail(Message("error.safetensors.duplicate_name").text("name", detail::quote_for_message(k)));
     } else if (depth_ == 2) {
       if (in_metadata_) {
-        if (metadata.count(k) != 0) fail("__metadata__ has the key " + detail::quote_for_message(k) + " twice");
+        if (metadata.count(k) != 0) fail(Message("error.safetensors.metadata_duplicate_key").text("key", detail::quote_for_message(k)));
         pending_key_ = k;
       } else {
         field_ = k == "dtype" ? Field::dtype : k == "shape" ? Field::shape : k == "data_offsets" ? Field::offsets : Field::other;
@@ -159,36 +174,41 @@ class HeaderSax {
     return true;
   }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
-    parse_error_message = "the safetensors header is not valid JSON (near byte " + std::to_string(position) +
-                          " of the header): " + json_error_text(ex);
+    parse_error_message = Message("error.safetensors.not_json_near").integer("byte", static_cast<std::int64_t>(position))
+                              .text("detail", json_error_text(ex));
     return false;
   }
 
  private:
   enum class Field { dtype, shape, offsets, other };
 
-  std::string where() const { return "tensor " + detail::quote_for_message(top_key_); }
-  std::string field_name() const {
+  /// Message `id` about the tensor being read (argument `tensor`: its quoted name).
+  Message tensor_message(const char* id) const { return Message(id).text("tensor", detail::quote_for_message(top_key_)); }
+  Message metadata_value_message(const char* got) const {
+    return Message("error.safetensors.metadata_value_not_string").text("key", detail::quote_for_message(pending_key_)).term("got", got);
+  }
+  /// The field being read, as the header spells it ("field" is never said: unknown fields are skipped).
+  const char* field_name() const {
     return field_ == Field::dtype ? "dtype" : field_ == Field::shape ? "shape" : field_ == Field::offsets ? "data_offsets" : "field";
   }
   [[noreturn]] void wrong_type(const char* got) {
-    const char* want = field_ == Field::dtype ? "a string such as \"BF16\"" : field_ == Field::shape ? "an array of whole numbers"
-                                                                                                      : "[begin, end]";
-    fail(where() + " has " + got + " as its " + field_name() + "; it must be " + want);
+    const char* want = field_ == Field::dtype ? "safetensors.expected.dtype" : field_ == Field::shape ? "safetensors.expected.shape"
+                                                                                                      : "safetensors.expected.data_offsets";
+    fail(tensor_message("error.safetensors.field_type").term("got", got).text("field", field_name()).term("expected", want));
   }
   /// A scalar (or, from start_array at depth 1, an array) where the structure has no place for it.
   bool scalar(const char* got) {
     if (skip_ > 0) return true;
     switch (depth_) {
-      case 0: fail(std::string("the safetensors header must be a JSON object; it is ") + got);
+      case 0: fail(Message("error.safetensors.header_not_object").term("got", got));
       case 1:
-        if (top_key_ == "__metadata__") fail(std::string("__metadata__ must be an object of strings; it is ") + got);
-        fail(where() + " is " + got + "; each tensor must be an object with dtype, shape and data_offsets");
+        if (top_key_ == "__metadata__") fail(Message("error.safetensors.metadata_not_object").term("got", got));
+        fail(tensor_message("error.safetensors.tensor_not_object").term("got", got));
       case 2:
-        if (in_metadata_) fail("__metadata__ value " + detail::quote_for_message(pending_key_) + " is " + got + "; it must be a string");
+        if (in_metadata_) fail(metadata_value_message(got));
         if (field_ == Field::other) return true;  // unknown field: ignored
         wrong_type(got);
-      default: fail(where() + " has " + got + " in its " + field_name() + "; it must hold whole numbers");
+      default: fail(tensor_message("error.safetensors.not_a_whole_number").term("got", got).text("field", field_name()));
     }
   }
   void begin_tensor() {
@@ -199,34 +219,30 @@ class HeaderSax {
   }
   void end_tensor() {
     if (!has_dtype_ || !has_shape_ || !has_offsets_) {
-      fail(where() + " lacks " + (!has_dtype_ ? "dtype" : !has_shape_ ? "shape" : "data_offsets") +
-           "; each tensor needs dtype, shape and data_offsets");
+      fail(tensor_message("error.safetensors.missing_field").text("field", !has_dtype_ ? "dtype" : !has_shape_ ? "shape" : "data_offsets"));
     }
     const SafetensorsDtypeInfo* dtype = safetensors_dtype(cur_.dtype);
     if (!dtype) {
-      fail(where() + " has the unknown dtype " + detail::quote_for_message(cur_.dtype) +
-           "; known: BOOL, U8, I8, F8_E5M2, F8_E4M3, F8_E8M0, F4, F6_E2M3, F6_E3M2, I16, U16, F16, BF16, I32, "
-           "U32, F32, C64, F64, I64, U64");
+      fail(tensor_message("error.safetensors.unknown_dtype").text("dtype", detail::quote_for_message(cur_.dtype)));
     }
     std::optional<std::int64_t> elements = 1;
     for (std::int64_t d : cur_.shape) elements = elements ? detail::checked_mul(*elements, d) : std::nullopt;
     const std::optional<std::int64_t> bits = elements ? detail::checked_mul(*elements, dtype->bits) : std::nullopt;
-    if (!bits) fail(where() + " has a shape whose element count or byte size overflows int64");
+    if (!bits) fail(tensor_message("error.safetensors.shape_overflow"));
     if (*bits % 8 != 0) {
-      fail(where() + " has " + str(*elements) + " elements of " + std::to_string(dtype->bits) +
-           " bits, which is not a whole number of bytes");
+      fail(tensor_message("error.safetensors.partial_bytes").integer("elements", *elements).integer("bits", dtype->bits));
     }
     cur_.elements = *elements;
     cur_.data_begin = offsets_[0];
     cur_.data_end = offsets_[1];
     if (cur_.data_end < cur_.data_begin) {
-      fail(where() + " has data_offsets [" + str(cur_.data_begin) + ", " + str(cur_.data_end) + "] that end before they begin");
+      fail(tensor_message("error.safetensors.offsets_reversed").integer("begin", cur_.data_begin).integer("end", cur_.data_end));
     }
     if (cur_.bytes() != *bits / 8) {
       std::string shape;
       for (std::int64_t d : cur_.shape) shape += (shape.empty() ? "" : ", ") + str(d);
-      fail(where() + " has data_offsets [" + str(cur_.data_begin) + ", " + str(cur_.data_end) + "] spanning " +
-           str(cur_.bytes()) + " bytes, but " + cur_.dtype + " × [" + shape + "] needs " + str(*bits / 8) + " bytes");
+      fail(tensor_message("error.safetensors.size_mismatch").integer("begin", cur_.data_begin).integer("end", cur_.data_end)
+               .integer("span", cur_.bytes()).text("dtype", cur_.dtype).text("shape", shape).integer("needed", *bits / 8));
     }
     tensors.push_back(std::move(cur_));
   }
@@ -336,13 +352,15 @@ void classify_quantization(SafetensorsHeader& h) {
   if (!has_qweight && !has_aux) h.quant_aux_elements = 0;
 }
 
-std::string file_hint(std::string_view bytes) {
-  if (bytes.substr(0, 4) == "GGUF") return " This looks like a GGUF file.";
+/// `message` followed by a guess of what the file is when it looks like something else.
+Message with_file_hint(Message message, std::string_view bytes) {
   const std::size_t first = bytes.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && bytes[first] == '{') {
-    return " This looks like a JSON file (a model.safetensors.index.json or config.json?).";
+  if (bytes.substr(0, 4) == "GGUF") {
+    message.then(Message("error.safetensors.hint.gguf"));
+  } else if (first != std::string_view::npos && bytes[first] == '{') {
+    message.then(Message("error.safetensors.hint.json"));
   }
-  return "";
+  return message;
 }
 
 }  // namespace
@@ -360,21 +378,18 @@ std::int64_t safetensors_needed_bytes(std::string_view bytes, std::int64_t file_
   }
   if (bytes.size() < 8) {
     if (file_size_bytes >= 0 && file_size_bytes < 8) {
-      fail("the file has " + str(file_size_bytes) + " bytes; a safetensors file starts with an 8-byte header length");
+      fail(Message("error.safetensors.file_too_small").integer("file_size", file_size_bytes));
     }
-    throw TruncatedInputError(kField, text_message("a safetensors file starts with an 8-byte header length; read at least the first 8 bytes"),
-                              8, 0);
+    throw TruncatedInputError(kField, Message("error.safetensors.length_not_given"), 8, 0);
   }
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(bytes[static_cast<std::size_t>(i)]);
   if (n > static_cast<std::uint64_t>(kSafetensorsMaxHeaderBytes)) {
-    fail("the safetensors header length is " + str(n) + " bytes, over the 100,000,000-byte limit; the file is corrupt "
-         "or not a safetensors file." + file_hint(bytes));
+    fail(with_file_hint(Message("error.safetensors.header_too_long").text("length", str(n)), bytes));
   }
   const auto needed = static_cast<std::int64_t>(n) + 8;
   if (file_size_bytes >= 0 && needed > file_size_bytes) {
-    fail("the safetensors header length is " + str(n) + " bytes, larger than the file (" + str(file_size_bytes) +
-         " bytes); the file is truncated or corrupt." + file_hint(bytes));
+    fail(with_file_hint(Message("error.safetensors.header_past_end").text("length", str(n)).integer("file_size", file_size_bytes), bytes));
   }
   return needed;
 }
@@ -386,20 +401,19 @@ SafetensorsHeader parse_safetensors_header(std::string_view bytes, std::int64_t 
   const std::int64_t needed = safetensors_needed_bytes(bytes, file_size_bytes);
   if (static_cast<std::int64_t>(bytes.size()) < needed) {
     throw TruncatedInputError(kField,
-                              text_message("the safetensors header takes the first " + str(needed) + " bytes but only " +
-                                  str(static_cast<std::uint64_t>(bytes.size())) + " were given; read " + str(needed) + " bytes"),
+                              Message("error.safetensors.header_not_given").integer("needed", needed)
+                                  .integer("given", static_cast<std::int64_t>(bytes.size())),
                               needed, 8);
   }
   SafetensorsHeader h;
   h.header_length = needed - 8;
   const std::string_view text = bytes.substr(8, static_cast<std::size_t>(h.header_length));
   if (const auto bad = detail::first_invalid_utf8(text)) {
-    fail("the safetensors header is not valid UTF-8 (byte " + str(static_cast<std::uint64_t>(*bad)) + " of the header)." +
-         file_hint(bytes));
+    fail(with_file_hint(Message("error.safetensors.not_utf8").integer("byte", static_cast<std::int64_t>(*bad)), bytes));
   }
   HeaderSax sax;
   if (!json::sax_parse(text.data(), text.data() + text.size(), &sax)) {
-    fail(sax.parse_error_message.empty() ? "the safetensors header is not valid JSON" : sax.parse_error_message);
+    fail(sax.parse_error_message.value_or(Message("error.safetensors.not_json")));
   }
   h.metadata = std::move(sax.metadata);
   h.tensors = std::move(sax.tensors);
@@ -412,27 +426,26 @@ SafetensorsHeader parse_safetensors_header(std::string_view bytes, std::int64_t 
   const SafetensorsTensor* previous = nullptr;
   for (const auto& t : h.tensors) {
     if (t.data_begin != end) {
-      const std::string prev = previous ? "tensor " + detail::quote_for_message(previous->name) + " ends at " + str(end)
-                                        : std::string("the data section starts at 0");
-      fail("tensor " + detail::quote_for_message(t.name) + " begins at data offset " + str(t.data_begin) + " but " + prev +
-           (t.data_begin < end ? ": their data overlap" : ": the tensors leave a gap") + "; the header is corrupt");
+      // Offsets are not negative, so only a later tensor can begin before `end`.
+      Message m(!previous ? "error.safetensors.gap_at_start" : t.data_begin < end ? "error.safetensors.overlap" : "error.safetensors.gap");
+      m.text("tensor", detail::quote_for_message(t.name)).integer("begin", t.data_begin);
+      if (previous) m.text("previous", detail::quote_for_message(previous->name)).integer("previous_end", end);
+      fail(m);
     }
     end = t.data_end;
     previous = &t;
     const auto sum = detail::checked_add(h.parameter_count, t.elements);
-    if (!sum) fail("the tensors' element counts add up to more than int64; the header is corrupt");
+    if (!sum) fail(Message("error.safetensors.element_count_overflow"));
     h.parameter_count = *sum;
   }
   h.weight_bytes = end;
   if (file_size_bytes >= 0) {
     const std::optional<std::int64_t> file_end = detail::checked_add(needed, end);
     if (!file_end || *file_end > file_size_bytes) {
-      fail("the safetensors header describes " + str(end) + " bytes of tensor data after its " + str(needed) +
-           " header bytes, but the file has only " + str(file_size_bytes) + " bytes; the file is truncated (an incomplete download?)");
+      fail(Message("error.safetensors.data_past_end").integer("data", end).integer("header", needed).integer("file_size", file_size_bytes));
     }
     if (*file_end < file_size_bytes) {
-      fail("the file has " + str(file_size_bytes - *file_end) + " bytes after the tensor data that the safetensors header "
-           "does not describe; the file is corrupt");
+      fail(Message("error.safetensors.trailing_bytes").integer("extra", file_size_bytes - *file_end));
     }
   }
   classify_quantization(h);
@@ -448,43 +461,47 @@ class IndexSax {
  public:
   SafetensorsIndex index;
   bool saw_weight_map = false;
-  std::string parse_error_message;
+  std::optional<Message> parse_error_message;
 
-  bool null() { return scalar("null"); }
-  bool boolean(bool) { return scalar("a boolean"); }
+  bool null() { return scalar(kNull); }
+  bool boolean(bool) { return scalar(kBoolean); }
   bool number_integer(json::number_integer_t v) {
-    if (at_total_size()) fail("metadata.total_size is " + str(std::int64_t{v}) + "; it must be a non-negative whole number");
-    return scalar("a number");
+    if (at_total_size()) fail(Message("error.safetensors.index.total_size").text("value", str(std::int64_t{v})));
+    return scalar(kNumber);
   }
   bool number_unsigned(json::number_unsigned_t v) {
     if (at_total_size()) {
-      if (v > static_cast<std::uint64_t>(kInt64Max)) fail("metadata.total_size " + str(std::uint64_t{v}) + " is beyond int64");
+      if (v > static_cast<std::uint64_t>(kInt64Max)) {
+        fail(Message("error.safetensors.index.total_size_beyond_int64").text("value", str(std::uint64_t{v})));
+      }
       index.total_size = static_cast<std::int64_t>(v);
       return true;
     }
-    return scalar("a number");
+    return scalar(kNumber);
   }
   bool number_float(json::number_float_t v, const json::string_t& text) {
     if (at_total_size()) {
       // Some writers store the size as a float; accept it when it is a whole number.
       if (!(v >= 0 && v < 9.2e18 && std::floor(v) == v)) {
-        fail("metadata.total_size is " + detail::quote_for_message(text) + "; it must be a non-negative whole number");
+        fail(Message("error.safetensors.index.total_size").text("value", detail::quote_for_message(text)));
       }
       index.total_size = static_cast<std::int64_t>(v);
       return true;
     }
-    return scalar("a number");
+    return scalar(kNumber);
   }
   bool string(json::string_t& v) {
     if (skip_ == 0 && depth_ == 2 && section_ == Section::weight_map) {
-      if (!index.weight_map.emplace(key_, v).second) fail("weight_map names " + detail::quote_for_message(key_) + " twice");
+      if (!index.weight_map.emplace(key_, v).second) {
+        fail(Message("error.safetensors.index.duplicate_name").text("name", detail::quote_for_message(key_)));
+      }
       return true;
     }
-    return scalar("a string");
+    return scalar(kString);
   }
-  bool binary(json::binary_t&) { return scalar("binary data"); }
-  bool start_object(std::size_t) { return open("an object", true); }
-  bool start_array(std::size_t) { return open("an array", false); }
+  bool binary(json::binary_t&) { return scalar(kBinary); }
+  bool start_object(std::size_t) { return open(kObject, true); }
+  bool start_array(std::size_t) { return open(kArray, false); }
   bool end_object() { return close(); }
   bool end_array() { return close(); }
   bool key(json::string_t& k) {
@@ -497,8 +514,8 @@ class IndexSax {
     return true;
   }
   bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) {
-    parse_error_message = "the safetensors index is not valid JSON (near byte " + std::to_string(position) + "): " +
-                          json_error_text(ex);
+    parse_error_message = Message("error.safetensors.index.not_json_near").integer("byte", static_cast<std::int64_t>(position))
+                              .text("detail", json_error_text(ex));
     return false;
   }
 
@@ -507,20 +524,21 @@ class IndexSax {
   bool at_total_size() const { return skip_ == 0 && depth_ == 2 && section_ == Section::metadata && key_ == "total_size"; }
   bool scalar(const char* got) {
     if (skip_ > 0) return true;
-    if (depth_ == 0) fail(std::string("the safetensors index must be a JSON object; it is ") + got);
+    if (depth_ == 0) fail(Message("error.safetensors.index.not_object").term("got", got));
     if (depth_ == 1 && section_ != Section::other) {
-      fail(std::string(section_ == Section::metadata ? "metadata" : "weight_map") + " must be an object; it is " + got);
+      fail(Message("error.safetensors.index.section_not_object").text("section", section_ == Section::metadata ? "metadata" : "weight_map")
+               .term("got", got));
     }
     if (depth_ == 2 && section_ == Section::weight_map) {
-      fail("weight_map value for " + detail::quote_for_message(key_) + " is " + got + "; it must be a shard file name");
+      fail(Message("error.safetensors.index.shard_not_string").text("name", detail::quote_for_message(key_)).term("got", got));
     }
-    if (at_total_size()) fail(std::string("metadata.total_size is ") + got + "; it must be a non-negative whole number");
+    if (at_total_size()) fail(Message("error.safetensors.index.total_size_type").term("got", got));
     return true;
   }
   bool open(const char* got, bool object) {
     if (skip_ > 0) return ++skip_, true;
     if (depth_ == 0) {
-      if (!object) fail("the safetensors index must be a JSON object; it is an array");
+      if (!object) fail(Message("error.safetensors.index.not_object").term("got", kArray));
       depth_ = 1;
       return true;
     }
@@ -551,16 +569,16 @@ class IndexSax {
 
 SafetensorsIndex parse_safetensors_index(std::string_view text) {
   if (static_cast<std::int64_t>(text.size()) > kSafetensorsMaxHeaderBytes) {
-    fail("the safetensors index is " + str(static_cast<std::uint64_t>(text.size())) + " bytes, over the 100,000,000-byte limit");
+    fail(Message("error.safetensors.index.too_large").integer("size", static_cast<std::int64_t>(text.size())));
   }
   if (const auto bad = detail::first_invalid_utf8(text)) {
-    fail("the safetensors index is not valid UTF-8 (byte " + str(static_cast<std::uint64_t>(*bad)) + ")");
+    fail(Message("error.safetensors.index.not_utf8").integer("byte", static_cast<std::int64_t>(*bad)));
   }
   IndexSax sax;
   if (!json::sax_parse(text.data(), text.data() + text.size(), &sax)) {
-    fail(sax.parse_error_message.empty() ? "the safetensors index is not valid JSON" : sax.parse_error_message);
+    fail(sax.parse_error_message.value_or(Message("error.safetensors.index.not_json")));
   }
-  if (!sax.saw_weight_map) fail("the safetensors index has no weight_map object; is this a model.safetensors.index.json?");
+  if (!sax.saw_weight_map) fail(Message("error.safetensors.index.no_weight_map"));
   SafetensorsIndex index = std::move(sax.index);
   std::set<std::string> shards;
   for (const auto& [name, shard] : index.weight_map) shards.insert(shard);
