@@ -80,6 +80,8 @@ function fillGrouped(select, items, { value, text, groupOf = () => '' }) {
 }
 
 const idOf = (x) => (typeof x === 'string' ? x : x.id);
+/** A weight or KV-cache format's name in the page's language (the core's term, else its English name). */
+const formatName = (x) => (typeof x === 'string' ? x : message(t, f, x.name_data, x.name || x.id));
 /** The module names of a LoRA target preset ("attention", "all-linear"), as the core lists them. */
 const targetPreset = (name) => (((options.lora_targets || {}).presets || {})[name] || []);
 const nameOf = (prefix) => (x) => {
@@ -116,11 +118,11 @@ function fillMenus() {
   };
   fillGrouped($('weights'), ordered, {
     value: idOf,
-    text: (w) => (typeof w.bits_per_weight === 'number' ? `${w.name || w.id} · ${t('unit.bitsPerWeight', { value: f.sig(w.bits_per_weight) })}` : w.name || w.id),
+    text: (w) => (typeof w.bits_per_weight === 'number' ? `${formatName(w)} · ${t('unit.bitsPerWeight', { value: f.sig(w.bits_per_weight) })}` : formatName(w)),
     groupOf: groupLabel,
   });
   if (state.file_model) $('weights').prepend(option('file', t('import.asStored')));
-  fillGrouped($('kv_cache'), options.kv_cache || [], { value: idOf, text: (k) => k.name || k.id });
+  fillGrouped($('kv_cache'), options.kv_cache || [], { value: idOf, text: formatName });
   fillGrouped($('engine'), options.engines || [], { value: idOf, text: nameOf('engine') });
   const training = options.training || {};
   fillGrouped($('method'), training.methods || [...menus.method], { value: idOf, text: nameOf('method') });
@@ -332,7 +334,7 @@ function renderSummary(response) {
   const ctx = { t, f };
   // Whatever the core adds to the response is shown; the fit and the training run open, the rest folded.
   const blocks = [['fit', 'section.fit', ['fits']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
-    ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types']]];
+    ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types', 'name']]];
   for (const [key, title, skip] of blocks) {
     const value = response[key];
     if (!value || typeof value !== 'object') continue;
@@ -446,7 +448,7 @@ function renderPrecisions() {
     const row = body.insertRow();
     row.dataset.weights = id;
     if (id === state.weights) row.className = 'current';
-    row.append(el('th', { text: w.name || id, attrs: { scope: 'row' } }));
+    row.append(el('th', { text: formatName(w), attrs: { scope: 'row' } }));
     if (r.error) {
       const c = row.insertCell();
       c.colSpan = 3;

@@ -6,6 +6,7 @@
 // `llmsizer messages --json` and checked equal by a test).
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -18,9 +19,12 @@ struct MessageTemplate {
   std::string_view en;
 };
 
-/// Every template, sorted by id.
+/// The written templates, sorted by id.
 const MessageTemplate* message_templates_begin();
 const MessageTemplate* message_templates_end();
+/// Every template the core can render: the written ones and the catalog's names ("term.format.<id>",
+/// "term.kv_format.<id>": each weight and KV-cache format's name), sorted by id.
+std::vector<MessageTemplate> all_message_templates();
 
 /// The English text of `message` (its template with the arguments put in, then its parts).
 /// Throws std::logic_error for an id without a template (a test renders every id the corpus meets).

@@ -119,7 +119,8 @@ std::string list_options() {
     out["schema_version"] = kSchemaVersion;
     out["weights"] = json::array();
     for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) {
-      json w = {{"id", f->id}, {"name", f->name}, {"ecosystem", f->ecosystem}, {"bits_per_weight", f->bits_per_weight()}};
+      json w = {{"id", f->id}, {"name", f->name}, {"name_data", edge::message_json(Message("term.format." + std::string(f->id)))},
+                {"ecosystem", f->ecosystem}, {"bits_per_weight", f->bits_per_weight()}};
       if (f->scheme == QuantScheme::gptq || f->scheme == QuantScheme::awq || f->scheme == QuantScheme::mlx) w["group_size"] = f->group_size;
       out["weights"].push_back(w);
     }
@@ -137,7 +138,8 @@ std::string list_options() {
     }
     out["kv_cache"] = json::array();
     for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) {
-      out["kv_cache"].push_back({{"id", f->id}, {"name", f->name}, {"bits_per_element", 8.0 * static_cast<double>(f->block_bytes) / static_cast<double>(f->block_elements)}});
+      out["kv_cache"].push_back({{"id", f->id}, {"name", f->name}, {"name_data", edge::message_json(Message("term.kv_format." + std::string(f->id)))},
+                                 {"bits_per_element", 8.0 * static_cast<double>(f->block_bytes) / static_cast<double>(f->block_elements)}});
     }
     out["engines"] = json::array();
     for (Engine e : kEngines) out["engines"].push_back(engine_id(e));
@@ -161,7 +163,7 @@ std::string list_messages() {
     json out;
     out["schema_version"] = kSchemaVersion;
     out["messages"] = json::object();
-    for (auto* t = edge::message_templates_begin(); t != edge::message_templates_end(); ++t) out["messages"][std::string(t->id)] = t->en;
+    for (const auto& t : edge::all_message_templates()) out["messages"][std::string(t.id)] = t.en;
     return out.dump();
   });
 }

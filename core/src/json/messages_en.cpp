@@ -2,10 +2,12 @@
 #include "llmsizer/message_text.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <cstdio>
 #include <stdexcept>
 
 #include "format.hpp"
+#include "llmsizer/precision.hpp"
 
 namespace llmsizer::edge {
 namespace {
@@ -741,6 +743,34 @@ constexpr MessageTemplate kTemplates[] = {
      "weights {format}: MLX formats run in MLX on Apple silicon (unified memory); the engine's own rules do not apply"},
 };
 
+/// The formats' names as templates: one source, the catalog (precision.cpp), for the page's menus.
+constexpr std::string_view kFormatTerm = "term.format.";
+constexpr std::string_view kKvFormatTerm = "term.kv_format.";
+
+std::vector<MessageTemplate> catalog_names() {
+  static const std::vector<std::string> ids = [] {
+    std::vector<std::string> v;
+    for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) v.push_back(std::string(kFormatTerm) + std::string(f->id));
+    for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) v.push_back(std::string(kKvFormatTerm) + std::string(f->id));
+    return v;
+  }();
+  std::vector<MessageTemplate> out;
+  std::size_t i = 0;
+  for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) out.push_back({ids[i++], f->name});
+  for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) out.push_back({ids[i++], f->name});
+  return out;
+}
+
+std::optional<MessageTemplate> catalog_name(std::string_view id) {
+  if (id.substr(0, kFormatTerm.size()) == kFormatTerm) {
+    if (const WeightFormat* f = find_weight_format(id.substr(kFormatTerm.size()))) return MessageTemplate{id, f->name};
+  }
+  if (id.substr(0, kKvFormatTerm.size()) == kKvFormatTerm) {
+    if (const KvCacheFormat* f = find_kv_cache_format(id.substr(kKvFormatTerm.size()))) return MessageTemplate{id, f->name};
+  }
+  return std::nullopt;
+}
+
 const MessageTemplate* find_template(std::string_view id) {
   const auto* end = std::end(kTemplates);
   const auto* it = std::lower_bound(std::begin(kTemplates), end, id, [](const MessageTemplate& t, std::string_view key) { return t.id < key; });
@@ -823,8 +853,17 @@ bool is_name_char(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= '
 const MessageTemplate* message_templates_begin() { return std::begin(kTemplates); }
 const MessageTemplate* message_templates_end() { return std::end(kTemplates); }
 
+std::vector<MessageTemplate> all_message_templates() {
+  std::vector<MessageTemplate> out(std::begin(kTemplates), std::end(kTemplates));
+  for (const MessageTemplate& t : catalog_names()) out.push_back(t);
+  std::sort(out.begin(), out.end(), [](const MessageTemplate& a, const MessageTemplate& b) { return a.id < b.id; });
+  return out;
+}
+
 std::string render_en(const Message& message) {
   const MessageTemplate* t = find_template(message.id);
+  std::optional<MessageTemplate> named;
+  if (t == nullptr && (named = catalog_name(message.id))) t = &*named;
   if (t == nullptr) throw std::logic_error("no English template for message \"" + message.id + "\"");
   std::string out;
   const std::string_view text = t->en;
