@@ -79,6 +79,9 @@ Engine parse_engine(const std::string& id) {
   if (id == "transformers") return Engine::transformers;
   if (id == "vllm") return Engine::vllm;
   if (id == "llama.cpp") return Engine::llama_cpp;
+  if (id == "sglang") return Engine::sglang;
+  if (id == "autoawq") return Engine::autoawq;
+  if (id == "litgpt") return Engine::litgpt;
   return Engine::generic;
 }
 
@@ -238,7 +241,7 @@ CommonRequest parse_common(const nlohmann::json& body) {
   // llama.cpp's default cache type is f16 (-ctk/-ctv f16); Transformers/vLLM follow the model dtype.
   const std::string kv_default = r.weights_id == "fp32" ? "fp32" : (r.weights_id == "fp16" || weights_format.ecosystem == "gguf") ? "fp16" : "bf16";
   r.kv_id = request::text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default);
-  r.engine_name = request::text(body, "engine", "engine", {"generic", "transformers", "vllm", "llama.cpp"}, "generic");
+  r.engine_name = request::text(body, "engine", "engine", {"generic", "transformers", "vllm", "llama.cpp", "sglang", "autoawq", "litgpt"}, "generic");
   r.input_tokens = whole_number(body, "input_tokens", "input_tokens", 1, kMaxTokens, 1024);
   r.output_tokens = whole_number(body, "output_tokens", "output_tokens", 0, kMaxTokens, r.task == "training" ? 0 : 1024);
   r.batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
@@ -439,7 +442,7 @@ std::string list_options() {
     for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) {
       out["kv_cache"].push_back({{"id", f->id}, {"name", f->name}, {"bits_per_element", 8.0 * static_cast<double>(f->block_bytes) / static_cast<double>(f->block_elements)}});
     }
-    out["engines"] = {"generic", "transformers", "vllm", "llama.cpp"};
+    out["engines"] = {"generic", "transformers", "vllm", "llama.cpp", "sglang", "autoawq", "litgpt"};
     out["tasks"] = {"inference", "training"};
     return out.dump();
   });
