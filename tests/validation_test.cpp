@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Accuracy against published measurements (issue 9): the median error of each kind stays under
-// its gate — inference memory 5%, training memory 15%, file size 2%, generation speed 15% (issue 16) — over the
+// its gate — inference memory 5%, training memory 10%, file size 2%, generation speed 15% (issue 16) — over the
 // rows of data/validation/*.json (compiled into the core), each compared with the quantity it
 // measured. Kinds whose estimator is not in the core yet have no used rows and are skipped.
 #include <catch2/catch.hpp>
