@@ -162,10 +162,11 @@ TEST_CASE("Per-layer activations of Llama-2-7B match the hand count", "[training
   // norm input h + q/k/v input h + q, k, v (4096 each, MHA) + attention output q + norm input h +
   // gate/up input h + gate, up, SiLU outputs 3f + down input f, × 2 B
   // = 2 × (4 × 4096 + 2 × 4096 + 2 × 4096 + 4 × 11008) = 153,600, plus the fp32 log-sum-exp
-  // of 32 heads (128 B) = 153,728 B.
+  // of 32 heads (128 B) = 153,728 B; RMSNorm keeps its input in fp32 (LlamaRMSNorm upcasts), 2 more
+  // bytes per element for each of the 2 norms: + 2 × 4096 × 2 = 170,112 B.
   const ModelSpec m = test_support::preset("llama-2-7b-hf");
   const TrainingActivations a = training_activations(m, TrainingSettings{});
-  CHECK(a.per_layer_token_bytes == 153'728);
+  CHECK(a.per_layer_token_bytes == 170'112);
   // Korthikanti et al. 2022 eq. 1 for comparison: 34·h = 139,264 B per token (non-gated 4h MLP, dropout).
   // The loss buffers: 12 B × 32000 vocab × 2048 tokens = 786,432,000 B.
   CHECK(a.loss_bytes == 786'432'000);
@@ -280,16 +281,21 @@ TEST_CASE("Memory parts add up to the device total", "[training][property]") {
       s.method = method;
       s.zero_stage = stage;
       s.gpus = 4;
-      const MemoryEstimate e = estimate_training(m, s).memory;
+      const TrainingEstimate t = estimate_training(m, s);
+      const MemoryEstimate& e = t.memory;
       CHECK(e.parts.sum() == e.device_bytes);
-      CHECK(e.device_bytes - e.tensor_peak_bytes == kCudaContextBytes);
+      // The driver also sees the CUDA context and, when ZeRO-1/2's step peaks, the activation
+      // blocks the caching allocator still holds.
+      CHECK(e.device_bytes - e.tensor_peak_bytes == kCudaContextBytes + t.allocator_cached_bytes);
+      if (stage == 0 || stage == 3) CHECK(t.allocator_cached_bytes == 0);
     }
   }
 }
 
 TEST_CASE("Training time is 6 N D over the GPUs' sustained FLOPS", "[training][time]") {
-  // Bare 7B count (no attention term): 6 × 7e9 × 1e9 tokens = 4.2e19 FLOPs; at 312 TFLOPS × 40%
-  // on 8 GPUs: 4.2e19 / (8 × 312e12 × 0.4) = 42,067 s = 11.685 h; at $2/GPU-hour: $186.97.
+  // Bare 7B count (no attention term): 6 × 7e9 × 1e9 tokens = 4.2e19 FLOPs; at 312 TFLOPS × 62%
+  // (full fine-tuning's MFU in the Qwen-1 README runs, training_time.cpp) on 8 GPUs:
+  // 4.2e19 / (8 × 312e12 × 0.62) = 27,140 s = 7.539 h; at $2/GPU-hour: $120.62.
   TrainingSettings s;
   s.gpus = 8;
   s.dataset_tokens = 1e9;
@@ -297,7 +303,7 @@ TEST_CASE("Training time is 6 N D over the GPUs' sustained FLOPS", "[training][t
   s.usd_per_gpu_hour = 2;
   const TrainingTime t = training_time(bare(7e9), s);
   CHECK_THAT(t.flops, WithinRel(4.2e19, 1e-12));
-  CHECK_THAT(t.hours, WithinRel(4.2e19 / (8 * 312e12 * 0.4) / 3600, 1e-12));
+  CHECK_THAT(t.hours, WithinRel(4.2e19 / (8 * 312e12 * 0.62) / 3600, 1e-12));
   CHECK_THAT(t.usd, WithinRel(t.hours * 8 * 2, 1e-12));
   // Full recomputation adds a forward: 8 N per token.
   s.checkpointing = Checkpointing::full;

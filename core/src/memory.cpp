@@ -14,6 +14,9 @@ const char* engine_id(Engine engine) {
     case Engine::transformers: return "transformers";
     case Engine::vllm: return "vllm";
     case Engine::llama_cpp: return "llama.cpp";
+    case Engine::sglang: return "sglang";
+    case Engine::autoawq: return "autoawq";
+    case Engine::litgpt: return "litgpt";
   }
   return "generic";
 }
@@ -30,6 +33,9 @@ namespace {
 
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+/// AutoAWQ's fused modules allocate their KV cache for max_seq_len tokens (awq/models/base.py
+/// from_quantized(max_seq_len=2048), fuse_layers=True).
+constexpr std::int64_t kAutoAwqMaxSeqLen = 2048;
 /// vLLM's paged KV cache stores whole 16-token blocks (vllm/config: default block_size 16).
 constexpr std::int64_t kVllmBlockTokens = 16;
 /// vLLM tokens per profile/prefill step: max_num_batched_tokens default 8192 for the LLM class
@@ -330,8 +336,11 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   const bool flash = s.flash_attention;
 
   switch (s.engine) {
-    case Engine::generic: {
-      e.parts.kv_cache = kv_here(context);
+    case Engine::generic:
+    case Engine::litgpt:  // litgpt generate/base.py: KV cache of prompt + max_new_tokens, one forward's temporaries
+    case Engine::autoawq: {
+      // AutoAWQ fused modules preallocate their cache for max_seq_len (from_quantized default 2048).
+      e.parts.kv_cache = kv_here(s.engine == Engine::autoawq ? std::max<std::int64_t>(context, kAutoAwqMaxSeqLen) : context);
       const std::int64_t layer = layer_peak_bytes(sh, s.input_tokens * batch, s.input_tokens, flash, false);
       e.parts.activations = std::max(layer, last_logits_bytes(sh, batch, false));
       add_line(e, "activations", Message("explain.activations.generic.formula"),
@@ -347,8 +356,10 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       add_line(e, "activations", p.formula, p.values, e.parts.activations);
       break;
     }
+    case Engine::sglang:  // SGLang: the same preallocation and profile, pages of one token (page_size 1)
     case Engine::vllm: {
-      const std::int64_t paged_context = ceil_div(context, kVllmBlockTokens) * kVllmBlockTokens;
+      const std::int64_t block = s.engine == Engine::sglang ? 1 : kVllmBlockTokens;
+      const std::int64_t paged_context = ceil_div(context, block) * block;
       e.parts.kv_cache = kv_here(paged_context);
       const std::int64_t profile_tokens = std::min<std::int64_t>(kVllmBatchedTokens, std::max<std::int64_t>(s.input_tokens * batch, kVllmBatchedTokens));
       e.parts.activations = layer_peak_bytes(sh, profile_tokens, std::min<std::int64_t>(profile_tokens, context), true, false) +

@@ -16,12 +16,10 @@ using training_detail::activation_bytes;
 /// 2048 values (Dettmers et al. 2022, "8-bit Optimizers via Block-wise Quantization", §2.1, B = 2048).
 constexpr double kBnb8BitBlock = 2048.0;
 
-/// DeepSpeed communication buckets. The Hugging Face DeepSpeed guide (transformers docs, "ZeRO-2
-/// config"): "overlap_comm uses 4.5x the allgather_bucket_size and reduce_bucket_size values. So if
-/// they are set to 5e8, this requires a 9GB footprint (5e8 x 2Bytes x 2 x 4.5) ... about 2e8, which
-/// would require 3.6GB". ZeRO-1/2: 2e8, the guide's example config (also Qwen's
-/// finetune/ds_config_zero2.json); ZeRO-3: the guide's "auto" values, reduce_bucket_size = h².
-constexpr std::int64_t kZeroBucketElements = 200'000'000;
+/// DeepSpeed ZeRO-3 communication buckets. The Hugging Face DeepSpeed guide (transformers docs,
+/// "ZeRO-2 config"): "overlap_comm uses 4.5x the allgather_bucket_size and reduce_bucket_size
+/// values"; ZeRO-3 with the guide's "auto" values: reduce_bucket_size = h². (ZeRO-1/2 buffers
+/// come from DeepSpeed's own allocations: training_frameworks.hpp zero12_buffers.)
 constexpr double kOverlapCommFactor = 2.0 * 2.0 * 4.5;  // bytes per bucket element: 2 B × 2 buckets × 4.5
 /// DeepSpeed ZeRO-3 converts gradients to fp32 one sub-group at a time: sub_group_size 1e9.
 constexpr std::int64_t kZero3SubGroupElements = 1'000'000'000;
@@ -178,6 +176,8 @@ TrainableParams trainable_params(const ModelSpec& m, const TrainingSettings& s) 
         // bitsandbytes / GPTQ quantize the decoder's Linear layers; embeddings, norms and the
         // lm_head stay 16-bit (transformers keeps the output layer unquantized).
         tp.quantized = m.has_architecture() ? c.per_layer_attention + c.per_layer_mlp : c.total;
+        // litgpt (Lightning Fabric BitsandbytesPrecision) replaces every nn.Linear, the lm_head too.
+        if (s.framework == TrainingFramework::litgpt && m.has_architecture()) tp.quantized += c.lm_head;
       }
       break;
     }
@@ -205,7 +205,9 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   const int sb = state_bytes_for(s.precision);
   const bool mixed = is_mixed(s.precision);
   const int n = std::max(1, s.gpus);
-  const int stage = s.zero_stage;
+  // PyTorch FSDP (FULL_SHARD) shards like ZeRO-3; litgpt runs FSDP on several GPUs.
+  const bool fsdp = (s.framework == TrainingFramework::fsdp || s.framework == TrainingFramework::litgpt) && n > 1;
+  const int stage = fsdp ? 3 : s.zero_stage;
 
   // ---- Model states on one device before sharding (doubles: 8-bit states are fractional) ----
   double weights = 0, gradients = 0, optimizer = 0, master = 0, adapters = 0;
@@ -296,20 +298,34 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
                                              ? std::max(c.embedding, (c.per_layer_attention + c.per_layer_mlp) / m.num_layers)
                                              : 0;
       const double bucket = static_cast<double>(m.hidden_size) * static_cast<double>(m.hidden_size) * kOverlapCommFactor;
-      buffers += static_cast<double>(largest_layer) * 4 + bucket;
-      zero_text = Message("explain.training.overhead.zero3").integer("gpus", n).count("largest_layer", largest_layer).bytes("buckets", static_cast<std::int64_t>(bucket));
+      if (fsdp) {
+        // FSDP: the flat shards above, two unsharded blocks in flight (current + prefetched).
+        const FsdpMemory f = fsdp_memory(0, largest_layer * wb, n);
+        buffers += static_cast<double>(f.gathered_unit_bytes);
+        zero_text = Message("explain.training.overhead.fsdp").integer("gpus", n).bytes("gathered", f.gathered_unit_bytes);
+      } else {
+        buffers += static_cast<double>(largest_layer) * 4 + bucket;
+        zero_text = Message("explain.training.overhead.zero3").integer("gpus", n).count("largest_layer", largest_layer).bytes("buckets", static_cast<std::int64_t>(bucket));
+      }
+      // The fp32 gradient partition exists while the optimizer steps.
+      step_temp = fp32_grads;
     } else {
-      buffers += static_cast<double>(kZeroBucketElements) * kOverlapCommFactor;
-      zero_text = Message("explain.training.overhead.zero12").integer("stage", stage).integer("gpus", n);
+      const ZeroBuffers zb = zero12_buffers(tp.trainable, wb, n, s.zero);
+      buffers += static_cast<double>(zb.bucket_bytes);
+      Message zero = Message("explain.training.overhead.zero12").integer("stage", stage).integer("gpus", n).count("bucket", static_cast<std::int64_t>(s.zero.reduce_bucket_size)).integer("weight_size", wb);
+      if (s.zero.overlap_comm) zero.then(Message("explain.training.overhead.overlap_comm"));
+      zero.then(Message("explain.training.overhead.zero12_buckets").bytes("buckets", zb.bucket_bytes));
+      zero_text = std::move(zero);
+      // DeepSpeed's step flattens the 16-bit gradient partition and converts it to fp32.
+      fp32_grads = static_cast<double>(zb.step_temporary_bytes);
+      step_temp = fp32_grads;
     }
-    // The fp32 gradient partition exists while the optimizer steps.
-    step_temp = fp32_grads;
     step_text.reset();
     if (fp32_grads > 0) step_text = Message("explain.training.step_temporary.zero.formula").bytes("partition", static_cast<std::int64_t>(fp32_grads));
     if (s.offload_optimizer) {
       // ZeRO-Offload (Ren et al. 2021): fp32 master, optimizer states and fp32 gradients live in
       // host RAM and the step runs on the CPU; from stage 2 on, gradients stream to the host.
-      host += (optimizer + master + fp32_grads) * n;
+      host += (optimizer + master + trainable_fp32_grads / n) * n;
       optimizer = 0;
       master = 0;
       step_temp = 0;
@@ -341,6 +357,12 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   out.model_states_bytes = static_cast<std::int64_t>(std::llround(weights + gradients + optimizer + master + adapters));
   out.step_temporary_bytes = static_cast<std::int64_t>(std::llround(step_temp));
   out.buffer_bytes = static_cast<std::int64_t>(std::llround(buffers));
+  out.host_activation_bytes = act.host_bytes;
+  if (fsdp) {
+    // Loading a full state dict into the sharded model unshards every parameter on each rank.
+    const double whole = static_cast<double>(tp.total) * wb;
+    out.load_peak_bytes = fsdp_memory(static_cast<std::int64_t>(whole), 0, n).load_peak_bytes;
+  }
   const bool step_is_peak = step_peak > backward_peak;
 
   e.parts.weights = static_cast<std::int64_t>(std::llround(weights));
@@ -401,13 +423,27 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     e.explain.push_back({"activations", std::move(formula), std::move(values), e.parts.activations});
   }
 
+  if (out.load_peak_bytes > std::max(backward_peak, step_peak)) {
+    // The load is the peak: the whole 16-bit model next to the shards, before any state exists.
+    e.parts.overhead += out.load_peak_bytes - std::max(backward_peak, step_peak);
+  }
+  host += static_cast<double>(act.host_bytes);
+  // What the driver sees keeps the caching allocator's freed blocks: PyTorch never returns them
+  // (torch.cuda.memory_reserved stays at its high-water mark). DeepSpeed ZeRO-1/2's step allocates
+  // flat partitions (16-bit copy, fp32 gradients) larger than any freed activation block, so
+  // those blocks stay reserved beside the step's tensors.
+  std::int64_t cached = 0;
+  if (stage >= 1 && stage <= 2 && step_is_peak && !s.offload_optimizer) {
+    cached = std::min(act.peak_bytes(), backward_peak - static_cast<std::int64_t>(std::llround(states)));
+    out.allocator_cached_bytes = cached;
+  }
   if (s.gpus == 0) {
     e.host_bytes = e.parts.sum() + static_cast<std::int64_t>(std::llround(host));
     e.warnings.push_back(Message("warning.training.cpu"));
   } else {
-    e.parts.overhead += kCudaContextBytes;
+    e.parts.overhead += kCudaContextBytes + cached;
     e.device_bytes = e.parts.sum();
-    e.tensor_peak_bytes = e.device_bytes - kCudaContextBytes;
+    e.tensor_peak_bytes = e.device_bytes - kCudaContextBytes - cached;
     e.host_bytes = static_cast<std::int64_t>(std::llround(host));
     Message formula("explain.training.overhead.formula");
     if (zero_text) formula.then(std::move(*zero_text));
@@ -418,6 +454,24 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
 
   out.time = training_time(m, s);
   return out;
+}
+
+TrainingFit training_fit(const ModelSpec& m, const TrainingSettings& s, std::int64_t capacity_bytes, std::int64_t max_seq_len_limit,
+                         std::int64_t max_micro_batch_limit) {
+  TrainingFit fit;
+  fit.device_bytes = estimate_training(m, s).memory.device_bytes;
+  fit.fits = fit.device_bytes <= capacity_bytes;
+  fit.max_seq_len = largest_fitting(max_seq_len_limit, [&](std::int64_t seq) {
+    TrainingSettings t = s;
+    t.seq_len = seq;
+    return estimate_training(m, t).memory.device_bytes <= capacity_bytes;
+  });
+  fit.max_micro_batch = largest_fitting(max_micro_batch_limit, [&](std::int64_t batch) {
+    TrainingSettings t = s;
+    t.micro_batch = batch;
+    return estimate_training(m, t).memory.device_bytes <= capacity_bytes;
+  });
+  return fit;
 }
 
 }  // namespace llmsizer

@@ -67,6 +67,20 @@ LayerActivationBytes layer_activation_bytes(const ModelSpec& m, const TrainingSe
     out.trainable = a * (h + h + q + 2 * kv + q + h + h + 2 * f) + score_bytes + lse_bytes;
     out.frozen = a * (h + q + 2 * kv + q + h + f) + score_bytes + lse_bytes;
   }
+  if (!m.norm_has_bias && a < 4) {
+    // RMSNorm computes in fp32 (transformers LlamaRMSNorm.forward: hidden_states.to(float32),
+    // .pow(2), * torch.rsqrt(variance + eps); litgpt RMSNorm: x.float()): pow and the multiply keep
+    // the fp32 input, not the 16-bit one — 4 bytes per element for each of the two norms.
+    out.trainable += 2 * h * (4 - a);
+    out.frozen += 2 * h * (4 - a);
+  }
+  if (s.method == TrainingMethod::qlora && s.quantized_base != QuantizedBase::gptq_int4) {
+    // bitsandbytes MatMul4Bit.forward (bitsandbytes/autograd/_functions.py, 0.41-0.4x): `if
+    // any(ctx.needs_input_grad[:2]): ctx.tensors = (A, B)` keeps every 4-bit linear's input A,
+    // though the frozen weight needs no gradient: the q/k/v input, the o_proj input (a contiguous
+    // copy of the attention output), the gate/up input and the down_proj input.
+    out.frozen += a * (h + q + h + f);
+  }
   return out;
 }
 
@@ -117,6 +131,12 @@ TrainingActivations training_activations(const ModelSpec& m, const TrainingSetti
     // and holds its activations plus the gradients flowing in and out of it (2 × a·h).
     act.kept_bytes = tokens * (backward_layers * a * h + final_bytes);
     act.recompute_bytes = tokens * (per_layer + 2 * a * h);
+    if (s.framework == TrainingFramework::unsloth) {
+      // Unsloth's offloaded gradient checkpointing: the layer inputs wait in host RAM, ~2 on the GPU.
+      const std::int64_t on_gpu = std::min<std::int64_t>(backward_layers, kUnslothLayerInputsOnGpu);
+      act.host_bytes = tokens * (backward_layers - on_gpu) * a * h;
+      act.kept_bytes = tokens * (on_gpu * a * h + final_bytes);
+    }
   } else {
     act.kept_bytes = tokens * (backward_layers * per_layer + final_bytes);
   }
@@ -132,6 +152,10 @@ TrainingActivations training_activations(const ModelSpec& m, const TrainingSetti
     // One chunk of logits (its gradient is written in place) in fp32, plus the gradient of
     // the hidden states for all tokens.
     act.loss_bytes = std::min(chunk, tokens) * vocab * 8 + tokens * h * 4;
+  } else if (s.framework == TrainingFramework::unsloth) {
+    // Unsloth's fused cross-entropy (Triton, unsloth/kernels/cross_entropy_loss.py): 16-bit
+    // logits, one fp32 logsumexp per token, the gradient written into the logits in place.
+    act.loss_bytes = tokens * (vocab * a + 4);
   } else {
     act.loss_bytes = tokens * vocab * (s.loss_fp32 || a == 4 ? 12 : 6);
   }

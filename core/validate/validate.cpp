@@ -11,7 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/api.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/embedded_data.hpp"
+#include "llmsizer/hardware.hpp"
 #include "llmsizer/precision.hpp"
 
 namespace llmsizer {
@@ -46,6 +48,7 @@ std::string string_at(const json& obj, const char* key) {
 std::string preset_for(const std::string& model_ref) {
   static const std::map<std::string, std::string> kAliases = {
       {"llama-3-8b", "meta-llama-3-8b"},  // vLLM PR #10511 serves meta-llama/Meta-Llama-3-8B
+      {"vicuna-7b-v1.5", "llama-2-7b-hf"},  // lmsys/vicuna-7b-v1.5 is a fine-tuned Llama-2-7B (same config)
   };
   const std::string id = lower(model_ref);
   const auto alias = kAliases.find(id);
@@ -100,9 +103,52 @@ ValidationRow excluded(ValidationRow row, std::string reason) {
   return row;
 }
 
+/// The catalog GPU of a row's `gpu` text. The Qwen2.5 docs say "NVIDIA A100 80GB": the SXM part
+/// (2039 GB/s; the PCIe card has 1935 GB/s, 5% less) is the catalog entry used.
+std::string catalog_gpu(const std::string& text) {
+  const std::string g = lower(text);
+  if (contains(g, "h20")) return "nvidia-h20";
+  if (contains(g, "a100") && contains(g, "40g")) return "nvidia-a100-40gb-sxm";
+  if (contains(g, "a100")) return "nvidia-a100-80gb-sxm";
+  if (contains(g, "4090")) return "nvidia-rtx-4090";
+  return "";
+}
+
 /// Runs `request` through the JSON edge (the path every user takes) and returns the response.
 json estimate_json(const ojson& request) {
   return json::parse(estimate(request.dump()));
+}
+
+/// The usable memory of one GPU a row names, bytes (0: not in the catalog).
+std::int64_t gpu_capacity_bytes(const json& setting, const json& measured) {
+  const std::string gpu = catalog_gpu(string_at(setting, "gpu"));
+  if (!gpu.empty()) {
+    if (const auto hw = hardware_entry(gpu)) return usable_device_bytes(*hw, hw->device_memory_bytes);
+  }
+  // PEFT README: "GPU capacity 80 GB" without the model (an A100 80GB by the README's setup).
+  if (measured.contains("gpu_capacity_gb")) return static_cast<std::int64_t>(measured.at("gpu_capacity_gb").get<double>() * kGiB);
+  return 0;
+}
+
+/// A row that recorded an out-of-memory failure: the estimate of its request against the GPU's
+/// usable memory (memory.device_bytes, what the driver must hold). Not in the medians.
+ValidationRow oom_verdict(ValidationRow row, const json& request, std::int64_t capacity) {
+  row.oom = true;
+  row.request = request.dump();
+  const json response = estimate_json(request);
+  if (response.contains("error")) return excluded(row, "out-of-memory row; estimate error: " + response["error"].value("message", std::string()));
+  row.estimated = response["memory"]["device_bytes"].get<double>() / kGB;
+  row.measured = static_cast<double>(capacity) / kGB;
+  row.unit = "GB";
+  row.quantity = "memory.device_bytes against the GPU's usable memory (the source recorded out of memory)";
+  row.predicted_fit = capacity > 0 && row.estimated * kGB <= static_cast<double>(capacity);
+  char text[160];
+  std::snprintf(text, sizeof text, "out of memory: estimate %.2f GB vs %.2f GB usable: %s", row.estimated, row.measured,
+                row.predicted_fit ? "predicted to FIT (wrong)" : "predicted not to fit");
+  row.notes.push_back(text);
+  row.used = false;
+  row.excluded_reason = "out-of-memory row (no number): checked as a verdict, predicted " + std::string(row.predicted_fit ? "to fit" : "not to fit");
+  return row;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -142,6 +188,16 @@ ValidationRow inference_row(const json& r) {
   }
   if (contains(row.source, "QwenLM/Qwen/")) {
     return excluded(row, "first-generation Qwen (remote-code QWenLMHeadModel, not in the presets); input length not stated");
+  }
+  if (measured.contains("oom") && starts_with(framework, "litgpt")) {
+    // litgpt generate OOM cells: the same request as the table's other rows, as a verdict.
+    ojson request;
+    if (const std::string why = model_and_weights(r, row, request); !why.empty()) return excluded(row, why);
+    request["engine"] = "litgpt";
+    request["input_tokens"] = 6;
+    request["output_tokens"] = 50;
+    request["gpus"] = 1;
+    return oom_verdict(row, request, gpu_capacity_bytes(setting, measured));
   }
   if (measured.contains("oom")) {
     return excluded(row, "records only that the run did not fit (out of memory); no number to compare");
@@ -271,43 +327,76 @@ ValidationRow inference_row(const json& r) {
 // ---------------------------------------------------------------------------------------------
 // Training memory
 
-/** A training row as its source ran it. The Qwen-1 README rows ("Profiling of Memory and Speed",
- *  QwenLM/Qwen@712d922) come from Qwen's finetune.py and finetune/ scripts:
- *  - LoRA (finetune_lora_single_gpu.sh): no DeepSpeed; Qwen's remote code loads the model in bf16 on
- *    A100 and the HF Trainer steps torch AdamW on bf16 parameters (pure bf16); PEFT of 2023 made
- *    adapters in the base's dtype (LoraLayer.update_layer: self.to(weight.device, dtype=weight.dtype));
- *    r 64, dropout 0.05, c_attn/c_proj/w1/w2; "LoRA (emb)" also trains wte and lm_head copies.
- *  - Q-LoRA (finetune_qlora_single_gpu.sh): GPTQ-Int4 base, fp16, DeepSpeed ZeRO-2 config on 1 GPU.
- *  - Full (finetune_ds.sh): bf16 with DeepSpeed ZeRO-2 (ds_config_zero2.json).
- *  modeling_qwen.py computes CrossEntropyLoss on the 16-bit logits; the HF Trainer runs the forward
- *  under torch autocast (cross_entropy then in fp32) except under DeepSpeed. */
+/** A training row as its source ran it.
+ *  - Qwen-1 README rows ("Profiling of Memory and Speed", QwenLM/Qwen@712d922) come from Qwen's
+ *    finetune.py and finetune/ scripts. LoRA (finetune_lora_single_gpu.sh): no DeepSpeed; Qwen's
+ *    remote code loads the model in bf16 on A100 and the HF Trainer steps torch AdamW on bf16
+ *    parameters (pure bf16); PEFT of 2023 made adapters in the base's dtype; r 64, dropout 0.05,
+ *    c_attn/c_proj/w1/w2; "LoRA (emb)" also trains wte and lm_head copies. Q-LoRA
+ *    (finetune_qlora_single_gpu.sh): GPTQ-Int4 base, fp16, DeepSpeed ZeRO-2. Full (finetune_ds.sh):
+ *    bf16 with DeepSpeed ZeRO-2. Both use finetune/ds_config_zero2.json: reduce_bucket_size 2e8,
+ *    overlap_comm true. modeling_qwen.py computes CrossEntropyLoss on the 16-bit logits; the HF
+ *    Trainer runs the forward under torch autocast (cross_entropy then in fp32) except under DeepSpeed.
+ *  - litgpt rows (tutorials/resource-tables.md, finetune/lora.py): bf16-true (weights, adapters
+ *    and AdamW states in bf16), r 8 on query and value, dropout 0.05, cross-entropy on 16-bit
+ *    logit chunks, the longest Alpaca sample (1304 tokens for Llama 2) in the first micro-batch;
+ *    --quantize bnb.nf4[-dq] with bnb PagedAdamW; FSDP with block checkpointing on several GPUs;
+ *    the peak printed is torch.cuda.max_memory_allocated() / 1e9. */
 ValidationRow training_row(const json& r) {
   ValidationRow row = row_for(r, "training");
   const json& st = r.at("setting");
   const json& measured = r.at("measured");
   const std::string ref = string_at(r, "model_ref");
-  if (measured.value("oom", false)) return excluded(row, "out-of-memory cell (no number); tests/training_validation_test.cpp checks the estimate exceeds the GPU");
-  if (starts_with(ref, "bigscience/")) {
+  if (starts_with(ref, "bigscience/") && !measured.value("oom", false)) {
     return excluded(row, std::string("PEFT README table: sequence length, batch, precision and LoRA rank not stated") +
                              (ref == "bigscience/bloomz-7b1" ? "" : "; encoder-decoder model (not modelled)"));
   }
   const EmbeddedDocument* doc = find_validation_document("training");
   const json models = doc != nullptr ? json::parse(doc->json.begin(), doc->json.end()).value("models", json::object()) : json::object();
   const std::string preset = preset_for(ref);
-  if (preset.empty() && !(models.contains(ref) && models[ref].contains("config"))) return excluded(row, "no preset or architecture for " + ref);
+  const bool has_config = models.contains(ref) && (models[ref].contains("config") || models[ref].contains("params_stated"));
+  if (preset.empty() && !has_config) return excluded(row, "no preset or architecture for " + ref);
 
+  const bool litgpt = starts_with(string_at(st, "framework"), "litgpt");
   const std::string method = string_at(st, "method");
   ojson t;
-  t["seq_len"] = st.at("seq_len");
-  t["micro_batch"] = st.at("micro_batch");
-  t["gradient_accumulation"] = st.value("gradient_accumulation", 1);
-  t["gradient_checkpointing"] = st.value("grad_checkpointing", false);
-  t["flash_attention"] = string_at(st, "attention") == "flash_attention_2";
-  t["optimizer"] = "adamw";
-  if (method == "full") {
+  if (starts_with(ref, "bigscience/")) {
+    // PEFT README OOM cells: full fine-tuning; the table states no sequence length or batch: the
+    // smallest (1 token, batch 1) is the test's lower bound, mixed precision with AdamW.
+    t["method"] = "full";
+    t["seq_len"] = 1;
+    t["micro_batch"] = 1;
+    t["precision"] = "fp32";  // the README's accelerate config: mixed_precision no
+  } else {
+    t["seq_len"] = st.at("seq_len");
+    t["micro_batch"] = st.at("micro_batch");
+    t["gradient_accumulation"] = st.value("gradient_accumulation", 1);
+    t["gradient_checkpointing"] = st.value("grad_checkpointing", false);
+    t["flash_attention"] = litgpt || string_at(st, "attention") == "flash_attention_2";
+    t["optimizer"] = "adamw";
+  }
+  if (litgpt) {
+    const bool qlora = method == "qlora";
+    t["framework"] = "litgpt";
+    t["method"] = qlora ? "qlora" : "lora";
+    t["precision"] = "bf16";
+    t["lora_rank"] = st.at("lora_rank");
+    t["lora_targets"] = {"q_proj", "v_proj"};  // litgpt to_query / to_value
+    t["lora_dropout"] = st.value("lora_dropout", 0.0);
+    t["adapter_dtype"] = "base";
+    t["loss_dtype"] = "16-bit";
+    if (qlora) {
+      t["quantization"] = contains(string_at(st, "quantization"), "dq") ? "nf4" : "nf4-no-double-quant";
+      t["optimizer"] = "paged-adamw";
+    }
+  } else if (starts_with(ref, "bigscience/")) {
+  } else if (method == "full") {
     t["method"] = "full";
     t["precision"] = "mixed-bf16";
+    t["framework"] = "deepspeed";
     t["zero_stage"] = 2;
+    t["reduce_bucket_size"] = 2e8;
+    t["overlap_comm"] = true;
     t["loss_dtype"] = "16-bit";
   } else {
     const bool qlora = starts_with(method, "qlora");
@@ -320,30 +409,41 @@ ValidationRow training_row(const json& r) {
     if (qlora) {
       t["quantization"] = "gptq-int4";
       t["precision"] = "mixed-fp16";
+      t["framework"] = "deepspeed";
       t["zero_stage"] = 2;
+      t["reduce_bucket_size"] = 2e8;
+      t["overlap_comm"] = true;
       t["loss_dtype"] = "16-bit";
     } else {
       t["precision"] = "bf16";
     }
   }
   ojson request;
-  if (preset.empty()) {
+  if (!preset.empty()) {
+    request["model"] = preset;
+  } else if (models[ref].contains("config")) {
     request["model"] = {{"config", models[ref]["config"]}};
   } else {
-    request["model"] = preset;
+    request["model"] = {{"params", models[ref]["params_stated"]}};
   }
   request["task"] = "training";
   request["gpus"] = st.value("gpu_count", 1);
   request["training"] = t;
+  if (measured.value("oom", false)) return oom_verdict(row, request, gpu_capacity_bytes(st, measured));
   row.request = request.dump();
   const json response = estimate_json(request);
   if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].value("message", std::string()));
-  // The README prints "G" without its method: compared as decimal GB with the device total
-  // (tensors + CUDA context), what nvidia-smi shows.
-  row.quantity = "memory.device_bytes (method not stated; read as what nvidia-smi shows)";
-  row.unit = "GB";
   row.measured = measured.at("gpu_memory_gb").get<double>();
-  row.estimated = response["memory"]["device_bytes"].get<double>() / kGB;
+  row.unit = "GB";
+  if (litgpt) {
+    row.quantity = "memory.tensor_peak_bytes (torch.cuda.max_memory_allocated() / 1e9, per GPU)";
+    row.estimated = response["memory"]["tensor_peak_bytes"].get<double>() / kGB;
+  } else {
+    // The README prints "G" without its method: compared as decimal GB with the device total
+    // (tensors + CUDA context), what nvidia-smi shows.
+    row.quantity = "memory.device_bytes (method not stated; read as what nvidia-smi shows)";
+    row.estimated = response["memory"]["device_bytes"].get<double>() / kGB;
+  }
   row.used = true;
   return row;
 }
@@ -451,59 +551,123 @@ ValidationRow file_size_row(const json& r) {
   return row;
 }
 // ---------------------------------------------------------------------------------------------
-// Decode speed (hardware branch): the Qwen speed benchmarks time one generate call of
-// output_len tokens after an input_len prompt at batch 1 and print output_len / wall time
-// (QwenLM/Qwen2.5 examples/speed-benchmark/speed_benchmark_vllm.py, collect_statistics), which is
-// the estimate's throughput.generation_tokens_per_s (time to first token + every decode step).
+// Generation speed. Rows come from speed.json and from the memory rows of inference.json that
+// also print tokens/s (the Qwen transformers tables, litgpt). Each source defines its rate:
+// - Qwen2.5 docs (speed_benchmark.rst, hf_infer.rst): output_len / wall time of one generate call
+//   at batch 1, prefill included (examples/speed-benchmark/speed_benchmark_transformers.py and
+//   _vllm.py: tokens_per_second = GENERATE_LENGTH_PER_EXPERIMENT / time_cost);
+// - Qwen3 table (getting_started/speed_benchmark.md, "Notes"): (prompt tokens + generated tokens)
+//   / time;
+// - litgpt generate/base.py: tokens generated / wall time of generate() (prefill included).
+// The estimate's throughput.generation_tokens_per_s is output tokens / (time to first token + every
+// decode step); the Qwen3 rate is that × (input + output) / output.
 
-/// The Qwen docs say "NVIDIA A100 80GB"; the SXM part (2039 GB/s; the PCIe card has 1935 GB/s,
-/// 5% less) is the catalog entry used.
-constexpr const char* kQwenBenchmarkGpu = "nvidia-a100-80gb-sxm";
+/// Engine of a speed row's framework; "" when the core has none.
+std::string speed_engine(const std::string& framework) {
+  const std::string f = lower(framework);
+  if (starts_with(f, "vllm")) return "vllm";
+  if (starts_with(f, "sglang")) return "sglang";
+  if (starts_with(f, "litgpt")) return "litgpt";
+  if (starts_with(f, "autoawq")) return "autoawq";
+  if (f == "transformers") return "transformers";
+  return "";
+}
 
-ValidationRow speed_row(const json& r) {
+/// The speed rows of one measured row: its generation (or steady decode) rate, and its prefill
+/// rate where the source printed one (AutoAWQ README).
+std::vector<ValidationRow> speed_rows(const json& r) {
   ValidationRow row = row_for(r, "speed");
   const json& setting = r.at("setting");
   const json& measured = r.at("measured");
   if (measured.contains("requests_per_s")) {
-    return excluded(row, "offline batched throughput of many prompts (vLLM benchmark_throughput.py): not one sequence's speed, batch not stated");
+    return {excluded(row, "offline batched throughput of many prompts (vLLM benchmark_throughput.py): not one sequence's speed, batch not stated")};
   }
   if (contains(row.source, "QwenLM/Qwen/")) {
-    return excluded(row, "first-generation Qwen README: speed averaged over encoded and generated tokens, input length not stated, no preset");
+    return {excluded(row, "first-generation Qwen README: speed averaged over encoded and generated tokens, input length not stated, no preset")};
   }
+  const std::string engine = speed_engine(string_at(setting, "framework"));
+  if (engine.empty()) return {excluded(row, "framework \"" + string_at(setting, "framework") + "\" is not an engine the core models")};
   ojson request;
-  if (const std::string why = model_and_weights(r, row, request); !why.empty()) return excluded(row, why);
-  const std::string framework = lower(string_at(setting, "framework"));
-  if (framework != "vllm" && framework != "transformers") return excluded(row, "framework \"" + framework + "\" is not an engine the core models");
-  request["engine"] = framework;
-  request["input_tokens"] = setting.value("input_len", std::int64_t{1});
-  request["output_tokens"] = setting.value("output_len", std::int64_t{1});
-  request["batch"] = setting.value("batch", 1);
-  request["gpus"] = setting.value("gpu_count", 1);
-  request["hardware"] = kQwenBenchmarkGpu;
+  if (const std::string why = model_and_weights(r, row, request); !why.empty()) return {excluded(row, why)};
+  const std::string gpu = catalog_gpu(string_at(setting, "gpu"));
+  if (gpu.empty()) return {excluded(row, "GPU \"" + string_at(setting, "gpu") + "\" not in the catalog")};
+  if (string_at(setting, "awq_kernel") == "GEMV") {
+    return {excluded(row, "AWQ GEMV checkpoint (quant_config version GEMV: its own packing and CUDA-core kernels, slow for prompts and batches); the core's awq-int4 is the GEMM packing")};
+  }
+  request["engine"] = engine;
+  std::int64_t input = setting.value("input_len", setting.value("prefill_len", std::int64_t{1}));
+  std::int64_t output = setting.value("output_len", setting.value("decode_len", std::int64_t{1}));
+  if (engine == "litgpt") {
+    // generate/base.py defaults at that commit: prompt "Hello, my name is" (6 tokens with BOS),
+    // max_new_tokens 50 (the table states neither).
+    input = 6;
+    output = 50;
+    row.notes.push_back("prompt and max_new_tokens not stated: litgpt generate/base.py defaults (6-token prompt, 50 new tokens)");
+  }
+  if (engine == "transformers") {
+    const json versions = setting.value("framework_versions", json::object());
+    std::string version = string_at(versions, "transformers");
+    if (version.empty()) {
+      version = "4.37";  // Qwen1.5 hf_infer.rst: not stated; Qwen1.5's minimum, current in Feb 2024 (as for memory)
+      row.notes.push_back("transformers version not stated: 4.37");
+    }
+    request["engine_version"] = major_minor(version);
+  }
+  const std::int64_t batch = setting.value("batch", std::int64_t{1});
+  request["input_tokens"] = input;
+  request["output_tokens"] = output;
+  request["batch"] = batch;
+  request["gpus"] = setting.value("gpu_count", setting.value("tensor_parallel", 1));
+  request["hardware"] = gpu;
   const json engine_args = setting.value("vllm_engine_args", json::object());
   if (engine_args.value("enforce_eager", false)) request["enforce_eager"] = true;
-  // Rows with and without flash attention 2 (Qwen1.5 hf_infer): the FA2 figure.
-  const char* key = measured.contains("tokens_per_s") ? "tokens_per_s" : "tokens_per_s_with_fa2";
-  if (!measured.contains(key)) return excluded(row, "no tokens/s figure");
-  row.measured = measured.at(key).get<double>();
-  row.quantity = "throughput.generation_tokens_per_s (output tokens / generate wall time, prefill included)";
   row.unit = "tokens/s";
   row.request = request.dump();
+  row.notes.push_back("GPU taken as " + gpu);
   const json response = estimate_json(request);
-  if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].dump());
-  const json& speed = response["throughput"]["generation_tokens_per_s"];
-  if (!speed.is_number()) return excluded(row, "no speed estimate for this hardware");
-  row.estimated = speed.get<double>();
-  row.notes.push_back(std::string("GPU taken as ") + kQwenBenchmarkGpu);
+  if (response.contains("error")) return {excluded(row, "estimate error: " + response["error"].dump())};
+  const json& throughput = response["throughput"];
+  if (!throughput["generation_tokens_per_s"].is_number()) return {excluded(row, "no speed estimate for this hardware")};
+
+  if (measured.contains("decode_tokens_per_s")) {
+    // AutoAWQ examples/benchmark.py: prefill and decode timed apart, batch × tokens / time.
+    ValidationRow decode = row;
+    decode.measured = measured.at("decode_tokens_per_s").get<double>();
+    decode.estimated = throughput["decode_tokens_per_s_total"].get<double>();
+    decode.quantity = "throughput.decode_tokens_per_s_total (batch × decode steps / their time, at the middle of the generation)";
+    decode.used = true;
+    ValidationRow prefill = row;
+    prefill.id += "-prefill";
+    prefill.measured = measured.at("prefill_tokens_per_s").get<double>();
+    prefill.estimated = throughput["prefill_tokens_per_s"].get<double>();
+    prefill.quantity = "throughput.prefill_tokens_per_s (batch × prompt tokens / time of the prompt forward)";
+    prefill.used = true;
+    return {decode, prefill};
+  }
+  // Rows with and without flash attention 2 (Qwen1.5 hf_infer): the FA2 figure.
+  const char* key = measured.contains("tokens_per_s") ? "tokens_per_s" : "tokens_per_s_with_fa2";
+  if (!measured.contains(key)) return {excluded(row, "no tokens/s figure")};
+  row.measured = measured.at(key).get<double>();
+  const bool prompt_counted = contains(row.source, "getting_started/speed_benchmark.md");
+  row.quantity = prompt_counted ? "throughput.generation_tokens_per_s × (input + output) / output (the Qwen3 table counts prompt and generated tokens over the wall time)"
+                                : "throughput.generation_tokens_per_s (output tokens / generate wall time, prefill included)";
+  row.estimated = throughput["generation_tokens_per_s"].get<double>();
+  if (prompt_counted) row.estimated *= static_cast<double>(input + output) / static_cast<double>(output);
   row.used = true;
-  return row;
+  return {row};
+}
+
+/// A memory row that also printed a speed (the Qwen transformers tables, litgpt).
+bool has_speed(const json& r) {
+  const json& m = r.at("measured");
+  return m.contains("tokens_per_s") || m.contains("tokens_per_s_with_fa2");
 }
 
 ValidationRow validate_row(const std::string& kind, const json& r) {
   if (kind == "inference") return inference_row(r);
   if (kind == "training") return training_row(r);
   if (kind == "file_size") return file_size_row(r);
-  return speed_row(r);
+  return speed_rows(r).front();
 }
 
 ValidationSummary summarize(const std::string& kind, const std::vector<ValidationRow>& rows) {
@@ -566,9 +730,23 @@ ValidationReport run_validation(const std::string& kind) {
     if (doc != nullptr) {
       const json data = json::parse(doc->json.begin(), doc->json.end());
       for (const auto& r : data.at("rows")) {
-        ValidationRow row = validate_row(each, r);
-        if (row.used) row.error = row.measured != 0.0 ? (row.estimated - row.measured) / row.measured : 0.0;
-        report.rows.push_back(std::move(row));
+        std::vector<ValidationRow> rows = std::string(each) == "speed" ? speed_rows(r) : std::vector<ValidationRow>{validate_row(each, r)};
+        for (auto& row : rows) {
+          if (row.used) row.error = row.measured != 0.0 ? (row.estimated - row.measured) / row.measured : 0.0;
+          report.rows.push_back(std::move(row));
+        }
+      }
+    }
+    const EmbeddedDocument* memory = std::string(each) == "speed" ? find_validation_document("inference") : nullptr;
+    if (memory != nullptr) {
+      // Speeds printed beside memory figures are compared too (one speed row per such memory row).
+      const json data = json::parse(memory->json.begin(), memory->json.end());
+      for (const auto& r : data.at("rows")) {
+        if (!has_speed(r)) continue;
+        for (auto& row : speed_rows(r)) {
+          if (row.used) row.error = row.measured != 0.0 ? (row.estimated - row.measured) / row.measured : 0.0;
+          report.rows.push_back(std::move(row));
+        }
       }
     }
     report.summaries.push_back(summarize(each, report.rows));

@@ -98,7 +98,7 @@ try {
 
   // Back to English: the same messages in English.
   await page.click('#lang-switch');
-  await page.waitForFunction(() => document.documentElement.lang === 'en');
+  await page.waitForSelector('html[lang="en"]', { state: 'attached' });
   await settled(page);
   const english = (await shownTexts(page, ['#explain', '#model-features'])).map((x) => x.text).join(' ');
   t.check(/KV cache|layers/.test(english), `switched back, the explanations are English: ${english.slice(0, 160)}`);

@@ -20,11 +20,14 @@ enum class Engine {
   transformers,  ///< Hugging Face `generate` (transformers ≥ 4.45: only the last position's logits)
   vllm,          ///< vLLM: paged KV cache in 16-token blocks, profile-run activations, CUDA graphs
   llama_cpp,     ///< llama.cpp: KV cache for the whole context, compute buffer per micro-batch
+  sglang,        ///< SGLang: token-granular paged (radix) KV cache, CUDA graphs, FlashInfer attention
+  autoawq,       ///< AutoAWQ with fused modules (fuse_layers=True): static KV cache, fused attention and MLP
+  litgpt,        ///< Lightning litgpt generate: its own eager model, KV cache sized to prompt + new tokens
 };
 
 const char* engine_id(Engine engine);
 /// Every engine, in the order requests and menus list them.
-inline constexpr Engine kEngines[] = {Engine::generic, Engine::transformers, Engine::vllm, Engine::llama_cpp};
+inline constexpr Engine kEngines[] = {Engine::generic, Engine::transformers, Engine::vllm, Engine::llama_cpp, Engine::sglang, Engine::autoawq, Engine::litgpt};
 
 struct InferenceSettings {
   const WeightFormat* weights = nullptr;   ///< required

@@ -14,6 +14,7 @@
 #include "llmsizer/lora.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/model.hpp"
+#include "llmsizer/training_frameworks.hpp"
 
 namespace llmsizer {
 
@@ -71,6 +72,8 @@ struct TrainingSettings {
   // several GPUs
   int gpus = 1;                         ///< 0: CPU only
   int zero_stage = 0;                   ///< 0: DDP (replicas); 1-3: DeepSpeed ZeRO / FSDP
+  TrainingFramework framework = TrainingFramework::trainer;  ///< whose own buffers and habits apply
+  ZeroConfig zero;                      ///< DeepSpeed bucket settings (stages 1-2)
   bool offload_optimizer = false;
   bool offload_params = false;
   // time and cost
@@ -104,6 +107,7 @@ struct TrainingActivations {
   std::int64_t loss_bytes = 0;       ///< logits and cross-entropy buffers at their peak
   std::int64_t transient_bytes = 0;  ///< QLoRA dequantized matrix, DoRA weight-norm temporaries
   std::int64_t per_layer_token_bytes = 0;  ///< one layer's saved bytes per token (for the explanation)
+  std::int64_t host_bytes = 0;       ///< checkpointed layer inputs offloaded to host RAM (Unsloth)
   std::int64_t peak_bytes() const { return kept_bytes + std::max(recompute_bytes, loss_bytes) + transient_bytes; }
 };
 TrainingActivations training_activations(const ModelSpec& model, const TrainingSettings& settings);
@@ -156,7 +160,23 @@ struct TrainingEstimate {
   std::int64_t step_temporary_bytes = 0; ///< alive only during the optimizer step (ZeRO fp32 gradients, foreach temporaries)
   std::int64_t buffer_bytes = 0;         ///< ZeRO communication buckets and gathered layers
   std::vector<std::string> lora_modules; ///< LoRA/QLoRA: the module names that matched matrices of the model
+  std::int64_t load_peak_bytes = 0;      ///< tensors while the checkpoint loads (FSDP full state dict), per device
+  std::int64_t host_activation_bytes = 0;  ///< checkpointed layer inputs offloaded to host RAM (Unsloth)
+  std::int64_t allocator_cached_bytes = 0; ///< freed activation blocks still reserved when the step peaks (device_bytes only)
 };
 TrainingEstimate estimate_training(const ModelSpec& model, const TrainingSettings& settings);
+
+/** Whether training fits a device of `capacity_bytes` (what it can hold, as nvidia-smi counts:
+ *  memory.device_bytes is compared), and the longest sequence and the largest micro-batch that
+ *  fit with the other settings unchanged (0: not even 1). Monotone searches over
+ *  estimate_training. */
+struct TrainingFit {
+  bool fits = false;
+  std::int64_t device_bytes = 0;
+  std::int64_t max_seq_len = 0;
+  std::int64_t max_micro_batch = 0;
+};
+TrainingFit training_fit(const ModelSpec& model, const TrainingSettings& settings, std::int64_t capacity_bytes,
+                         std::int64_t max_seq_len_limit = 1'048'576, std::int64_t max_micro_batch_limit = 4096);
 
 }  // namespace llmsizer

@@ -27,6 +27,8 @@ struct ValidationRow {
   bool used = false;            ///< counted in the kind's summary
   bool approximate = false;     ///< mapped with a stand-in (a weight format not yet in the core, ...)
   std::string excluded_reason;  ///< why the row is not compared (used == false)
+  bool oom = false;             ///< the source recorded out of memory: estimated = device_bytes, measured = usable capacity (GB)
+  bool predicted_fit = false;   ///< for an oom row: the estimate says it fits (a wrong verdict)
   std::vector<std::string> notes;  ///< mapping choices: stand-ins, assumed defaults, unit reading
 };
 

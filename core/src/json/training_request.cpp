@@ -16,7 +16,8 @@ const std::set<std::string> kTrainingKeys = {
     "method", "optimizer", "precision", "seq_len", "micro_batch", "gradient_accumulation", "gradient_checkpointing",
     "flash_attention", "lora_rank", "lora_alpha", "lora_dropout", "lora_targets", "dora", "adapter_dtype",
     "train_embeddings", "quantization", "trainable_layers", "zero_stage", "offload_optimizer", "offload_params",
-    "packing", "chunked_loss", "loss_dtype", "dataset_tokens", "epochs", "peak_tflops", "usd_per_hour", "mfu"};
+    "packing", "chunked_loss", "loss_dtype", "dataset_tokens", "epochs", "peak_tflops", "usd_per_hour", "mfu",
+    "framework", "reduce_bucket_size", "overlap_comm"};
 
 /// One of `values`, read by its id (`id_of`), or `fallback` when absent; the error lists the ids.
 template <typename Enum, std::size_t N>
@@ -90,6 +91,15 @@ TrainingSettings parse_training(const json& training, const ModelSpec& model, in
   t.trainable_layers = static_cast<int>(whole_number(training, "trainable_layers", "training.trainable_layers", 1, max_layers, std::min<std::int64_t>(2, max_layers)));
 
   t.zero_stage = static_cast<int>(whole_number(training, "zero_stage", "training.zero_stage", 0, 3, 0));
+  // Issue 16: the framework whose own memory is modelled (training_frameworks.hpp), and the two
+  // DeepSpeed settings that size its buffers (DeepSpeed's defaults: 5e8 elements, overlap_comm
+  // only at stage 3).
+  const std::string framework = text(training, "framework", "training.framework", {"trainer", "deepspeed", "fsdp", "litgpt", "unsloth"}, "trainer");
+  t.framework = framework == "deepspeed" ? TrainingFramework::deepspeed : framework == "fsdp" ? TrainingFramework::fsdp
+              : framework == "litgpt" ? TrainingFramework::litgpt : framework == "unsloth" ? TrainingFramework::unsloth : TrainingFramework::trainer;
+  if (t.framework == TrainingFramework::deepspeed && t.zero_stage == 0) t.zero_stage = 1;
+  t.zero.reduce_bucket_size = static_cast<std::int64_t>(number(training, "reduce_bucket_size", "training.reduce_bucket_size", 0.0, 1e11, 5e8));
+  t.zero.overlap_comm = boolean(training, "overlap_comm", "training.overlap_comm", t.zero_stage == 3);
   t.offload_optimizer = boolean(training, "offload_optimizer", "training.offload_optimizer", false);
   t.offload_params = boolean(training, "offload_params", "training.offload_params", false);
   if (t.zero_stage > 0 && gpus == 0) throw InputError("training.zero_stage", Message("error.training.zero_on_cpu"));
@@ -128,6 +138,7 @@ nlohmann::ordered_json training_settings_json(const TrainingSettings& t) {
   }
   if (t.method == TrainingMethod::qlora) j["quantization"] = quantization_id(t.quantized_base);
   if (t.method == TrainingMethod::freeze) j["trainable_layers"] = t.trainable_layers;
+  j["framework"] = training_framework_id(t.framework);
   j["zero_stage"] = t.zero_stage;
   j["offload_optimizer"] = t.offload_optimizer;
   j["offload_params"] = t.offload_params;
