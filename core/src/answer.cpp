@@ -47,7 +47,7 @@ WeightsSummary summarize_weights(const WeightsLayout& layout) {
 
 /// Why the download and the memory differ for this format and engine.
 void disk_notes(const ModelSpec& m, const WeightFormat& f, Engine engine, int gpus, std::vector<Message>& warnings) {
-  if (f.ecosystem == "gguf") {
+  if (f.ecosystem == Ecosystem::gguf) {
     warnings.push_back(Message("warning.disk.gguf_mmap"));
     if (engine == Engine::llama_cpp && gpus > 0 && m.tie_word_embeddings) {
       warnings.push_back(Message("warning.memory.tied_embedding_held_twice"));

@@ -13,6 +13,11 @@ const GgmlTypeInfo* ggml_type_info(int id) {
   return nullptr;
 }
 
+const GgmlTypeInfo& ggml_type(GgmlType type) {
+  const GgmlTypeInfo* info = ggml_type_info(static_cast<int>(type));
+  return info != nullptr ? *info : kGgmlTypes[0];
+}
+
 const GgmlTypeInfo* ggml_type_by_name(std::string_view name) {
   // Exact (upper-case) names first: the quantization tables look types up per tensor.
   for (const auto& t : kGgmlTypes) {

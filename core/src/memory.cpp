@@ -84,7 +84,7 @@ Shapes shapes_for(const ModelSpec& m, const InferenceSettings& s) {
   }
   sh.mlp_width = ceil_div(width, tp);
   sh.vocab = m.vocab_size;
-  sh.act_bytes = (s.weights && s.weights->id == "fp32") ? 4 : 2;
+  sh.act_bytes = (s.weights && s.weights->compute == Dtype::f32) ? 4 : 2;
   sh.gqa = m.num_kv_heads < m.num_attention_heads && m.mla.kv_lora_rank == 0;
   sh.experts = m.moe.num_experts;
   sh.top_k = m.moe.experts_per_token;
@@ -194,7 +194,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
     buffers += static_cast<std::int64_t>(m.num_layers) * m.max_position_embeddings * m.head_dim * 2 * a;
     buffer_parts.push_back(Message("explain.activations.plus_rotary_tables").bytes("tables", buffers));
   }
-  if (s.weights != nullptr && s.weights->id.substr(0, 9) == "gptq-int4") {
+  if (s.weights != nullptr && s.weights->scheme == QuantScheme::gptq && s.weights->bits == 4) {
     // 4-bit GPTQ runs on the ExLlama (v1) kernel by default (transformers GPTQConfig
     // exllama_config {"version": 1}); auto_gptq/modeling/_utils.py autogptq_post_init allocates
     // one fp16 temp_dq buffer per device of max(qweight.numel() × 8) = the largest quantized
@@ -419,10 +419,10 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       e.warnings.push_back(Message("warning.weights.awq_fused_cache").text("format", s.weights->id).bytes("cache", awq_fused_kv_cache_bytes(m, 2048, batch)));
     }
   }
-  if (s.weights->ecosystem == "gguf" && (s.engine == Engine::transformers || s.engine == Engine::vllm)) {
+  if (s.weights->ecosystem == Ecosystem::gguf && (s.engine == Engine::transformers || s.engine == Engine::vllm)) {
     e.warnings.push_back(Message("warning.weights.gguf_in_other_engine").text("format", s.weights->id).text("engine", engine_id(s.engine)));
   }
-  if (s.weights->ecosystem == "mlx" && s.engine != Engine::generic) {
+  if (s.weights->ecosystem == Ecosystem::mlx && s.engine != Engine::generic) {
     e.warnings.push_back(Message("warning.weights.mlx_format").text("format", s.weights->id));
   }
 

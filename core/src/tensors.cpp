@@ -34,7 +34,8 @@ namespace {
 struct Builder {
   std::vector<TensorInfo> out;
   void add(std::string name, std::vector<std::int64_t> shape, TensorClass c, int layer = -1) {
-    out.push_back({std::move(name), std::move(shape), c, layer});
+    const TensorRole role = tensor_role(name);
+    out.push_back({std::move(name), std::move(shape), c, layer, role});
   }
   /// Elements of class `c`; `attention_norms` selects the q/k norms (attn_q_norm, attn_kv_a_norm,
   /// ...) that count_params counts with the attention, not with the layer norms.
@@ -135,6 +136,28 @@ void add_moe(Builder& b, const ModelSpec& m, const std::string& p, int layer) {
 }
 
 }  // namespace
+
+TensorRole tensor_role(std::string_view name) {
+  auto has = [&](std::string_view part) { return name.find(part) != std::string_view::npos; };
+  auto ends = [&](std::string_view suffix) { return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix; };
+  if (name == "token_embd.weight") return TensorRole::token_embd;
+  if (name == "output.weight") return TensorRole::output;
+  if (name.substr(0, 6) == "extra.") return TensorRole::extra;
+  if (!ends("weight")) return TensorRole::bias;
+  if (has("_norm.weight")) return TensorRole::norm;
+  if (has("ffn_gate_inp")) return TensorRole::router;
+  // llama-quant.cpp matches these by substring: ".attn_v.weight" also in its attn_qkv/attn_kv_b forms.
+  if (has("attn_qkv.weight")) return TensorRole::attn_qkv;
+  if (has("attn_kv_b.weight")) return TensorRole::attn_kv_b;
+  if (has("attn_v.weight")) return TensorRole::attn_v;
+  if (has("attn_k.weight")) return TensorRole::attn_k;
+  if (has("attn_q.weight")) return TensorRole::attn_q;
+  if (has("attn_output.weight")) return TensorRole::attn_output;
+  if (has("ffn_down")) return TensorRole::ffn_down;
+  if (has("ffn_gate")) return TensorRole::ffn_gate;
+  if (has("ffn_up")) return TensorRole::ffn_up;
+  return TensorRole::other;
+}
 
 std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
   Builder b;

@@ -153,8 +153,7 @@ LinearKernel linear_kernel(const InferenceSettings& s) {
       break;
     case Engine::generic:
     case Engine::llama_cpp: {
-      const std::string_view id = f.id;
-      const bool dequantizes = !sixteen && id.rfind("fp8", 0) != 0 && f.ecosystem != "gguf";
+      const bool dequantizes = !sixteen && f.scheme != QuantScheme::fp8 && f.ecosystem != Ecosystem::gguf;
       if (dequantizes) k.bandwidth_share = kDequantBandwidthFactor;
       break;
     }

@@ -77,10 +77,10 @@ bool map_weights(const std::string& quantization, ValidationRow& row, std::strin
     const WeightFormat* format = find_weight_format(id);
     if (format == nullptr) continue;
     weights = id;
-    if (format->ecosystem == "generic" && format->bits_per_weight() < 16.0 && id != candidates.front()) {
+    if (format->ecosystem == Ecosystem::generic && format->bits_per_weight() < 16.0 && id != candidates.front()) {
       row.approximate = true;
       row.notes.push_back("weights: \"" + quantization + "\" estimated with the plain format \"" + id + "\" until the core has \"" + candidates.front() + "\"");
-    } else if (format->ecosystem == "generic" && format->bits_per_weight() < 16.0) {
+    } else if (format->ecosystem == Ecosystem::generic && format->bits_per_weight() < 16.0) {
       row.approximate = true;
       row.notes.push_back("weights: the plain format \"" + id + "\" counts every weight at " + std::to_string(format->bits_per_weight()) + " bits; the checkpoint keeps embeddings and lm_head in 16 bits");
     }

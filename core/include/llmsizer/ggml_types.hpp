@@ -63,6 +63,24 @@ inline constexpr GgmlTypeInfo kGgmlTypes[] = {
     {41, "Q1_0", 128, 18},
 };
 
+/// ggml's storage types by their GGUF ids (ggml.h `enum ggml_type`), for code that picks a type.
+enum class GgmlType : int {
+  F32 = 0, F16 = 1, Q4_0 = 2, Q4_1 = 3, Q5_0 = 6, Q5_1 = 7, Q8_0 = 8, Q8_1 = 9, Q2_K = 10, Q3_K = 11, Q4_K = 12,
+  Q5_K = 13, Q6_K = 14, Q8_K = 15, IQ2_XXS = 16, IQ2_XS = 17, IQ3_XXS = 18, IQ1_S = 19, IQ4_NL = 20, IQ3_S = 21,
+  IQ2_S = 22, IQ4_XS = 23, I8 = 24, I16 = 25, I32 = 26, I64 = 27, F64 = 28, IQ1_M = 29, BF16 = 30, TQ1_0 = 34,
+  TQ2_0 = 35, MXFP4 = 39, NVFP4 = 40, Q1_0 = 41,
+};
+/// The block layout of `type` (every GgmlType is in kGgmlTypes).
+const GgmlTypeInfo& ggml_type(GgmlType type);
+
+/** llama.cpp's file types (llama.h `enum llama_ftype`, as llama-quantize names them), plus the 2023
+ *  Q2_K mix (llama.cpp PR #2707 to #5060). `none`: not a GGUF file type. */
+enum class GgufFileType {
+  none, F32, F16, BF16, Q8_0, Q6_K, Q5_K_M, Q5_K_S, Q5_1, Q5_0, Q4_K_M, Q4_K_S, Q4_1, Q4_0, IQ4_NL, IQ4_XS,
+  Q3_K_L, Q3_K_M, Q3_K_S, IQ3_M, IQ3_S, IQ3_XS, IQ3_XXS, Q2_K, Q2_K_S, Q2_K_2023, IQ2_M, IQ2_S, IQ2_XS,
+  IQ2_XXS, IQ1_M, IQ1_S, TQ2_0, TQ1_0, MXFP4_MOE,
+};
+
 /// The type with this ggml id, or nullptr (unknown or removed id).
 const GgmlTypeInfo* ggml_type_info(int id);
 /// The type with this name ("Q4_K", case-insensitive), or nullptr.

@@ -120,19 +120,19 @@ std::string list_options() {
     out["weights"] = json::array();
     for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) {
       json w = {{"id", f->id}, {"name", f->name}, {"name_data", edge::message_json(Message("term.format." + std::string(f->id)))},
-                {"ecosystem", f->ecosystem}, {"bits_per_weight", f->bits_per_weight()}};
+                {"ecosystem", ecosystem_id(f->ecosystem)}, {"bits_per_weight", f->bits_per_weight()}};
       if (f->scheme == QuantScheme::gptq || f->scheme == QuantScheme::awq || f->scheme == QuantScheme::mlx) w["group_size"] = f->group_size;
       out["weights"].push_back(w);
     }
     // The page's menu: formats grouped by ecosystem, in catalog order.
-    const std::pair<const char*, const char*> ecosystems[] = {
-        {"generic", "Plain (the article's bytes per parameter)"}, {"transformers", "Transformers"},
-        {"gguf", "GGUF/llama.cpp"}, {"vllm", "vLLM"}, {"mlx", "MLX"}};
+    const std::pair<Ecosystem, const char*> ecosystems[] = {
+        {Ecosystem::generic, "Plain (the article's bytes per parameter)"}, {Ecosystem::transformers, "Transformers"},
+        {Ecosystem::gguf, "GGUF/llama.cpp"}, {Ecosystem::vllm, "vLLM"}, {Ecosystem::mlx, "MLX"}};
     out["weight_groups"] = json::array();
-    for (const auto& [id, label] : ecosystems) {
-      json group = {{"ecosystem", id}, {"label", label}, {"formats", json::array()}};
+    for (const auto& [ecosystem, label] : ecosystems) {
+      json group = {{"ecosystem", ecosystem_id(ecosystem)}, {"label", label}, {"formats", json::array()}};
       for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) {
-        if (f->ecosystem == id) group["formats"].push_back(f->id);
+        if (f->ecosystem == ecosystem) group["formats"].push_back(f->id);
       }
       out["weight_groups"].push_back(group);
     }

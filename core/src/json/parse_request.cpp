@@ -193,8 +193,8 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   // A model imported from a weights file brings its exact stored bytes: they stand for the
   // weights unless the request names a format (then params × bytes per parameter of that format).
   if (r.model.file_weight_bytes > 0 && !body.contains("weights")) {
-    WeightFormat stored{"file", "as stored in the imported file", "file", std::max<std::int64_t>(1, count_params(r.model).total),
-                        r.model.file_weight_bytes, "the file's header", QuantScheme::stored, 0, 0, false, ""};
+    WeightFormat stored{"file", "as stored in the imported file", Ecosystem::file, std::max<std::int64_t>(1, count_params(r.model).total),
+                        r.model.file_weight_bytes, "the file's header", QuantScheme::stored, 0, 0, false, GgufFileType::none};
     r.file_format = std::make_shared<const WeightFormat>(stored);
     r.weights = r.file_format.get();
   } else {
@@ -203,8 +203,8 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   }
   r.group_size = parse_group_size(body, *r.weights, r.warnings);
   // llama.cpp's default cache type is f16 (-ctk/-ctv f16); Transformers/vLLM follow the model dtype.
-  const std::string_view weights_id = r.weights->id;
-  const char* kv_default = weights_id == "fp32" ? "fp32" : (weights_id == "fp16" || r.weights->ecosystem == "gguf") ? "fp16" : "bf16";
+  // The cache defaults to the dtype the runtime computes in (llama.cpp: -ctk/-ctv f16).
+  const char* kv_default = r.weights->compute == Dtype::f32 ? "fp32" : r.weights->compute == Dtype::f16 ? "fp16" : "bf16";
   const std::string kv_alias = llama_cpp_alias(body, "kv_cache");
   r.kv_cache = find_kv_cache_format(!kv_alias.empty() ? kv_alias : text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default));
   r.engine = parse_engine(body);

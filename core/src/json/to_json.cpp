@@ -56,7 +56,7 @@ ojson weights_detail_json(const Request& r, const Answer& a) {
   ojson j;
   j["format"] = f.id;
   j["name"] = f.name;
-  j["ecosystem"] = f.ecosystem;
+  j["ecosystem"] = ecosystem_id(f.ecosystem);
   if (f.group_size > 0 && f.scheme != QuantScheme::bnb_4bit && f.scheme != QuantScheme::mxfp4) j["group_size"] = r.group_size != 0 ? r.group_size : f.group_size;
   j["bits_per_weight"] = a.weights.bits_per_weight;
   j["bytes"] = ojson::object();
