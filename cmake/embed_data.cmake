@@ -1,6 +1,10 @@
 # SPDX-License-Identifier: MIT
 # Writes OUTPUT: a C++ source holding every file in FILES as a string literal, with its kind (the
 # folder under DATA_ROOT) and id (the file stem). Run as `cmake -P` at build time.
+# COMPACT (the WASM build): drop the line breaks and indentation (JSON strings hold no raw line
+# break, so the text stays the same JSON) and, in model presets, the provenance prose the core never
+# reads (published_params_note, published_params_source, config_note: one line each in those files)
+# — it would be a tenth of the page's download.
 set(_body "")
 set(_count 0)
 foreach(_file IN LISTS FILES)
@@ -10,6 +14,13 @@ foreach(_file IN LISTS FILES)
   get_filename_component(_id "${_file}" NAME_WE)
   get_filename_component(_name "${_file}" NAME)
   string(REGEX REPLACE "\\.json$" "" _id "${_name}")
+  if(COMPACT)
+    if(_kind STREQUAL "models")
+      string(REGEX REPLACE "\n  \"(published_params_note|published_params_source|config_note)\": \"([^\"\\\\]|\\\\.)*\"," ""
+             _text "${_text}")
+    endif()
+    string(REGEX REPLACE "\n *" "" _text "${_text}")
+  endif()
   string(APPEND _body "  {\"${_kind}\", \"${_id}\", R\"llmsizer_json(${_text})llmsizer_json\"},\n")
   math(EXPR _count "${_count} + 1")
 endforeach()
