@@ -422,6 +422,42 @@ TEST_CASE("Vision towers are counted and images take context tokens", "[model][v
   CHECK(image_tokens(test_support::preset("qwen2.5-7b-instruct"), 1024, 1024) == 0);
 }
 
+TEST_CASE("Qwen2.5-VL: a 32-block window-attention tower with gated MLPs and an RMSNorm merger", "[model][vision]") {
+  // Hand count for Qwen2.5-VL-7B (vision hidden 1280, MLP 3420, 14-pixel patches, 2 temporal, merge 2):
+  // patch Conv3d 3 × 2 × 14 × 14 × 1280 without bias; per block two RMSNorms 2 × 1280, qkv
+  // 1280 × 3840 + 3840, proj 1280² + 1280, gate and up 2 × (1280 × 3420 + 3420), down
+  // 3420 × 1280 + 1280; merger RMSNorm 1280, 5120² + 5120, 5120 × 3584 + 3584.
+  const std::int64_t hv = 1280;
+  const std::int64_t inter = 3420;
+  const std::int64_t per_block = 2 * hv + (hv * 3 * hv + 3 * hv) + (hv * hv + hv) + 2 * (hv * inter + inter) + (inter * hv + hv);
+  const std::int64_t tower = 3LL * 2 * 14 * 14 * hv + 32 * per_block + hv + (5120LL * 5120 + 5120) + (5120LL * 3584 + 3584);
+  CHECK(tower == 676'550'144);  // the visual module a public fine-tuning script prints for this model
+  const ModelSpec vl = test_support::preset("qwen2.5-vl-7b-instruct");
+  CHECK(vl.extra_params == tower);
+  // The decoder is Qwen2.5-7B's: 7,615,616,512 + the tower = the published 8,292,166,656.
+  CHECK(count_params(vl).total == 7'615'616'512 + tower);
+  // One token per 2 × 2 block of 14-pixel patches: 28 pixels a side, 1024 → 37 (rounded up).
+  CHECK(image_tokens(vl, 1024, 1024) == 37LL * 37);
+  CHECK(image_tokens(vl, 448, 280) == 16LL * 10);
+  // The olmOCR 2 save puts the text fields in text_config (model_type qwen2_5_vl_text) and names the
+  // vision model_type: the same counts, q/k/v biases included.
+  const ModelSpec ocr = test_support::preset("olmocr-2-7b-1025");
+  CHECK(ocr.qkv_bias);
+  CHECK(count_params(ocr).total == count_params(vl).total);
+}
+
+TEST_CASE("EXAONE 4 normalises each query and key head and slides 3 of 4 layers", "[model][params][kv]") {
+  // EXAONE-4.0-32B: per layer q 5120 × 5120, k and v 5120 × 1024, o 5120 × 5120, q_norm and k_norm
+  // 2 × 128, MLP 3 × 5120 × 27392, two norms; 64 layers; untied 102,400 × 5120 tables; final norm.
+  const ModelSpec m = test_support::preset("exaone-4.0-32b");
+  const std::int64_t per_layer = 2LL * 5120 * 5120 + 2LL * 5120 * 1024 + 2 * 128 + 3LL * 5120 * 27392 + 2 * 5120;
+  CHECK(count_params(m).total == 2LL * 102'400 * 5120 + 64 * per_layer + 5120);
+  CHECK(count_params(m).total == 32'003'216'384);
+  // KV per token at 32k context: 16 global layers hold 32,768 tokens, 48 local ones 4,096; 8 heads
+  // × (128 + 128) each.
+  CHECK(kv_cache_elements(m, 32'768) == (16LL * 32'768 + 48LL * 4'096) * 8 * 256);
+}
+
 TEST_CASE("Gemma 4 26B-A4B runs a dense MLP and 8 of 128 experts side by side in each layer", "[model][params][moe]") {
   // Per layer: dense GeGLU 3 × 2816 × 2112; router 2816 × 128 + scale 2816 + per-expert scale 128;
   // experts 3 × 2816 × 704 each; 4 + 3 norms of 2816 and a layer scalar.
@@ -441,6 +477,10 @@ TEST_CASE("Features name the newer attention and state structures", "[model][fea
       {"nvidia-nemotron-3-nano-30b-a3b-bf16", "Mamba-2 SSM"},
       {"nvidia-nemotron-3-nano-30b-a3b-bf16", "have no MLP"},
       {"glm-4.5-air", "MTP: 1 multi-token-prediction layer"},
+      {"qwen3-30b-a3b-thinking-2507-fp8", "the checkpoint stores its weights as fp8-block"},
+      {"glm-5-fp8", "weights \"fp8-block\" sizes it as published"},
+      {"nvidia-nemotron-3-nano-30b-a3b-bf16", "1 norm per layer (a single pre-norm)"},
+      {"qwen2.5-vl-7b-instruct", "a 1024 × 1024 image takes 1,369 tokens"},
   }));
   CAPTURE(id, text);
   CHECK(test_support::any_contains(describe_features(test_support::preset(id)), text));

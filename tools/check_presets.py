@@ -73,6 +73,16 @@ def qwen3vl_vision(vc):
     return emb + L * per + merger + deep
 
 
+def qwen25vl_vision(vc):
+    # Qwen2.5-VL: Conv3d patch embedding without bias; per block two RMSNorms, qkv and proj with
+    # biases, a gated MLP with biases; merger: RMSNorm, Linear(merged, merged), Linear(merged, out).
+    hv, inter, L = vc["hidden_size"], vc["intermediate_size"], vc["depth"]
+    p, t, ch = vc["patch_size"], vc.get("temporal_patch_size", 2), g(vc, "in_channels", "in_chans", default=3)
+    M = hv * vc.get("spatial_merge_size", 2) ** 2
+    per = 2 * hv + lin(hv, 3 * hv, True) + lin(hv, hv, True) + 2 * lin(hv, inter, True) + lin(inter, hv, True)
+    return ch * t * p * p * hv + L * per + hv + lin(M, M, True) + lin(M, vc["out_hidden_size"], True)
+
+
 def pixtral_vision(vc, text_h, bias):
     hv, inter, L = vc["hidden_size"], vc["intermediate_size"], vc["num_hidden_layers"]
     p, ch = vc["patch_size"], vc.get("num_channels", 3)
@@ -154,6 +164,8 @@ def count(cfg):
             vision = llama4_vision(vc, th)
         elif mt in ("qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"):
             vision = qwen3vl_vision(vc)
+        elif mt == "qwen2_5_vl":
+            vision = qwen25vl_vision(vc)
         elif mt == "mistral3":
             vision = pixtral_vision(vc, th, False) + mistral3_projector(cfg, vc["hidden_size"], th)
         r["total"] += vision
@@ -176,12 +188,18 @@ def count(cfg):
         total += t
         active += t if a is None else a
 
-    if mt in ("llama", "mistral", "qwen2", "qwen3", "phi3", "granite", "smollm3", "ministral", "ministral3",
+    if mt == "qwen2_5_vl" and cfg.get("vision_config"):  # text fields at the top level
+        r = count(dict(cfg, model_type="qwen2_5_vl_text", vision_config=None))
+        vision = qwen25vl_vision(cfg["vision_config"])
+        r["total"] += vision
+        r["vision"] = vision
+        return r
+    if mt in ("llama", "mistral", "qwen2", "qwen2_5_vl_text", "qwen3", "phi3", "gemma", "internlm2", "exaone4", "granite", "smollm3", "ministral", "ministral3",
               "olmo2", "olmo3", "qwen3_vl_text", "gemma2", "gemma3_text", "cohere", "cohere2"):
-        qkv_bias = mt == "qwen2" or bool(cfg.get("attention_bias", False))
+        qkv_bias = mt in ("qwen2", "qwen2_5_vl_text") or bool(cfg.get("attention_bias", False))
         o_bias = bool(cfg.get("attention_bias", False))
         a = attn(h, heads, kv, hd, qkv_bias, o_bias)
-        if mt in ("qwen3", "qwen3_vl_text", "gemma3_text"):
+        if mt in ("qwen3", "qwen3_vl_text", "gemma3_text", "exaone4"):
             a += 2 * hd
         if mt in ("olmo2", "olmo3"):
             a += heads * hd + kv * hd
@@ -196,7 +214,7 @@ def count(cfg):
         base = attn(h, heads, kv, hd) + 2 * h + h * E
         add(L * (base + E * glu(h, inter)), L * (base + k * glu(h, inter)))
     elif mt in ("qwen2_moe", "qwen3_moe", "qwen3_vl_moe_text"):
-        E, k, mi = cfg["num_experts"], cfg["num_experts_per_tok"], cfg["moe_intermediate_size"]
+        E, k, mi = g(cfg, "num_experts", "num_local_experts"), cfg["num_experts_per_tok"], cfg["moe_intermediate_size"]
         sh = cfg.get("shared_expert_intermediate_size", 0) or 0
         step = cfg.get("decoder_sparse_step", 1) or 1
         dense_only = set(cfg.get("mlp_only_layers", []) or [])

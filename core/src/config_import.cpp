@@ -120,6 +120,9 @@ struct TowerDims {
   std::int64_t patch = 0;
   std::int64_t image = 0;
   std::int64_t channels = 3;
+  std::int64_t temporal = 1;  ///< Qwen-VL: frames per Conv3d patch
+  std::int64_t merge = 1;     ///< Qwen-VL: patches merged per side into one token
+  std::int64_t out = 0;       ///< Qwen-VL: the text width the merger projects to
 };
 
 TowerDims read_tower(const json& vc, const std::string& prefix, bool image_required) {
@@ -168,6 +171,28 @@ std::int64_t llama4_vision_params(const json& vc, const std::string& prefix, std
   return embeddings + d.layers * per_layer + shuffled * adapter_in + adapter_in * adapter_out + output * text_hidden;
 }
 
+/// A Qwen-VL `vision_config` (Qwen2.5-VL, Qwen3-VL, Qwen3.5): `depth` blocks, frames per temporal
+/// patch, input channels (`in_channels`, or `in_chans` in the first Qwen2.5-VL configs), the merge
+/// side and the width the merger projects to.
+TowerDims read_qwen_vision(const json& vc, const std::string& prefix) {
+  TowerDims d;
+  d.hidden = read_int(vc, "hidden_size", prefix, true, 1, 1'000'000);
+  d.inter = read_int(vc, "intermediate_size", prefix, true, 1, 100'000'000);
+  d.layers = read_int(vc, "depth", prefix, true, 0, 10'000);
+  d.patch = read_int(vc, "patch_size", prefix, true, 1, 10'000);
+  d.temporal = read_int(vc, "temporal_patch_size", prefix, false, 1, 100, 2);
+  d.channels = read_int(vc, "in_channels", prefix, false, 1, 64, read_int(vc, "in_chans", prefix, false, 1, 64, 3));
+  d.merge = read_int(vc, "spatial_merge_size", prefix, false, 1, 100, 2);
+  d.out = read_int(vc, "out_hidden_size", prefix, true, 1, 1'000'000);
+  return d;
+}
+
+/// The Qwen-VL patch merger's two linear layers with biases: merge² × hidden → same → out.
+std::int64_t qwen_merger_mlp(const TowerDims& d) {
+  const std::int64_t merged = d.hidden * d.merge * d.merge;
+  return (merged * merged + merged) + (merged * d.out + d.out);
+}
+
 /// Qwen3-VL / Qwen3.5 vision encoder (mlx-vlm qwen3_vl/vision.py, transformers
 /// Qwen3VLVisionModel): a Conv3d patch embedding (channels × temporal × patch² → hidden, with
 /// bias), learned positions; per block two LayerNorms, qkv and proj with biases, fc1 and fc2 with
@@ -175,23 +200,27 @@ std::int64_t llama4_vision_params(const json& vc, const std::string& prefix, std
 /// more merger per `deepstack_visual_indexes` entry (LayerNorm over the merged width).
 /// Qwen3-VL-8B: 576,388,336.
 std::int64_t qwen3_vl_vision_params(const json& vc, const std::string& prefix) {
-  const std::int64_t hv = read_int(vc, "hidden_size", prefix, true, 1, 1'000'000);
-  const std::int64_t inter = read_int(vc, "intermediate_size", prefix, true, 1, 100'000'000);
-  const std::int64_t depth = read_int(vc, "depth", prefix, true, 0, 10'000);
-  const std::int64_t patch = read_int(vc, "patch_size", prefix, true, 1, 10'000);
-  const std::int64_t temporal = read_int(vc, "temporal_patch_size", prefix, false, 1, 100, 2);
-  const std::int64_t channels = read_int(vc, "in_channels", prefix, false, 1, 64, 3);
-  const std::int64_t merge = read_int(vc, "spatial_merge_size", prefix, false, 1, 100, 2);
+  const TowerDims d = read_qwen_vision(vc, prefix);
+  const std::int64_t hv = d.hidden;
   const std::int64_t positions = read_int(vc, "num_position_embeddings", prefix, false, 0, 100'000'000, 0);
-  const std::int64_t out = read_int(vc, "out_hidden_size", prefix, true, 1, 1'000'000);
-  const std::int64_t merged = hv * merge * merge;
-  const std::int64_t embeddings = channels * temporal * patch * patch * hv + hv + positions * hv;
-  const std::int64_t per_block = 4 * hv + (hv * 3 * hv + 3 * hv) + (hv * hv + hv) + (hv * inter + inter) + (inter * hv + hv);
-  const std::int64_t merger_mlp = (merged * merged + merged) + (merged * out + out);
+  const std::int64_t embeddings = d.channels * d.temporal * d.patch * d.patch * hv + hv + positions * hv;
+  const std::int64_t per_block = 4 * hv + (hv * 3 * hv + 3 * hv) + (hv * hv + hv) + (hv * d.inter + d.inter) + (d.inter * hv + hv);
   std::int64_t deepstack = 0;
   const auto ds = vc.find("deepstack_visual_indexes");
   if (ds != vc.end() && ds->is_array()) deepstack = static_cast<std::int64_t>(ds->size());
-  return embeddings + depth * per_block + (2 * hv + merger_mlp) + deepstack * (2 * merged + merger_mlp);
+  return embeddings + d.layers * per_block + (2 * hv + qwen_merger_mlp(d)) + deepstack * (2 * hv * d.merge * d.merge + qwen_merger_mlp(d));
+}
+
+/// Qwen2.5-VL vision encoder (transformers Qwen2_5_VisionTransformerPretrainedModel): a Conv3d
+/// patch embedding (channels × temporal × patch² → hidden, no bias); per block two RMSNorms, qkv
+/// and proj with biases, a gated MLP (gate, up, down) with biases; the patch merger's RMSNorm
+/// (ln_q) and its two linear layers (merge² × hidden → same, → the text hidden), with biases.
+/// Qwen2.5-VL-7B: 676,550,144.
+std::int64_t qwen25_vl_vision_params(const json& vc, const std::string& prefix) {
+  const TowerDims d = read_qwen_vision(vc, prefix);
+  const std::int64_t hv = d.hidden;
+  const std::int64_t per_block = 2 * hv + (hv * 3 * hv + 3 * hv) + (hv * hv + hv) + 2 * (hv * d.inter + d.inter) + (d.inter * hv + hv);
+  return d.channels * d.temporal * d.patch * d.patch * hv + d.layers * per_block + hv + qwen_merger_mlp(d);
 }
 
 /// Pixtral vision encoder and the Mistral 3 projector (mlx-vlm pixtral/vision.py and
@@ -321,7 +350,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   // Biases by model family: Qwen1.5/2/2.5 (model_type qwen2, qwen2_moe) put biases on q, k, v
   // (modeling_qwen2.py: q_proj bias=True, o_proj bias=False); Llama-style configs say
   // `attention_bias` (q, k, v and o: gpt-oss sets it) and `mlp_bias`.
-  if (type == "qwen2" || type == "qwen2_moe" || type == "qwen2_vl" || type == "qwen2_5_vl") {
+  if (type == "qwen2" || type == "qwen2_moe" || type == "qwen2_vl" || type == "qwen2_5_vl" || type == "qwen2_5_vl_text") {
     m.qkv_bias = true;
   } else if (type == "glm4_moe") {
     // GLM-4.5 (modeling_glm4_moe.py Glm4MoeAttention): attention_bias on q, k, v; o_proj has none.
@@ -331,12 +360,14 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     m.o_bias = true;
   }
   m.mlp_bias = read_bool(cfg, "mlp_bias", false);
-  // QK-norm: Qwen3 (incl. MoE and Next) and Gemma 3 normalise each head (RMSNorm(head_dim));
+  // QK-norm: Qwen3 (incl. MoE and Next), Gemma 3 and EXAONE 4 (modeling_exaone4.py q_norm,
+  // k_norm) normalise each head (RMSNorm(head_dim));
   // OLMo 2 normalises the whole projection (modeling_olmo2.py: RMSNorm(heads × head_dim)).
   // Llama 4's use_qk_norm is an L2 norm without weights (modeling_llama4.py Llama4TextL2Norm).
   // OLMo 3, MiniMax-M2 (qk_norm_type "per_layer") and Command R+ (LayerNorm over heads × head_dim)
   // also normalise the whole projection.
   m.qk_norm = starts_with(type, "qwen3") || starts_with(type, "gemma3") || starts_with(type, "gemma4") || starts_with(type, "olmo") ||
+              type == "exaone4" ||
               ((read_bool(cfg, "use_qk_norm", false) || read_bool(cfg, "qk_layernorm", false)) && type != "llama4_text");
   m.qk_norm_full_width = starts_with(type, "olmo2") || starts_with(type, "olmo3") || type == "minimax_m2" || type == "cohere";
   m.attention_output_gate = type == "qwen3_next" || read_bool(cfg, "attn_output_gate", false);
@@ -781,7 +812,14 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       v.merge_size = 2;
       const std::int64_t per_side = v.default_image_size / v.patch_size;
       v.tokens_per_image = static_cast<int>(per_side * per_side / 4);
-    } else if (vtype == "qwen3_vl" || vtype == "qwen3_vl_moe" || vtype == "qwen3_5" || vtype == "qwen3_5_moe") {
+    } else if (vtype == "qwen2_5_vl" || (vtype.empty() && outer_type == "qwen2_5_vl")) {
+      // The first Qwen2.5-VL configs give the vision_config no model_type of its own.
+      v.params = qwen25_vl_vision_params(*vision, vp);
+      v.what = "Qwen2.5-VL vision encoder (" + std::to_string(read_int(*vision, "depth", vp, false, 0, 10'000)) + " blocks) and patch merger";
+      v.patch_size = static_cast<int>(read_int(*vision, "patch_size", vp, true, 1, 10'000));
+      v.merge_size = static_cast<int>(read_int(*vision, "spatial_merge_size", vp, false, 1, 100, 2));
+    } else if (vtype == "qwen3_vl" || vtype == "qwen3_vl_moe" || vtype == "qwen3_5" || vtype == "qwen3_5_vision" ||
+               vtype == "qwen3_5_moe") {
       v.params = qwen3_vl_vision_params(*vision, vp);
       v.what = "Qwen3-VL vision encoder (" + std::to_string(read_int(*vision, "depth", vp, false, 0, 10'000)) + " blocks) and patch merger";
       v.patch_size = static_cast<int>(read_int(*vision, "patch_size", vp, true, 1, 10'000));

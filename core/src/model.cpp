@@ -343,7 +343,7 @@ std::int64_t image_tokens(const ModelSpec& m, int width, int height) {
     return v.tokens_per_image * (tiles + (tiles > 1 ? 1 : 0));
   }
   if (v.patch_size <= 0) return 0;
-  // Qwen3-VL / Pixtral: one token per merge × merge block of patch × patch pixels.
+  // Qwen2.5-VL / Qwen3-VL / Pixtral: one token per merge × merge block of patch × patch pixels.
   const std::int64_t side = static_cast<std::int64_t>(v.patch_size) * std::max(1, v.merge_size);
   return ceil_div(width, side) * ceil_div(height, side);
 }
@@ -564,7 +564,8 @@ std::vector<std::string> describe_features(const ModelSpec& m) {
                   grouped(m.hidden_size) + " (" + short_count(c.embedding) + " parameters each)");
   }
   if (m.embedding_scaled) out.push_back("embeddings scaled by √hidden_size (no extra memory)");
-  if (m.norms_per_layer != 2) out.push_back(std::to_string(m.norms_per_layer) + " norms per layer (before and after attention and MLP)");
+  if (m.norms_per_layer == 1) out.push_back("1 norm per layer (a single pre-norm)");
+  else if (m.norms_per_layer != 2) out.push_back(std::to_string(m.norms_per_layer) + " norms per layer (before and after attention and MLP)");
   if (m.vision.params > 0 && (m.vision.tokens_per_image > 0 || m.vision.patch_size > 0)) {
     const int side = m.vision.default_image_size > 0 ? m.vision.default_image_size : 1024;
     out.push_back("images enter the context as tokens: a " + std::to_string(side) + " × " + std::to_string(side) +
@@ -575,6 +576,10 @@ std::vector<std::string> describe_features(const ModelSpec& m) {
     out.push_back("MTP: " + std::to_string(m.mtp_layers) + " multi-token-prediction layer" + (one ? "" : "s") + " (" +
                   short_count(c.mtp) + " parameters) " + (one ? "ships" : "ship") + " in the checkpoint but " + (one ? "is" : "are") +
                   " not counted: loaded only for speculative decoding");
+  }
+  if (!m.stored_weights.empty()) {
+    out.push_back("the checkpoint stores its weights as " + m.stored_weights + " (config quantization_config): weights \"" +
+                  m.stored_weights + "\" sizes it as published");
   }
   if (m.extra_params > 0) {
     out.push_back((m.extra_params_what.empty() ? std::string("encoders outside the text model") : m.extra_params_what) + ": " +
