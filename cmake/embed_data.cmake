@@ -2,6 +2,11 @@
 # Writes OUTPUT: a C++ source holding every file in FILES as a string literal, with its kind (the
 # folder under DATA_ROOT) and id (the file stem), behind SYMBOL_begin()/SYMBOL_end() (SYMBOL defaults
 # to embedded_documents). Run as `cmake -P` at build time.
+# COMPACT (the WASM build): drop the line breaks and indentation (JSON strings hold no raw line
+# break, so the text stays the same JSON) and, in model presets, the provenance prose the core never
+# reads (published_params_note, published_params_source, config_note: one line each in those files;
+# in hardware entries notes, reference and derived_fields, which only the data tests read)
+# — it would be a tenth of the page's download.
 if(NOT SYMBOL)
   set(SYMBOL embedded_documents)
 endif()
@@ -14,6 +19,17 @@ foreach(_file IN LISTS FILES)
   get_filename_component(_id "${_file}" NAME_WE)
   get_filename_component(_name "${_file}" NAME)
   string(REGEX REPLACE "\\.json$" "" _id "${_name}")
+  if(COMPACT)
+    if(_kind STREQUAL "models")
+      string(REGEX REPLACE "\n  \"(published_params_note|published_params_source|config_note)\": \"([^\"\\\\]|\\\\.)*\"," ""
+             _text "${_text}")
+    endif()
+    if(_kind STREQUAL "hardware")
+      string(REGEX REPLACE ",\n  \"(notes|reference)\": \"([^\"\\\\]|\\\\.)*\"" "" _text "${_text}")
+      string(REGEX REPLACE ",\n  \"derived_fields\": \\[[^]]*\\]" "" _text "${_text}")
+    endif()
+    string(REGEX REPLACE "\n *" "" _text "${_text}")
+  endif()
   string(APPEND _body "  {\"${_kind}\", \"${_id}\", R\"llmsizer_json(${_text})llmsizer_json\"},\n")
   math(EXPR _count "${_count} + 1")
 endforeach()

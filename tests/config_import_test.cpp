@@ -221,3 +221,91 @@ TEST_CASE("A config with a file's exact parameter count and bytes sizes the weig
   const json bad = test_support::estimate({{"model", {{"config", llama_1b()}, {"weight_bytes", -3}}}});
   CHECK(bad["error"]["field"] == "model.weight_bytes");
 }
+
+TEST_CASE("quantization_config names the stored weight format", "[config][quantization]") {
+  const auto stored = [](const json& q) {
+    json c = llama_1b();
+    c["quantization_config"] = q;
+    std::vector<Message> warnings;
+    return model_from_hf_config(c, "config", warnings).stored_weights;
+  };
+  // AutoAWQ / Qwen *-AWQ repos; AutoGPTQ / Qwen *-GPTQ-Int4; Qwen3-*-FP8 (128 × 128 blocks);
+  // Mistral FP8 with per-tensor scales; llm-compressor FP8 per channel; gpt-oss MXFP4; bitsandbytes.
+  CHECK(stored({{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}, {"version", "gemm"}, {"zero_point", true}}) == "awq-int4");
+  CHECK(stored({{"quant_method", "gptq"}, {"bits", 4}, {"group_size", 128}}) == "gptq-int4");
+  CHECK(stored({{"quant_method", "gptq"}, {"bits", 8}}) == "gptq-int8");
+  CHECK(stored({{"quant_method", "fp8"}, {"fmt", "e4m3"}, {"weight_block_size", {128, 128}}}) == "fp8-block");
+  CHECK(stored({{"quant_method", "fp8"}, {"weight_block_size", nullptr}}) == "fp8");
+  CHECK(stored({{"quant_method", "compressed-tensors"},
+                {"config_groups", {{"group_0", {{"weights", {{"num_bits", 8}, {"type", "float"}, {"strategy", "channel"}}}}}}}}) == "fp8-channel");
+  CHECK(stored({{"quant_method", "mxfp4"}}) == "mxfp4");
+  CHECK(stored({{"quant_method", "bitsandbytes"}, {"load_in_4bit", true}, {"bnb_4bit_quant_type", "nf4"}}) == "nf4");
+  // A format without a catalog entry is named in a warning and leaves the default.
+  json c = llama_1b();
+  c["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "NVFP4"}};
+  std::vector<Message> warnings;
+  CHECK(model_from_hf_config(c, "config", warnings).stored_weights.empty());
+  CHECK(test_support::any_contains(warnings, "modelopt"));
+  // A preset from an FP8 repository carries its format.
+  CHECK(test_support::preset("qwen3-30b-a3b-fp8").stored_weights == "fp8-block");
+  CHECK(test_support::preset("qwen3-30b-a3b").stored_weights.empty());
+}
+
+TEST_CASE("Malformed per-layer structures are rejected by path", "[config][per-layer]") {
+  // Nemotron-H: one pattern letter per layer, from M * - E only.
+  json h = {{"model_type", "nemotron_h"}, {"hidden_size", 64}, {"num_hidden_layers", 3}, {"num_attention_heads", 4},
+            {"vocab_size", 100}, {"intermediate_size", 128}, {"mamba_num_heads", 2}, {"mamba_head_dim", 32},
+            {"ssm_state_size", 16}, {"hybrid_override_pattern", "M*"}};
+  CHECK(error_field(h) == "model.config.hybrid_override_pattern");
+  h["hybrid_override_pattern"] = "M*X";
+  CHECK(error_field(h) == "model.config.hybrid_override_pattern");
+  h["hybrid_override_pattern"] = "M*-";
+  CHECK(error_field(h) == "(no error)");
+  // DeciLM: one block per layer; n_heads_in_group must divide the heads.
+  json nas = {{"model_type", "nemotron-nas"}, {"hidden_size", 64}, {"num_hidden_layers", 2}, {"num_attention_heads", 4},
+              {"vocab_size", 100}, {"block_configs", json::array({{{"attention", {{"n_heads_in_group", 2}}}, {"ffn", {{"ffn_mult", 1.0}}}}})}};
+  CHECK(error_field(nas) == "model.config.block_configs");
+  nas["num_hidden_layers"] = 1;
+  nas["block_configs"][0]["attention"]["n_heads_in_group"] = 3;
+  CHECK(error_field(nas) == "model.config.block_configs[0].attention.n_heads_in_group");
+  // MiMo-V2-Flash: hybrid_layer_pattern has one entry per layer.
+  json mimo = {{"model_type", "mimo_v2_flash"}, {"hidden_size", 64}, {"num_hidden_layers", 2}, {"num_attention_heads", 4},
+               {"vocab_size", 100}, {"intermediate_size", 128}, {"sliding_window", 16}, {"hybrid_layer_pattern", {0}}};
+  CHECK(error_field(mimo) == "model.config.hybrid_layer_pattern");
+  // Llama 4: moe_layers lists existing layers.
+  json l4 = {{"model_type", "llama4_text"}, {"hidden_size", 64}, {"num_hidden_layers", 2}, {"num_attention_heads", 4},
+             {"vocab_size", 100}, {"intermediate_size", 32}, {"intermediate_size_mlp", 128}, {"num_local_experts", 4},
+             {"num_experts_per_tok", 1}, {"moe_layers", {0, 7}}};
+  CHECK(error_field(l4) == "model.config.moe_layers");
+}
+
+TEST_CASE("GLM-4.5 puts biases on q, k and v only; Cohere ties and runs one norm per layer", "[config]") {
+  std::vector<Message> warnings;
+  const ModelSpec glm = test_support::preset("glm-4.5-air");
+  CHECK(glm.qkv_bias);
+  CHECK_FALSE(glm.o_bias);
+  CHECK(glm.moe.router_bias);  // e_score_correction_bias
+  json cohere = llama_1b();
+  cohere["model_type"] = "cohere";
+  cohere.erase("tie_word_embeddings");
+  cohere["use_qk_norm"] = true;
+  const ModelSpec c = model_from_hf_config(cohere, "config", warnings);
+  CHECK(c.tie_word_embeddings);  // CohereConfig default
+  CHECK(c.norms_per_layer == 1);
+  CHECK(c.qk_norm_full_width);  // LayerNorm over (heads, head_dim)
+}
+
+TEST_CASE("Llama 4's use_qk_norm has no weights and its layers follow no_rope_layers", "[config][chunked]") {
+  const ModelSpec m = test_support::preset("llama-4-maverick-17b-128e-instruct");
+  CHECK_FALSE(m.qk_norm);
+  CHECK(m.attention_chunk_size == 8192);
+  // interleave_moe_layer_step 2: layers 1, 3, 5, ... are MoE; the others dense (16384 wide).
+  CHECK_FALSE(is_moe_layer(m, 0));
+  CHECK(is_moe_layer(m, 1));
+  CHECK(m.intermediate_size == 16'384);
+  CHECK(m.moe.expert_intermediate_size == 8'192);
+  // Without no_rope_layers the class default interval 4 applies: layers 3, 7, ... are global.
+  int global = 0;
+  for (int i = 0; i < m.num_layers; ++i) global += m.mixer(i) == MixerKind::full_attention ? 1 : 0;
+  CHECK(global == 12);
+}

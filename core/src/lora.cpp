@@ -27,13 +27,10 @@ struct LayerCounts {
 LayerCounts layer_counts(const ModelSpec& m) {
   LayerCounts c;
   for (int layer = 0; layer < m.num_layers; ++layer) {
-    const MixerKind k = m.mixer(layer);
-    if (k == MixerKind::full_attention || k == MixerKind::sliding_attention) ++c.attention;
-    if (is_moe_layer(m, layer)) {
-      ++c.moe;
-    } else {
-      ++c.dense_mlp;
-    }
+    if (is_attention(m.mixer(layer))) ++c.attention;
+    const MlpKind kind = mlp_kind(m, layer);
+    if (kind == MlpKind::moe || kind == MlpKind::dense_and_moe) ++c.moe;
+    if (kind == MlpKind::dense || kind == MlpKind::dense_and_moe) ++c.dense_mlp;
   }
   return c;
 }

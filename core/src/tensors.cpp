@@ -83,25 +83,38 @@ void add_attention(Builder& b, const ModelSpec& m, const std::string& p, int lay
     b.add(p + "attn_output.weight", {heads * m.mla.v_head_dim, h}, A, layer);
     return;
   }
-  const std::int64_t q_out = static_cast<std::int64_t>(m.num_attention_heads) * m.head_dim;
-  const std::int64_t kv_out = static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim;
+  const AttentionShape a = m.attention(layer);
+  if (a.linear_replacement) {
+    b.add(p + "attn_linear.weight", {h, h}, A, layer);  // DeciLM replace_with_linear
+    return;
+  }
+  // The output gate of Qwen3-Next / Qwen3.5 doubles q_proj (llama.cpp stores it inside attn_q).
+  const std::int64_t q_out = static_cast<std::int64_t>(a.q_heads) * a.head_dim * (m.attention_output_gate ? 2 : 1);
+  const std::int64_t k_out = a.owns_kv ? static_cast<std::int64_t>(a.kv_heads) * a.head_dim : 0;
+  const std::int64_t v_out = a.owns_kv && a.v_proj ? static_cast<std::int64_t>(a.kv_heads) * a.v_head_dim : 0;
+  const std::int64_t o_in = static_cast<std::int64_t>(a.q_heads) * a.v_head_dim;
   b.add(p + "attn_q.weight", {h, q_out}, A, layer);
-  b.add(p + "attn_k.weight", {h, kv_out}, A, layer);
-  b.add(p + "attn_v.weight", {h, kv_out}, A, layer);
-  b.add(p + "attn_output.weight", {q_out, h}, A, layer);
+  if (k_out > 0) b.add(p + "attn_k.weight", {h, k_out}, A, layer);
+  if (v_out > 0) b.add(p + "attn_v.weight", {h, v_out}, A, layer);
+  b.add(p + "attn_output.weight", {o_in, h}, A, layer);
   if (m.qkv_bias) {
     b.add(p + "attn_q.bias", {q_out}, A, layer);
-    b.add(p + "attn_k.bias", {kv_out}, A, layer);
-    b.add(p + "attn_v.bias", {kv_out}, A, layer);
+    if (k_out > 0) b.add(p + "attn_k.bias", {k_out}, A, layer);
+    if (v_out > 0) b.add(p + "attn_v.bias", {v_out}, A, layer);
   }
   if (m.o_bias) b.add(p + "attn_output.bias", {h}, A, layer);
   if (m.qk_norm) {
-    b.add(p + "attn_q_norm.weight", {m.head_dim}, TensorClass::norms, layer);
-    b.add(p + "attn_k_norm.weight", {m.head_dim}, TensorClass::norms, layer);
+    // Per-head norms (Qwen3, Gemma 3) or over the whole projection (OLMo 2, MiniMax-M2).
+    const std::int64_t qn = m.qk_norm_full_width ? static_cast<std::int64_t>(a.q_heads) * a.head_dim : a.head_dim;
+    const std::int64_t kn = m.qk_norm_full_width ? k_out : a.head_dim;
+    b.add(p + "attn_q_norm.weight", {qn}, TensorClass::norms, layer);
+    if (a.owns_kv) b.add(p + "attn_k_norm.weight", {kn}, TensorClass::norms, layer);
   }
+  if (a.sinks) b.add(p + "attn_sinks.weight", {a.q_heads}, A, layer);
 }
 
 void add_dense_mlp(Builder& b, const ModelSpec& m, const std::string& p, const std::string& suffix, std::int64_t width, bool bias, int layer) {
+  if (width <= 0) return;
   const std::int64_t h = m.hidden_size;
   const auto M = TensorClass::mlp;
   if (m.gated_mlp) b.add(p + "ffn_gate" + suffix + ".weight", {h, width}, M, layer);
@@ -183,14 +196,12 @@ std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
     const std::string p = "blk." + std::to_string(layer) + ".";
     add_norm(b, m, p + "attn_norm", layer);
     const MixerKind kind = m.mixer(layer);
-    if (kind == MixerKind::full_attention || kind == MixerKind::sliding_attention) add_attention(b, m, p, layer);
+    if (is_attention(kind)) add_attention(b, m, p, layer);
     if (m.norms_per_layer >= 4) add_norm(b, m, p + "post_attention_norm", layer);
     if (m.norms_per_layer >= 2) add_norm(b, m, p + "ffn_norm", layer);
-    if (is_moe_layer(m, layer)) {
-      add_moe(b, m, p, layer);
-    } else {
-      add_dense_mlp(b, m, p, "", m.intermediate_size, m.mlp_bias, layer);
-    }
+    const MlpKind mlp = mlp_kind(m, layer);
+    if (mlp == MlpKind::dense || mlp == MlpKind::dense_and_moe) add_dense_mlp(b, m, p, "", m.intermediate(layer), m.mlp_bias, layer);
+    if (mlp == MlpKind::moe || mlp == MlpKind::dense_and_moe) add_moe(b, m, p, layer);
     if (m.norms_per_layer >= 4) add_norm(b, m, p + "post_ffw_norm", layer);
   }
   // Linear-attention and SSM mixers (and any norm count the names above do not cover) are

@@ -47,8 +47,9 @@ TrainingTime training_time(const ModelSpec& m, const TrainingSettings& s) {
     const double q = static_cast<double>(m.num_attention_heads) * m.head_dim;
     for (int layer = 0; layer < m.num_layers; ++layer) {
       const MixerKind k = m.mixer(layer);
-      if (k == MixerKind::full_attention) attention += q * static_cast<double>(s.seq_len);
-      if (k == MixerKind::sliding_attention) attention += q * static_cast<double>(std::min<std::int64_t>(s.seq_len, m.sliding_window));
+      if (!is_attention(k)) continue;
+      const int window = m.attention_window(k);
+      attention += q * static_cast<double>(window > 0 ? std::min<std::int64_t>(s.seq_len, window) : s.seq_len);
     }
   } else {
     body = static_cast<double>(c.total);
