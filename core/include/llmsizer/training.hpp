@@ -108,6 +108,9 @@ struct TrainingActivations {
   std::int64_t transient_bytes = 0;  ///< QLoRA dequantized matrix, DoRA weight-norm temporaries
   std::int64_t per_layer_token_bytes = 0;  ///< one layer's saved bytes per token (for the explanation)
   std::int64_t host_bytes = 0;       ///< checkpointed layer inputs offloaded to host RAM (Unsloth)
+  /// 16-bit logits blocks the caching allocator keeps reserved but cannot reuse for the loss's
+  /// larger fp32 gradient buffers (device memory only, not a tensor).
+  std::int64_t loss_cached_bytes = 0;
   std::int64_t peak_bytes() const { return kept_bytes + std::max(recompute_bytes, loss_bytes) + transient_bytes; }
 };
 TrainingActivations training_activations(const ModelSpec& model, const TrainingSettings& settings);
