@@ -334,6 +334,12 @@ TEST_CASE("The JSON edge reports training results and names bad training fields"
   for (const auto& [k, v] : ok["memory"]["parts"].items()) sum += v.get<std::int64_t>();
   CHECK(sum == ok["memory"]["device_bytes"].get<std::int64_t>());
 
+  // New response fields: the load peak (0 without FSDP), checkpoints in host RAM (0 without
+  // Unsloth), the allocator's reserved blocks.
+  CHECK(ok["training"]["load_peak_bytes"] == 0);
+  CHECK(ok["training"]["host_activation_bytes"] == 0);
+  CHECK(ok["training"].contains("allocator_cached_bytes"));
+
   const std::vector<std::pair<json, std::string>> bad = {
       {{{"lora_rank", 0}, {"method", "lora"}}, "training.lora_rank"},
       {{{"zero_stage", 4}}, "training.zero_stage"},
@@ -353,3 +359,50 @@ TEST_CASE("The JSON edge reports training results and names bad training fields"
   }
 }
 
+TEST_CASE("Training on a device reports the longest sequence and largest micro-batch that fit", "[training][api][fit]") {
+  using nlohmann::json;
+  // Llama-3.1-8B QLoRA with Unsloth on a 24 GiB budget: the fit's max_context is where
+  // device_bytes crosses the budget, at this micro-batch; max_batch likewise at this seq_len.
+  const json request = {{"model", "llama-3.1-8b-instruct"}, {"task", "training"}, {"budget_bytes", 24LL << 30},
+                        {"training", {{"method", "qlora"}, {"framework", "unsloth"}, {"lora_rank", 32}, {"seq_len", 4096},
+                                      {"gradient_checkpointing", true}, {"optimizer", "adamw-8bit"}}}};
+  const json r = test_support::estimate(request);
+  REQUIRE(r.contains("fit"));
+  CHECK(r["fit"]["fits"] == true);
+  const std::int64_t max_context = r["fit"]["max_context"].get<std::int64_t>();
+  const std::int64_t max_batch = r["fit"]["max_batch"].get<std::int64_t>();
+  REQUIRE(max_context > 4096);
+  REQUIRE(max_batch >= 1);
+  json at = request;
+  at["training"]["seq_len"] = max_context;
+  CHECK(test_support::estimate(at)["memory"]["device_bytes"].get<std::int64_t>() <= (24LL << 30));
+  at["training"]["seq_len"] = max_context + 1;
+  CHECK(test_support::estimate(at)["memory"]["device_bytes"].get<std::int64_t>() > (24LL << 30));
+  json batch = request;
+  batch["training"]["micro_batch"] = max_batch + 1;
+  CHECK(test_support::estimate(batch)["memory"]["device_bytes"].get<std::int64_t>() > (24LL << 30));
+  // Unsloth's offloaded checkpoints wait in host RAM: (32 − 2) layer inputs × 4096 tokens × 4096 × 2 B.
+  CHECK(r["training"]["host_activation_bytes"] == 30LL * 4096 * 4096 * 2);
+
+  // Past the longest sequence the fit is the out-of-memory verdict, naming the longest that fits.
+  json too_long = request;
+  too_long["training"]["seq_len"] = max_context + 1;
+  const json oom = test_support::estimate(too_long);
+  CHECK(oom["fit"]["fits"] == false);
+  CHECK(oom["fit"]["max_context"] == max_context);
+  CHECK(oom["fit"]["note_data"]["id"] == "fit.training.out_of_memory");
+  // A card smaller than the 4-bit weights: not even one token fits.
+  json tiny = request;
+  tiny["budget_bytes"] = 4LL << 30;
+  const json never = test_support::estimate(tiny);
+  CHECK(never["fit"]["max_context"] == 0);
+  CHECK(never["fit"]["max_batch"] == 0);
+  CHECK(never["fit"]["note_data"]["id"] == "fit.training.never_fits");
+
+  // On named hardware the same fields join the hardware fit.
+  json on_gpu = request;
+  on_gpu.erase("budget_bytes");
+  on_gpu["hardware"] = "nvidia-a100-40gb-sxm";
+  const json a100 = test_support::estimate(on_gpu);
+  CHECK(a100["fit"]["max_context"].get<std::int64_t>() > max_context);
+}

@@ -336,7 +336,8 @@ ValidationRow inference_row(const json& r) {
  *  kernels, no dropout, Cut Cross-Entropy). "Hugging Face + FA2": transformers + PEFT (fp32
  *  adapters, prepare_model_for_kbit_training), gradient checkpointing, flash attention.
  *  Compared as memory: the estimate at the published longest sequence against the card (a memory
- *  error like every other training row). "OOM" cells are verdicts at one token. */
+ *  error like every other training row); the longest sequence the estimate allows (the answer's
+ *  fit.max_context) is printed beside it. "OOM" cells are verdicts at one token. */
 ValidationRow unsloth_context_row(ValidationRow row, const json& r, const std::string& preset) {
   const json& st = r.at("setting");
   const json& measured = r.at("measured");
@@ -371,6 +372,12 @@ ValidationRow unsloth_context_row(ValidationRow row, const json& r, const std::s
   row.unit = "GB";
   row.quantity = "memory.device_bytes at the published longest sequence, against the card's memory";
   row.estimated = response["memory"]["device_bytes"].get<double>() / kGB;
+  const std::int64_t published = measured.at("max_context_tokens").get<std::int64_t>();
+  const std::int64_t estimated_context = response.contains("fit") ? response["fit"].value("max_context", std::int64_t{0}) : 0;
+  char text[160];
+  std::snprintf(text, sizeof text, "longest sequence: published %lld tokens, estimated %lld (%+.1f%%)", static_cast<long long>(published),
+                static_cast<long long>(estimated_context), 100.0 * (static_cast<double>(estimated_context) - published) / published);
+  row.notes.push_back(text);
   row.used = true;
   return row;
 }

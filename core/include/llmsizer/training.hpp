@@ -182,4 +182,10 @@ struct TrainingFit {
 TrainingFit training_fit(const ModelSpec& model, const TrainingSettings& settings, std::int64_t capacity_bytes,
                          std::int64_t max_seq_len_limit = 1'048'576, std::int64_t max_micro_batch_limit = 4096);
 
+/// The searches' upper ends in an answer: the request's own limits on seq_len (10 M tokens) would
+/// cost ~24 estimates; 4 M tokens (22) covers every published long-context run, and micro-batches
+/// above 65,536 are not trained.
+constexpr std::int64_t kMaxTrainingFitTokens = 4'194'304;
+constexpr std::int64_t kMaxTrainingFitBatch = 65'536;
+
 }  // namespace llmsizer
