@@ -140,6 +140,13 @@ Answer answer(const Request& r, const Catalog& catalog) {
     if (r.hardware) a.training_hardware = place_training(r, a.memory);
   }
   if (r.budget_bytes && !r.hardware) a.budget_fit = fit_budget(a.memory, *r.budget_bytes);
+  if (r.task == Task::training && (a.training_hardware || a.budget_fit)) {
+    // The longest sequence and the largest micro-batch that fit what the device can hold.
+    const std::int64_t capacity = a.training_hardware ? a.training_hardware->usable_bytes : a.budget_fit->usable_bytes;
+    if (a.memory.device_bytes > 0) {
+      a.training_fit = training_fit(r.model, r.training, capacity, kMaxTrainingFitTokens, kMaxTrainingFitBatch);
+    }
+  }
   return a;
 }
 

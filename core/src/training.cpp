@@ -228,12 +228,14 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
       if (std::find(out.lora_modules.begin(), out.lora_modules.end(), mat.module) == out.lora_modules.end()) out.lora_modules.push_back(mat.module);
     }
     // The frozen base in 16-bit (QLoRA: its decoder linears in 4 bits with their constants).
-    const double base_bytes = s.precision == TrainingPrecision::fp32 ? 4 : 2;
+    // Hugging Face QLoRA on bitsandbytes: the non-quantized parameters in fp32 (kbit_upcast).
+    const double base_bytes = s.precision == TrainingPrecision::fp32 || training_detail::kbit_upcast(s) ? 4 : 2;
     if (s.method == TrainingMethod::qlora) {
       weights = static_cast<double>(tp.quantized) * quantized_base_bytes(s.quantized_base) +
                 static_cast<double>(tp.total - tp.quantized) * base_bytes;
       weights_values = Message("explain.training.weights.qlora.values").count("quantized", tp.quantized).bytes_each("quantized", quantized_base_bytes(s.quantized_base))
                            .term("base", quantized_base_term(s.quantized_base)).count("rest", tp.total - tp.quantized).bytes_each("base", base_bytes);
+      if (training_detail::kbit_upcast(s)) weights_values.then(Message("explain.training.weights.kbit_upcast"));
     } else {
       weights = static_cast<double>(tp.total) * base_bytes;
       weights_values = Message("explain.training.weights.lora.values").count("params", tp.total).bytes_each("base", base_bytes);
@@ -303,6 +305,34 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
         const FsdpMemory f = fsdp_memory(0, largest_layer * wb, n);
         buffers += static_cast<double>(f.gathered_unit_bytes);
         zero_text = Message("explain.training.overhead.fsdp").integer("gpus", n).bytes("gathered", f.gathered_unit_bytes);
+        // The root unit (embedding, final norm, lm_head) is not resharded after forward for
+        // FULL_SHARD: torch FSDP _post_forward_reshard frees "not state._is_root" units only, as
+        // the root's parameters are used again at once by backward.
+        const double root = static_cast<double>(c.embedding + c.lm_head) * wb * (1.0 - 1.0 / n);
+        buffers += root;
+        zero_text->then(Message("explain.training.overhead.fsdp_root").bytes("root", static_cast<std::int64_t>(root)));
+        // Which parameters get gradients: litgpt wraps each Block as one FlatParameter
+        // (auto_wrap_policy={Block}, use_orig_params), so a block holding adapters computes the
+        // gradients of its frozen weights too (torch FSDP docs: mixing frozen and non-frozen
+        // parameters makes "the gradient memory usage ... equivalent to not freezing those
+        // parameters"). Other FSDP setups wrap adapters apart (PEFT's fsdp_auto_wrap_policy).
+        const bool frozen_grads = adapters_method && s.framework == TrainingFramework::litgpt;
+        const double decoder = static_cast<double>(c.per_layer_attention + c.per_layer_mlp + c.norms);
+        const double grads_unsharded = (frozen_grads ? decoder * wb : 0.0) + gradients * n;
+        // Backward of a unit produces its unsharded gradient before the reduce-scatter.
+        if (frozen_grads || !adapters_method) {
+          const double block_grad = static_cast<double>(largest_layer) * wb;
+          buffers += block_grad;
+        }
+        if (s.gradient_accumulation > 1) {
+          // Accumulating micro-batches without syncing (FSDP.no_sync, which Lightning Fabric's
+          // no_backward_sync and accelerate's accumulate use) keeps the gradients unsharded:
+          // "FSDP will accumulate the full model gradients (instead of gradient shards) until the
+          // eventual sync" (torch.distributed.fsdp FullyShardedDataParallel.no_sync docstring).
+          gradients = grads_unsharded;
+          zero_text->then(Message("explain.training.overhead.fsdp_no_sync").integer("micro_batches", s.gradient_accumulation)
+                              .bytes("gradients", static_cast<std::int64_t>(grads_unsharded)));
+        }
       } else {
         buffers += static_cast<double>(largest_layer) * 4 + bucket;
         zero_text = Message("explain.training.overhead.zero3").integer("gpus", n).count("largest_layer", largest_layer).bytes("buckets", static_cast<std::int64_t>(bucket));
@@ -412,7 +442,9 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     e.explain.push_back({"master_weights", Message("explain.training.master.formula"), std::move(values), e.parts.master_weights});
   }
   {
-    const char* loss = s.chunked_loss ? "loss.chunked" : (s.loss_fp32 || s.precision == TrainingPrecision::fp32) ? "loss.fp32" : "loss.16_bit";
+    const bool cut_ce = !s.chunked_loss && s.framework == TrainingFramework::unsloth && s.seq_len * s.micro_batch > kUnslothLogitsTokens;
+    const char* loss = s.chunked_loss ? "loss.chunked" : cut_ce ? "loss.cut_cross_entropy"
+                       : (s.loss_fp32 || s.precision == TrainingPrecision::fp32) ? "loss.fp32" : "loss.16_bit";
     Message formula = s.checkpointing == Checkpointing::full ? Message("explain.training.activations.checkpointed.formula")
                       : s.flash_attention                    ? Message("explain.training.activations.kept.formula")
                                                              : Message("explain.training.activations.kept_scores.formula");
@@ -420,6 +452,7 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     Message values = Message("explain.training.activations.values").count("seq_len", s.seq_len).count("micro_batch", s.micro_batch)
                          .bytes("kept", act.kept_bytes).bytes("recompute", act.recompute_bytes).bytes("loss", act.loss_bytes).bytes("transient", act.transient_bytes);
     if (step_is_peak) values.then(Message("explain.training.activations.step_is_peak").bytes("step", step_peak).bytes("backward", backward_peak));
+    if (act.host_bytes > 0) values.then(Message("explain.training.activations.host_offload").bytes("host", act.host_bytes));
     e.explain.push_back({"activations", std::move(formula), std::move(values), e.parts.activations});
   }
 
@@ -435,8 +468,15 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   std::int64_t cached = 0;
   if (stage >= 1 && stage <= 2 && step_is_peak && !s.offload_optimizer) {
     cached = std::min(act.peak_bytes(), backward_peak - static_cast<std::int64_t>(std::llround(states)));
-    out.allocator_cached_bytes = cached;
   }
+  if (act.loss_cached_bytes > 0) {
+    // The loss's 16-bit logits blocks stay reserved from the backward on (training_activations):
+    // what the driver holds is at least the backward peak plus them.
+    const std::int64_t reserved_at_backward = backward_peak + act.loss_cached_bytes;
+    const std::int64_t held = std::max(backward_peak, step_peak) + cached;
+    if (reserved_at_backward > held) cached += reserved_at_backward - held;
+  }
+  out.allocator_cached_bytes = cached;
   if (s.gpus == 0) {
     e.host_bytes = e.parts.sum() + static_cast<std::int64_t>(std::llround(host));
     e.warnings.push_back(Message("warning.training.cpu"));
@@ -447,6 +487,8 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     e.host_bytes = static_cast<std::int64_t>(std::llround(host));
     Message formula("explain.training.overhead.formula");
     if (zero_text) formula.then(std::move(*zero_text));
+    if (out.load_peak_bytes > std::max(backward_peak, step_peak)) formula.then(Message("explain.training.overhead.load_peak").bytes("load", out.load_peak_bytes));
+    if (cached > 0) formula.then(Message("explain.training.overhead.allocator_cached").bytes("cached", cached));
     e.explain.push_back({"overhead", std::move(formula), Message("explain.training.overhead.values").bytes("overhead", e.parts.overhead), e.parts.overhead});
   }
   if (is_paged(s.optimizer)) e.warnings.push_back(Message("warning.training.paged_optimizer"));

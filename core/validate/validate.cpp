@@ -327,11 +327,66 @@ ValidationRow inference_row(const json& r) {
 // ---------------------------------------------------------------------------------------------
 // Training memory
 
+/** A row of the Unsloth README's max-context tables (unslothai/unsloth@e3162dc README.md): the
+ *  longest sequence that trained on a card of `gpu_vram_gb` (read as GiB: cards sold as "8 GB"
+ *  carry 8 GiB), 4-bit QLoRA r 32 on all linear layers, batch 1, sequences padded to that length.
+ *  The table states no optimizer: Unsloth's notebooks and its README examples train with
+ *  optim="adamw_8bit", taken for both columns; its 4-bit checkpoints are NF4 with double
+ *  quantization. Unsloth column: framework unsloth (offloaded gradient checkpointing, fused LoRA
+ *  kernels, no dropout, Cut Cross-Entropy). "Hugging Face + FA2": transformers + PEFT (fp32
+ *  adapters, prepare_model_for_kbit_training), gradient checkpointing, flash attention.
+ *  Compared as memory: the estimate at the published longest sequence against the card (a memory
+ *  error like every other training row); the longest sequence the estimate allows (the answer's
+ *  fit.max_context) is printed beside it. "OOM" cells are verdicts at one token. */
+ValidationRow unsloth_context_row(ValidationRow row, const json& r, const std::string& preset) {
+  const json& st = r.at("setting");
+  const json& measured = r.at("measured");
+  if (preset.empty()) return excluded(row, "no preset for " + string_at(r, "model_ref"));
+  const bool unsloth = string_at(st, "framework") == "unsloth";
+  const std::int64_t capacity = static_cast<std::int64_t>(st.at("gpu_vram_gb").get<double>() * kGiB);
+  const bool oom = measured.value("oom", false);
+  ojson t;
+  t["method"] = "qlora";
+  t["quantization"] = "nf4";
+  t["lora_rank"] = st.at("lora_rank");
+  t["lora_targets"] = st.at("lora_target_modules");
+  t["lora_dropout"] = 0.0;
+  t["seq_len"] = oom ? 1 : measured.at("max_context_tokens").get<std::int64_t>();
+  t["micro_batch"] = st.at("micro_batch");
+  t["gradient_checkpointing"] = true;
+  t["flash_attention"] = true;
+  t["optimizer"] = "adamw-8bit";
+  t["precision"] = "mixed-bf16";
+  t["framework"] = unsloth ? "unsloth" : "trainer";
+  ojson request;
+  request["model"] = preset;
+  request["task"] = "training";
+  request["gpus"] = 1;
+  request["training"] = t;
+  if (oom) return oom_verdict(row, request, capacity);
+  request["budget_bytes"] = capacity;
+  row.request = request.dump();
+  const json response = estimate_json(request);
+  if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].value("message", std::string()));
+  row.measured = static_cast<double>(capacity) / kGB;
+  row.unit = "GB";
+  row.quantity = "memory.device_bytes at the published longest sequence, against the card's memory";
+  row.estimated = response["memory"]["device_bytes"].get<double>() / kGB;
+  const std::int64_t published = measured.at("max_context_tokens").get<std::int64_t>();
+  const std::int64_t estimated_context = response.contains("fit") ? response["fit"].value("max_context", std::int64_t{0}) : 0;
+  char text[160];
+  std::snprintf(text, sizeof text, "longest sequence: published %lld tokens, estimated %lld (%+.1f%%)", static_cast<long long>(published),
+                static_cast<long long>(estimated_context), 100.0 * (static_cast<double>(estimated_context) - published) / published);
+  row.notes.push_back(text);
+  row.used = true;
+  return row;
+}
+
 /** A training row as its source ran it.
  *  - Qwen-1 README rows ("Profiling of Memory and Speed", QwenLM/Qwen@712d922) come from Qwen's
  *    finetune.py and finetune/ scripts. LoRA (finetune_lora_single_gpu.sh): no DeepSpeed; Qwen's
  *    remote code loads the model in bf16 on A100 and the HF Trainer steps torch AdamW on bf16
- *    parameters (pure bf16); PEFT of 2023 made adapters in the base's dtype; r 64, dropout 0.05,
+ *    parameters (pure bf16); peft 0.5 (pinned for PyTorch 2.0) makes fp32 adapters; r 64, dropout 0.05,
  *    c_attn/c_proj/w1/w2; "LoRA (emb)" also trains wte and lm_head copies. Q-LoRA
  *    (finetune_qlora_single_gpu.sh): GPTQ-Int4 base, fp16, DeepSpeed ZeRO-2. Full (finetune_ds.sh):
  *    bf16 with DeepSpeed ZeRO-2. Both use finetune/ds_config_zero2.json: reduce_bucket_size 2e8,
@@ -358,8 +413,10 @@ ValidationRow training_row(const json& r) {
   if (preset.empty() && !has_config) return excluded(row, "no preset or architecture for " + ref);
 
   const bool litgpt = starts_with(string_at(st, "framework"), "litgpt");
+  const bool unsloth_table = contains(row.source, "unslothai/unsloth");
   const std::string method = string_at(st, "method");
   ojson t;
+  if (unsloth_table) return unsloth_context_row(row, r, preset);
   if (starts_with(ref, "bigscience/")) {
     // PEFT README OOM cells: full fine-tuning; the table states no sequence length or batch: the
     // smallest (1 token, batch 1) is the test's lower bound, mixed precision with AdamW.
@@ -404,7 +461,13 @@ ValidationRow training_row(const json& r) {
     t["lora_rank"] = st.at("lora_rank");
     t["lora_targets"] = st.at("lora_target_modules");
     t["lora_dropout"] = st.value("lora_dropout", 0.0);
-    t["adapter_dtype"] = "base";
+    // The README profiles with PyTorch 2.0, for which it pins peft >= 0.5.0, < 0.6.0 (README,
+    // "torch>=2.0,<2.1 ... peft>=0.5.0,<0.6.0"). peft 0.5 creates lora_A/lora_B as nn.Linear in
+    // the default dtype and moves them to the base weight's device only (tuners/lora.py
+    // LoraLayer.update_layer: self.to(self.weight.device)): fp32 adapters, grads and AdamW states.
+    // Under DeepSpeed fp16 (Q-LoRA) the engine casts the whole module to fp16 (module.half()):
+    // adapters in the base dtype with DeepSpeed's fp32 master partition.
+    t["adapter_dtype"] = qlora ? "base" : "fp32";
     t["train_embeddings"] = contains(method, "trainable_embedding");
     if (qlora) {
       t["quantization"] = "gptq-int4";

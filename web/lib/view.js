@@ -102,6 +102,9 @@ export function renderVerdict(box, response, verdict, { t, f }) {
     box.append(el('p', { cls: 'hint', text: diff >= 0 ? t('verdict.headroom', { value: f.bytes(diff), capacity: f.bytes(verdict.capacity) })
       : t('verdict.short', { value: f.bytes(-diff), capacity: f.bytes(verdict.capacity) }) }));
   }
+  // Training that does not fit: the core's verdict names the longest sequence that does.
+  const fit = response.fit;
+  if (fit && fit.note_data) box.append(el('p', { cls: 'hint', text: message(t, f, fit.note_data, fit.note), attrs: { 'data-field': 'fit-note' } }));
 }
 
 /** Parts in display order: the known ones first, then any part a newer core adds. */

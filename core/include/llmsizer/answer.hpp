@@ -80,6 +80,9 @@ struct Answer {
   std::optional<InferenceOnHardware> inference_hardware;
   std::optional<TrainingOnHardware> training_hardware;
   std::optional<BudgetFit> budget_fit;
+  /// Training on a device or within a budget: whether it fits, the longest sequence at this
+  /// micro-batch and the largest micro-batch at this sequence length that fit (0: not even 1).
+  std::optional<TrainingFit> training_fit;
   std::vector<Message> warnings;  ///< the request's, the estimate's, then the download's
 };
 

@@ -108,6 +108,9 @@ struct TrainingActivations {
   std::int64_t transient_bytes = 0;  ///< QLoRA dequantized matrix, DoRA weight-norm temporaries
   std::int64_t per_layer_token_bytes = 0;  ///< one layer's saved bytes per token (for the explanation)
   std::int64_t host_bytes = 0;       ///< checkpointed layer inputs offloaded to host RAM (Unsloth)
+  /// 16-bit logits blocks the caching allocator keeps reserved but cannot reuse for the loss's
+  /// larger fp32 gradient buffers (device memory only, not a tensor).
+  std::int64_t loss_cached_bytes = 0;
   std::int64_t peak_bytes() const { return kept_bytes + std::max(recompute_bytes, loss_bytes) + transient_bytes; }
 };
 TrainingActivations training_activations(const ModelSpec& model, const TrainingSettings& settings);
@@ -178,5 +181,11 @@ struct TrainingFit {
 };
 TrainingFit training_fit(const ModelSpec& model, const TrainingSettings& settings, std::int64_t capacity_bytes,
                          std::int64_t max_seq_len_limit = 1'048'576, std::int64_t max_micro_batch_limit = 4096);
+
+/// The searches' upper ends in an answer: the request's own limits on seq_len (10 M tokens) would
+/// cost ~24 estimates; 4 M tokens (22) covers every published long-context run, and micro-batches
+/// above 65,536 are not trained.
+constexpr std::int64_t kMaxTrainingFitTokens = 4'194'304;
+constexpr std::int64_t kMaxTrainingFitBatch = 65'536;
 
 }  // namespace llmsizer

@@ -56,6 +56,10 @@ FsdpMemory fsdp_memory(std::int64_t weight_bytes, std::int64_t largest_block_byt
 /// of one per layer (unsloth/models/_utils.py Unsloth_Offloaded_Gradient_Checkpointer).
 constexpr int kUnslothLayerInputsOnGpu = 2;
 
+/// Unsloth's causal-LM forward returns logits up to this many tokens per batch ("< 1024 Normal
+/// Unsloth uses less VRAM!", unsloth/models/llama.py, 2025-01) and uses Cut Cross-Entropy above.
+constexpr std::int64_t kUnslothLogitsTokens = 1024;
+
 /// The largest value in [1, upper] for which `fits(value)` holds, given that fitting is monotone
 /// (a longer sequence or a larger micro-batch never needs less memory); 0 when even 1 does not fit.
 template <typename Fits>

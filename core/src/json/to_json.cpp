@@ -180,6 +180,17 @@ void add_training_hardware(ojson& out, const TrainingOnHardware& h) {
   out["fit"] = fit;
 }
 
+/// Training's fit: the longest sequence at this micro-batch and the largest micro-batch at this
+/// sequence length that fit (0: not even 1), and when it does not fit, the verdict in words.
+void add_training_fit(ojson& fit, const TrainingFit& f, const TrainingSettings& t) {
+  fit["max_context"] = f.max_seq_len;
+  fit["max_batch"] = f.max_micro_batch;
+  if (f.fits) return;
+  Message verdict = f.max_seq_len > 0 ? Message("fit.training.out_of_memory").count("seq_len", t.seq_len).count("micro_batch", t.micro_batch).count("max_context", f.max_seq_len)
+                                      : Message("fit.training.never_fits").count("micro_batch", t.micro_batch);
+  put_message(fit, "note", verdict);
+}
+
 }  // namespace
 
 std::string dump(const ojson& j) { return j.dump(-1, ' ', false, ojson::error_handler_t::replace); }
@@ -251,6 +262,7 @@ std::string to_json(const Request& r, const Answer& a) {
                   {"headroom_bytes", a.budget_fit->headroom_bytes},
                   {"budget", true}};
   }
+  if (a.training_fit) add_training_fit(out["fit"], *a.training_fit, r.training);
   return dump(out);
 }
 

@@ -158,6 +158,9 @@ nlohmann::ordered_json training_result_json(const TrainingEstimate& e) {
   j["backward_peak_bytes"] = e.backward_peak_bytes;
   j["step_peak_bytes"] = e.step_peak_bytes;
   j["model_states_bytes"] = e.model_states_bytes;
+  j["load_peak_bytes"] = e.load_peak_bytes;
+  j["host_activation_bytes"] = e.host_activation_bytes;
+  j["allocator_cached_bytes"] = e.allocator_cached_bytes;
   if (!e.lora_modules.empty()) j["lora_target_modules"] = e.lora_modules;
   return j;
 }
