@@ -6,7 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/api.hpp"
-#include "llmsizer/catalog.hpp"
+#include "llmsizer/embedded_catalog.hpp"
+#include "llmsizer/embedded_data.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/gguf.hpp"
 #include "llmsizer/hardware.hpp"
@@ -28,7 +29,7 @@ using namespace llmsizer;
 ModelSpec preset(const char* id) {
   const auto* doc = find_embedded_document("models", id);
   const auto d = nlohmann::json::parse(doc->json.begin(), doc->json.end());
-  std::vector<std::string> warnings;
+  std::vector<llmsizer::Message> warnings;
   ModelSpec m = model_from_hf_config(d.at("config"), "config", warnings);
   m.id = id;
   return m;
@@ -124,7 +125,7 @@ void BM_ConfigImport(benchmark::State& state) {
   const auto* doc = find_embedded_document("models", "qwen3-30b-a3b");
   const std::string config = nlohmann::json::parse(doc->json.begin(), doc->json.end()).at("config").dump();
   for (auto _ : state) {
-    std::vector<std::string> warnings;
+    std::vector<llmsizer::Message> warnings;
     benchmark::DoNotOptimize(model_from_hf_config(nlohmann::json::parse(config), "config", warnings));
   }
 }

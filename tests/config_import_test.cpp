@@ -3,6 +3,7 @@
 // name the JSON path, warnings for fields that are not used.
 #include <catch2/catch.hpp>
 
+#include "llmsizer/message_text.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/error.hpp"
 #include "test_support.hpp"
@@ -19,7 +20,7 @@ json llama_1b() {
 }
 
 std::string error_field(const json& config) {
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   try {
     model_from_hf_config(config, "model.config", warnings);
   } catch (const InputError& e) {
@@ -46,12 +47,12 @@ TEST_CASE("A missing required field is named with its JSON path", "[config]") {
 TEST_CASE("A missing field's message says what to give", "[config]") {
   json c = llama_1b();
   c.erase("hidden_size");
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   try {
     model_from_hf_config(c, "model.config", warnings);
     FAIL("no error");
   } catch (const InputError& e) {
-    CHECK(std::string(e.what()) == "is missing from the config: give hidden_size, a whole number from 1 to 1000000");
+    CHECK(llmsizer::edge::render_en(e.message()) == "is missing from the config: give hidden_size, a whole number from 1 to 1000000");
   }
 }
 
@@ -77,7 +78,7 @@ TEST_CASE("Unknown fields are ignored with a warning that lists them", "[config]
   json c = llama_1b();
   c["my_new_field"] = 3;
   c["rope_theta"] = 500000.0;  // known and irrelevant: no warning
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(c, "config", warnings);
   CHECK(count_params(m).total == 1'235'814'400);  // Llama-3.2-1B safetensors metadata
   REQUIRE(warnings.size() == 1);
@@ -92,7 +93,7 @@ TEST_CASE("Gemma configs default to tied embeddings and Gemma 3 text_config take
   const json config = {{"model_type", "gemma3"},
                        {"text_config", {{"model_type", "gemma3_text"}, {"hidden_size", 2560}, {"intermediate_size", 10240},
                                         {"num_hidden_layers", 34}, {"sliding_window", 1024}}}};
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(config, "config", warnings);
   CHECK(m.vocab_size == 262'208);
   CHECK(m.num_attention_heads == 8);
@@ -114,7 +115,7 @@ TEST_CASE("The SigLIP vision tower and Gemma 3 projector are counted from vision
   // + 2 LayerNorms × 2 × 1152 + (1152×4304 + 4304) + (4304×1152 + 1152); final LayerNorm 2 × 1152
   // → 416,866,032. Projector: 1152 × 2560 + 1152 = 2,950,272.
   const auto doc = json::parse(std::string(find_embedded_document("models", "gemma-3-4b-it")->json));
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(doc.at("config"), "config", warnings);
   const std::int64_t per_layer = 4 * (1152LL * 1152 + 1152) + 2 * 2 * 1152 + (1152LL * 4304 + 4304) + (4304LL * 1152 + 1152);
   const std::int64_t tower = 3LL * 14 * 14 * 1152 + 1152 + 4096LL * 1152 + 27 * per_layer + 2 * 1152;
@@ -126,7 +127,7 @@ TEST_CASE("The SigLIP vision tower and Gemma 3 projector are counted from vision
 
 TEST_CASE("A vision tower the core cannot size is reported and not silently dropped", "[config][vision]") {
   json config = {{"model_type", "llava"}, {"text_config", llama_1b()}, {"vision_config", {{"model_type", "clip_vision_model"}}}};
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(config, "config", warnings);
   CHECK(m.extra_params == 0);
   CHECK(test_support::any_contains(warnings, "clip_vision_model"));
@@ -136,7 +137,7 @@ TEST_CASE("Qwen2 slides only when use_sliding_window is set and from max_window_
   json c = {{"model_type", "qwen2"}, {"hidden_size", 896}, {"num_hidden_layers", 24}, {"num_attention_heads", 14},
             {"num_key_value_heads", 2}, {"intermediate_size", 4864}, {"vocab_size", 151936},
             {"sliding_window", 4096}, {"max_window_layers", 21}, {"use_sliding_window", false}};
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   // Off: all 24 layers × 2 × 2 × 64 = 256 values per layer and token at any context.
   CHECK(kv_cache_elements(model_from_hf_config(c, "config", warnings), 8192) == 24LL * 256 * 8192);
   // On: layers 21..23 slide over 4096 tokens (configuration_qwen2.py layer_types).
@@ -146,7 +147,7 @@ TEST_CASE("Qwen2 slides only when use_sliding_window is set and from max_window_
 
 TEST_CASE("Qwen2 family puts biases on q k v and not on o", "[config]") {
   // Qwen2.5-0.5B: one layer's attention 896×896 + 896 + 2 × (896×128 + 128) + 896×896 (no o bias).
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = test_support::preset("qwen2.5-0.5b-instruct");
   CHECK(m.qkv_bias);
   CHECK_FALSE(m.o_bias);
@@ -159,7 +160,7 @@ TEST_CASE("OLMo 2 QK-norm covers the whole projection width", "[config]") {
   // (modeling_olmo2.py), MLP 3 × 4096 × 11008, 2 norms; plus 2 × 100352 × 4096 and a final norm.
   const json c = {{"model_type", "olmo2"}, {"hidden_size", 4096}, {"num_hidden_layers", 32}, {"num_attention_heads", 32},
                   {"num_key_value_heads", 32}, {"intermediate_size", 11008}, {"vocab_size", 100352}, {"tie_word_embeddings", false}};
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(c, "config", warnings);
   const std::int64_t per_layer = 4LL * 4096 * 4096 + 2 * 4096 + 3LL * 4096 * 11008 + 2 * 4096;
   const std::int64_t total = 2LL * 100352 * 4096 + 32 * per_layer + 4096;
@@ -179,7 +180,7 @@ TEST_CASE("Jamba mixes Mamba and attention layers and MoE every other layer", "[
                   {"attn_layer_period", 8}, {"attn_layer_offset", 4}, {"mamba_d_state", 16}, {"mamba_d_conv", 4},
                   {"mamba_expand", 2}, {"mamba_dt_rank", 256}, {"mamba_conv_bias", true}, {"mamba_proj_bias", false},
                   {"tie_word_embeddings", false}};
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(c, "config", warnings);
   // Mamba mixer (modeling_jamba.py): in_proj 4096 × 16384, conv 8192 × 4 + 8192, x_proj
   // 8192 × (256 + 32), dt_proj 256 × 8192 + 8192, A_log 8192 × 16, D 8192, out_proj 8192 × 4096,
@@ -219,4 +220,92 @@ TEST_CASE("A config with a file's exact parameter count and bytes sizes the weig
   // The override must be a count.
   const json bad = test_support::estimate({{"model", {{"config", llama_1b()}, {"weight_bytes", -3}}}});
   CHECK(bad["error"]["field"] == "model.weight_bytes");
+}
+
+TEST_CASE("quantization_config names the stored weight format", "[config][quantization]") {
+  const auto stored = [](const json& q) {
+    json c = llama_1b();
+    c["quantization_config"] = q;
+    std::vector<Message> warnings;
+    return model_from_hf_config(c, "config", warnings).stored_weights;
+  };
+  // AutoAWQ / Qwen *-AWQ repos; AutoGPTQ / Qwen *-GPTQ-Int4; Qwen3-*-FP8 (128 × 128 blocks);
+  // Mistral FP8 with per-tensor scales; llm-compressor FP8 per channel; gpt-oss MXFP4; bitsandbytes.
+  CHECK(stored({{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}, {"version", "gemm"}, {"zero_point", true}}) == "awq-int4");
+  CHECK(stored({{"quant_method", "gptq"}, {"bits", 4}, {"group_size", 128}}) == "gptq-int4");
+  CHECK(stored({{"quant_method", "gptq"}, {"bits", 8}}) == "gptq-int8");
+  CHECK(stored({{"quant_method", "fp8"}, {"fmt", "e4m3"}, {"weight_block_size", {128, 128}}}) == "fp8-block");
+  CHECK(stored({{"quant_method", "fp8"}, {"weight_block_size", nullptr}}) == "fp8");
+  CHECK(stored({{"quant_method", "compressed-tensors"},
+                {"config_groups", {{"group_0", {{"weights", {{"num_bits", 8}, {"type", "float"}, {"strategy", "channel"}}}}}}}}) == "fp8-channel");
+  CHECK(stored({{"quant_method", "mxfp4"}}) == "mxfp4");
+  CHECK(stored({{"quant_method", "bitsandbytes"}, {"load_in_4bit", true}, {"bnb_4bit_quant_type", "nf4"}}) == "nf4");
+  // A format without a catalog entry is named in a warning and leaves the default.
+  json c = llama_1b();
+  c["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "NVFP4"}};
+  std::vector<Message> warnings;
+  CHECK(model_from_hf_config(c, "config", warnings).stored_weights.empty());
+  CHECK(test_support::any_contains(warnings, "modelopt"));
+  // A preset from an FP8 repository carries its format.
+  CHECK(test_support::preset("qwen3-30b-a3b-fp8").stored_weights == "fp8-block");
+  CHECK(test_support::preset("qwen3-30b-a3b").stored_weights.empty());
+}
+
+TEST_CASE("Malformed per-layer structures are rejected by path", "[config][per-layer]") {
+  // Nemotron-H: one pattern letter per layer, from M * - E only.
+  json h = {{"model_type", "nemotron_h"}, {"hidden_size", 64}, {"num_hidden_layers", 3}, {"num_attention_heads", 4},
+            {"vocab_size", 100}, {"intermediate_size", 128}, {"mamba_num_heads", 2}, {"mamba_head_dim", 32},
+            {"ssm_state_size", 16}, {"hybrid_override_pattern", "M*"}};
+  CHECK(error_field(h) == "model.config.hybrid_override_pattern");
+  h["hybrid_override_pattern"] = "M*X";
+  CHECK(error_field(h) == "model.config.hybrid_override_pattern");
+  h["hybrid_override_pattern"] = "M*-";
+  CHECK(error_field(h) == "(no error)");
+  // DeciLM: one block per layer; n_heads_in_group must divide the heads.
+  json nas = {{"model_type", "nemotron-nas"}, {"hidden_size", 64}, {"num_hidden_layers", 2}, {"num_attention_heads", 4},
+              {"vocab_size", 100}, {"block_configs", json::array({{{"attention", {{"n_heads_in_group", 2}}}, {"ffn", {{"ffn_mult", 1.0}}}}})}};
+  CHECK(error_field(nas) == "model.config.block_configs");
+  nas["num_hidden_layers"] = 1;
+  nas["block_configs"][0]["attention"]["n_heads_in_group"] = 3;
+  CHECK(error_field(nas) == "model.config.block_configs[0].attention.n_heads_in_group");
+  // MiMo-V2-Flash: hybrid_layer_pattern has one entry per layer.
+  json mimo = {{"model_type", "mimo_v2_flash"}, {"hidden_size", 64}, {"num_hidden_layers", 2}, {"num_attention_heads", 4},
+               {"vocab_size", 100}, {"intermediate_size", 128}, {"sliding_window", 16}, {"hybrid_layer_pattern", {0}}};
+  CHECK(error_field(mimo) == "model.config.hybrid_layer_pattern");
+  // Llama 4: moe_layers lists existing layers.
+  json l4 = {{"model_type", "llama4_text"}, {"hidden_size", 64}, {"num_hidden_layers", 2}, {"num_attention_heads", 4},
+             {"vocab_size", 100}, {"intermediate_size", 32}, {"intermediate_size_mlp", 128}, {"num_local_experts", 4},
+             {"num_experts_per_tok", 1}, {"moe_layers", {0, 7}}};
+  CHECK(error_field(l4) == "model.config.moe_layers");
+}
+
+TEST_CASE("GLM-4.5 puts biases on q, k and v only; Cohere ties and runs one norm per layer", "[config]") {
+  std::vector<Message> warnings;
+  const ModelSpec glm = test_support::preset("glm-4.5-air");
+  CHECK(glm.qkv_bias);
+  CHECK_FALSE(glm.o_bias);
+  CHECK(glm.moe.router_bias);  // e_score_correction_bias
+  json cohere = llama_1b();
+  cohere["model_type"] = "cohere";
+  cohere.erase("tie_word_embeddings");
+  cohere["use_qk_norm"] = true;
+  const ModelSpec c = model_from_hf_config(cohere, "config", warnings);
+  CHECK(c.tie_word_embeddings);  // CohereConfig default
+  CHECK(c.norms_per_layer == 1);
+  CHECK(c.qk_norm_full_width);  // LayerNorm over (heads, head_dim)
+}
+
+TEST_CASE("Llama 4's use_qk_norm has no weights and its layers follow no_rope_layers", "[config][chunked]") {
+  const ModelSpec m = test_support::preset("llama-4-maverick-17b-128e-instruct");
+  CHECK_FALSE(m.qk_norm);
+  CHECK(m.attention_chunk_size == 8192);
+  // interleave_moe_layer_step 2: layers 1, 3, 5, ... are MoE; the others dense (16384 wide).
+  CHECK_FALSE(is_moe_layer(m, 0));
+  CHECK(is_moe_layer(m, 1));
+  CHECK(m.intermediate_size == 16'384);
+  CHECK(m.moe.expert_intermediate_size == 8'192);
+  // Without no_rope_layers the class default interval 4 applies: layers 3, 7, ... are global.
+  int global = 0;
+  for (int i = 0; i < m.num_layers; ++i) global += m.mixer(i) == MixerKind::full_attention ? 1 : 0;
+  CHECK(global == 12);
 }

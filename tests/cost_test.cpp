@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/cost.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/recommend.hpp"
 #include "test_support.hpp"

@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/hardware.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -39,7 +40,7 @@ TEST_CASE("Hardware data files follow the schema with units in plausible ranges"
     if (kind == "gpu") gpu_ids.insert(stem);
     docs.push_back(std::move(d));
   }
-  REQUIRE(docs.size() == 126);  // 65 GPUs, 11 CPUs, 33 instances, 17 laptops (hardware-sources.md)
+  REQUIRE(docs.size() == 127);  // 66 GPUs (65 of hardware-sources.md + the H20 of the Qwen3 speed table), 11 CPUs, 33 instances, 17 laptops
   for (const auto& d : docs) {
     const std::string id = d["id"];
     const std::string kind = d["kind"];

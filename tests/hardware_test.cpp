@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "llmsizer/hardware.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/recommend.hpp"
 #include "llmsizer/throughput.hpp"
@@ -231,7 +232,7 @@ TEST_CASE("One entry read on its own equals the catalog's entry for every id", "
     CHECK(e->measured_bandwidth_gb_per_s == c.measured_bandwidth_gb_per_s);
     CHECK(e->measured_tflops == c.measured_tflops);
     CHECK(e->source == c.source);
-    CHECK(e->unsupported_reason == c.unsupported_reason);
+    CHECK(e->unsupported.id == c.unsupported.id);
   }
   CHECK_FALSE(hardware_entry("no-such-device").has_value());
   CHECK(hardware_entry("NVIDIA-RTX-4090")->id == "nvidia-rtx-4090");  // ids are case-insensitive

@@ -25,7 +25,7 @@ using nlohmann::json;
 inline std::map<std::string, llmsizer::ModelSpec> models_of(const json& doc) {
   std::map<std::string, llmsizer::ModelSpec> out;
   for (const auto& m : doc.at("models")) {
-    std::vector<std::string> warnings;
+    std::vector<llmsizer::Message> warnings;
     llmsizer::ModelSpec spec = llmsizer::model_from_hf_config(m.at("config"), "config", warnings);
     spec.id = m.at("id").get<std::string>();
     out.emplace(spec.id, std::move(spec));

@@ -15,16 +15,18 @@
 #include <vector>
 
 #include "llama_cpp_rows.hpp"
-#include "llmsizer/catalog.hpp"
+#include "llmsizer/validate.hpp"
 
 namespace {
 
 using nlohmann::json;
 
 json data_file() {
-  const auto* doc = llmsizer::find_embedded_document("validation", "llama_cpp");
-  REQUIRE(doc != nullptr);
-  return json::parse(doc->json.begin(), doc->json.end());
+  for (auto* doc = llmsizer::validation_documents_begin(); doc != llmsizer::validation_documents_end(); ++doc) {
+    if (doc->id == "llama_cpp") return json::parse(doc->json.begin(), doc->json.end());
+  }
+  FAIL("data/validation/llama_cpp.json is not compiled in");
+  return json();
 }
 
 double median(std::vector<double> v) {

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/api.hpp"
-#include "llmsizer/catalog.hpp"
+#include "llmsizer/embedded_data.hpp"
 #include "llmsizer/memory.hpp"
 #include "test_support.hpp"
 
@@ -24,7 +24,7 @@ struct EngineCase {
   int version;  // transformers major × 100 + minor; 0: current
   const char* name;
 };
-const EngineCase kEngines[] = {{Engine::generic, 0, "generic"},
+const EngineCase kEngineCases[] = {{Engine::generic, 0, "generic"},
                                {Engine::transformers, 0, "transformers"},
                                {Engine::transformers, 438, "transformers 4.38"},
                                {Engine::vllm, 0, "vllm"},
@@ -69,7 +69,7 @@ TEST_CASE("Parts add up and none is negative for every preset and engine", "[pro
   REQUIRE(ids.size() >= 60);
   for (const auto& id : ids) {
     const ModelSpec m = test_support::preset(id);
-    for (const auto& c : kEngines) {
+    for (const auto& c : kEngineCases) {
       for (int gpus : {0, 1, 4}) {
         for (std::int64_t input : {1, 4096, 131072}) {
           CAPTURE(id, c.name, gpus, input);
@@ -83,7 +83,7 @@ TEST_CASE("Parts add up and none is negative for every preset and engine", "[pro
 TEST_CASE("Memory never falls with longer context or larger batch", "[property][memory]") {
   for (const auto& id : preset_ids()) {
     const ModelSpec m = test_support::preset(id);
-    for (const auto& c : kEngines) {
+    for (const auto& c : kEngineCases) {
       CAPTURE(id, c.name);
       std::int64_t previous = 0;
       for (std::int64_t input : {1, 7, 512, 2048, 8191, 32768, 131072, 1048576}) {
@@ -115,7 +115,7 @@ TEST_CASE("Memory never falls with more bits per weight", "[property][memory]") 
   const char* formats[] = {"int4", "int8", "fp8", "fp16", "bf16", "fp32"};
   for (const auto& id : preset_ids()) {
     const ModelSpec m = test_support::preset(id);
-    for (const auto& c : kEngines) {
+    for (const auto& c : kEngineCases) {
       CAPTURE(id, c.name);
       std::int64_t previous = 0;
       for (const char* w : formats) {
@@ -131,7 +131,7 @@ TEST_CASE("Memory never falls with more bits per weight", "[property][memory]") 
 TEST_CASE("Memory per GPU never rises with more tensor-parallel GPUs", "[property][memory][tp]") {
   for (const auto& id : preset_ids()) {
     const ModelSpec m = test_support::preset(id);
-    for (const auto& c : kEngines) {
+    for (const auto& c : kEngineCases) {
       CAPTURE(id, c.name);
       std::int64_t previous = INT64_MAX;
       for (int gpus : {1, 2, 3, 4, 8, 16, 64}) {

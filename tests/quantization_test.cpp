@@ -248,8 +248,8 @@ TEST_CASE("Quantized formats are smaller than bf16 and GGUF mixes are ordered by
 TEST_CASE("Engine buffers of quantized inference follow their documented formulas", "[quantization][engine]") {
   ModelSpec m = preset("meta-llama-3-8b");
   // bitsandbytes: the largest NF4 matrix (gate/up/down: 4096 × 14336) dequantized to 16 bits.
-  CHECK(bnb_dequant_buffer_bytes(weights_layout(m, format("nf4"))) == 4096LL * 14336 * 2);
-  CHECK(bnb_dequant_buffer_bytes(weights_layout(m, format("gptq-int4"))) == 0);
+  CHECK(bnb_dequant_buffer_bytes(m, weights_layout(m, format("nf4"))) == 4096LL * 14336 * 2);
+  CHECK(bnb_dequant_buffer_bytes(m, weights_layout(m, format("gptq-int4"))) == 0);
   // ExLlamaV2 scratch, largest layer ffn_gate/up (in 4096, out 14336):
   // 4096·14336·2 + 128 + 14336·2048·8·4 + 128 = 117,440,640 + 939,524,224 = 1,056,964,864 B.
   CHECK(gptq_exllama_scratch_bytes(m) == 1'056'964'864);
@@ -269,10 +269,10 @@ TEST_CASE("llama.cpp warns that a quantized V cache needs flash attention", "[qu
     REQUIRE(s.kv_cache != nullptr);
     s.flash_attention = false;
     auto e = estimate_inference_memory(m, s);
-    CHECK(std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string& w) { return w.find("flash attention") != std::string::npos; }));
+    CHECK(test_support::any_contains(e.warnings, "flash attention"));
     s.flash_attention = true;
     e = estimate_inference_memory(m, s);
-    CHECK_FALSE(std::any_of(e.warnings.begin(), e.warnings.end(), [](const std::string& w) { return w.find("flash attention") != std::string::npos; }));
+    CHECK_FALSE(test_support::any_contains(e.warnings, "flash attention"));
   }
   // q4_0 KV: 18 B per 32 elements; 8B at 4096 tokens: 2 × 32 × 8 × 128 × 4096 elements × 18/32.
   s.kv_cache = find_kv_cache_format("q4_0");

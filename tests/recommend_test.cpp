@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/precision.hpp"
+#include "llmsizer/embedded_catalog.hpp"
+#include "llmsizer/message_text.hpp"
 #include "llmsizer/recommend.hpp"
 #include "test_support.hpp"
 
@@ -54,7 +56,7 @@ TEST_CASE("The reason states spare memory context speed and price", "[recommend]
   const auto g5 = std::find_if(r.options.begin(), r.options.end(), [](const HardwareOption& o) { return o.hardware->id == "aws-g5.xlarge"; });
   REQUIRE(g5 != r.options.end());
   // 7,168 + 1,024 tokens = 8k; AWS lists g5.xlarge at $1.006/h.
-  CHECK_THAT(g5->reason, Catch::Matchers::StartsWith("fits with ") && Catch::Matchers::Contains("to spare at 8k context, ~") &&
+  CHECK_THAT(llmsizer::edge::render_en(g5->reason), Catch::Matchers::StartsWith("fits with ") && Catch::Matchers::Contains("to spare at 8k context, ~") &&
                              Catch::Matchers::Contains("tokens/s, $1.01/h"));
 }
 
@@ -68,7 +70,11 @@ TEST_CASE("Near misses say what would make them fit", "[recommend][near-miss]") 
   for (const auto& miss : r.near_misses) {
     CHECK_FALSE(miss.fit.fits);
     CHECK(miss.fit.headroom_bytes < 0);
-    for (const auto& fix : miss.fixes) lower_precision = lower_precision || fix.rfind("int8 weights fit", 0) == 0 || fix.rfind("int4 weights fit", 0) == 0;
+    for (const auto& fix : miss.fixes) {
+      // recommend.fix.format: "<format> weights fit ... with <headroom> to spare"
+      const std::string text = llmsizer::edge::render_en(fix);
+      lower_precision = lower_precision || (fix.id == "recommend.fix.format" && (text.rfind("int8 weights fit", 0) == 0 || text.rfind("int4 weights fit", 0) == 0));
+    }
   }
   CHECK(lower_precision);
 }

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmsizer/message_text.hpp"
 #include "llmsizer/safetensors.hpp"
 
 using namespace llmsizer;
@@ -53,9 +54,9 @@ std::string error_of(const std::string& bytes, std::int64_t file_size = -1) {
   try {
     (void)parse_safetensors_header(bytes, file_size);
   } catch (const TruncatedInputError& e) {
-    return std::string("TRUNCATED: ") + e.what();
+    return std::string("TRUNCATED: ") + llmsizer::edge::render_en(e.message());
   } catch (const InputError& e) {
-    return e.what();
+    return llmsizer::edge::render_en(e.message());
   }
   return "parsed";
 }

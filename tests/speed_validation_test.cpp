@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Generation speed against published measurements: the kind=speed rows of data/validation/speed.json
-// (copied verbatim with their sources from ../shared/validation), mapped by validate.cpp's speed_row to
-// an estimate with hardware. Prints every row's error and requires the median absolute error of the
-// compared rows to be at most 25% (issue 6).
+// Generation speed against published measurements: the rows of data/validation/speed.json (the
+// shared set's speed rows, the SGLang tables of the Qwen3 speed benchmark, the AutoAWQ README
+// benchmark) and the speeds printed beside the memory rows of inference.json (Qwen transformers
+// tables, litgpt), each mapped by validate.cpp's speed_rows to an estimate with hardware and compared
+// with the rate its source defines. Prints every row's error; issue 16's gates: median absolute
+// error at most 15%, 90th percentile at most 40%.
 #include <cstdio>
 
 #include <catch2/catch.hpp>
@@ -11,7 +13,7 @@
 
 using namespace llmsizer;
 
-TEST_CASE("Speed rows: median generation-speed error at most 25 percent", "[throughput][validation][measured]") {
+TEST_CASE("Speed rows: median generation-speed error at most 15 percent, p90 at most 40 percent", "[throughput][validation][measured]") {
   const ValidationReport report = run_validation("speed");
   std::printf("\n%-60s %9s %9s %8s  (tokens/s = output tokens / generate wall time)\n", "row", "measured", "estimate", "error");
   int excluded = 0;
@@ -28,6 +30,7 @@ TEST_CASE("Speed rows: median generation-speed error at most 25 percent", "[thro
   const ValidationSummary& s = report.summaries[0];
   std::printf("speed: %d rows, %d compared, %d excluded; median |error| %.1f%%, p90 %.1f%%, bias %+.1f%%\n", s.rows, s.used, excluded,
               100.0 * s.median_abs_error, 100.0 * s.p90_abs_error, 100.0 * s.median_signed_error);
-  CHECK(s.used >= 90);
-  CHECK(s.median_abs_error <= 0.25);
+  CHECK(s.used >= 450);
+  CHECK(s.median_abs_error <= 0.15);
+  CHECK(s.p90_abs_error <= 0.40);
 }

@@ -6,9 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/api.hpp"
-#include "llmsizer/catalog.hpp"
+#include "llmsizer/embedded_data.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/memory.hpp"
+#include "llmsizer/message_text.hpp"
 #include "llmsizer/precision.hpp"
 
 namespace test_support {
@@ -17,7 +18,7 @@ inline llmsizer::ModelSpec preset(const std::string& id) {
   const auto* doc = llmsizer::find_embedded_document("models", id);
   if (doc == nullptr) throw std::runtime_error("no preset " + id);
   const auto d = nlohmann::json::parse(doc->json.begin(), doc->json.end());
-  std::vector<std::string> warnings;
+  std::vector<llmsizer::Message> warnings;
   llmsizer::ModelSpec m = llmsizer::model_from_hf_config(d.at("config"), "config", warnings);
   m.id = id;
   return m;
@@ -32,6 +33,14 @@ inline nlohmann::json estimate(const nlohmann::json& request) {
 inline bool any_contains(const std::vector<std::string>& lines, const std::string& text) {
   for (const auto& line : lines) {
     if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+/// True when the English text of one of `messages` contains `text`.
+inline bool any_contains(const std::vector<llmsizer::Message>& messages, const std::string& text) {
+  for (const auto& m : messages) {
+    if (llmsizer::edge::render_en(m).find(text) != std::string::npos) return true;
   }
   return false;
 }

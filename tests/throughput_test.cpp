@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/hardware.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/throughput.hpp"
 #include "test_support.hpp"
@@ -27,7 +28,7 @@ TEST_CASE("Decode of Llama-3.1-8B bf16 on an RTX 4090 is weight bytes over effec
   const double expected_s = (15'009'849'344.0 + 262'144.0) / 806.4e9;
   CHECK_THAT(t.memory_s, WithinRel(expected_s, 1e-9));
   CHECK_THAT(t.total_s, WithinRel(expected_s, 1e-9));
-  CHECK(t.bound == "memory bandwidth");
+  CHECK(t.bound == "bound.memory_bandwidth");
   CHECK_THAT(t.host_launch_s, WithinRel(12 * 32 * 5e-6, 1e-9));
 }
 
@@ -43,7 +44,7 @@ TEST_CASE("Large batches turn decode compute-bound and raise total tokens per se
   // At batch 2048 the FLOPs (2 × 7.5e9 × 2048 = 3.1e13 per step) take 52 ms at 593 TFLOPS while
   // the weights stream in 5.6 ms: compute-bound.
   const StepTime big = decode_step(m, test_support::inference("bf16", 128, 128, 2048), hw("nvidia-h100-sxm"), SpeedPlacement{1, -1}, 192);
-  CHECK(big.bound == "compute");
+  CHECK(big.bound == "bound.compute");
 }
 
 TEST_CASE("MoE decode reads only the active experts at batch 1 and nearly all at large batch", "[throughput][moe]") {
@@ -71,10 +72,11 @@ TEST_CASE("Prefill time is FLOPs over effective tensor throughput", "[throughput
 
 TEST_CASE("Tensor parallelism adds two all-reduces per layer", "[throughput][tensor-parallel]") {
   // Llama-3.1-8B on 2 H100 SXM (NVLink 900 GB/s both ways → 450 GB/s each way): each all-reduce
-  // of 1 × 4096 × 2 B costs 10 µs + 2 × (1/2) × 8,192 B / 450 GB/s; 2 per layer × 32 layers.
+  // of 1 × 4096 × 2 B costs 35 µs (kAllReduceLatencyNvlinkS) + 2 × (1/2) × 8,192 B / 450 GB/s;
+  // 2 per layer × 32 layers.
   const ModelSpec m = test_support::preset("llama-3.1-8b-instruct");
   const StepTime t = decode_step(m, test_support::inference("bf16", 1, 2), hw("nvidia-h100-sxm"), SpeedPlacement{2, -1}, 2);
-  CHECK_THAT(t.communication_s, WithinRel(64 * (10e-6 + 8'192.0 / 450e9), 1e-9));
+  CHECK_THAT(t.communication_s, WithinRel(64 * (35e-6 + 8'192.0 / 450e9), 1e-9));
   const StepTime one = decode_step(m, test_support::inference("bf16", 1, 2), hw("nvidia-h100-sxm"), SpeedPlacement{1, -1}, 2);
   CHECK_THAT(t.memory_s, WithinRel(one.memory_s / 2, 1e-3));
 }
@@ -102,4 +104,88 @@ TEST_CASE("A small quantized model runs fast enough on a CPU and a 70B bf16 does
   const CpuVsGpu big = compare_cpu_gpu(test_support::preset("llama-3.1-70b-instruct"), test_support::inference("bf16", 512, 256), cpu, gpu, SpeedPlacement{1, -1});
   CHECK_FALSE(big.cpu_is_enough);
   CHECK(big.cpu_tokens_per_s < kReadingTokensPerS);
+}
+
+// ---- Per-engine step model (issue 16) ----------------------------------------------------------
+
+namespace {
+InferenceSettings engine_settings(const char* weights, Engine engine, int version, std::int64_t input, std::int64_t output) {
+  InferenceSettings s = test_support::inference(weights, input, output);
+  s.engine = engine;
+  s.engine_version = version;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("transformers before 4.53 runs every expert of every MoE layer in a synchronizing Python loop", "[throughput][moe][transformers]") {
+  // Qwen3-30B-A3B, 48 MoE layers × 128 experts × 80 µs per iteration = 491.52 ms per decode step
+  // on top of the dense layers; the Qwen3 table (transformers 4.51.3, H20) measured 529 ms per
+  // token at input 1 (1.89 tokens/s).
+  const ModelSpec m = test_support::preset("qwen3-30b-a3b");
+  const StepTime old = decode_step(m, engine_settings("bf16", Engine::transformers, 451, 1, 2), hw("nvidia-h20"), SpeedPlacement{1, -1}, 2);
+  CHECK_THAT(old.serial_s, WithinRel(48 * 128 * 80e-6, 1e-9));
+  CHECK_THAT(old.total_s, WithinRel(1.0 / 1.89, 0.10));
+  CHECK(old.bound == "bound.expert_loop");
+  // 4.53 and later loop over the 8 experts the token chose: 48 × 8 × 80 µs.
+  const StepTime now = decode_step(m, engine_settings("bf16", Engine::transformers, 453, 1, 2), hw("nvidia-h20"), SpeedPlacement{1, -1}, 2);
+  CHECK_THAT(now.serial_s, WithinRel(48 * 8 * 80e-6, 1e-9));
+}
+
+TEST_CASE("transformers FP8 linears synchronize, so host time and device time add up", "[throughput][transformers][fp8]") {
+  // Qwen3-32B FP8 at input 1 on an H20: 64 layers × 0.6 ms + 448 linears × 117 µs of host time,
+  // then the weights at 0.22 × 3.2 TB/s; the Qwen3 table measured 135.8 ms per token (7.37 tokens/s).
+  const ModelSpec m = test_support::preset("qwen3-32b");
+  const StepTime t = decode_step(m, engine_settings("fp8-block", Engine::transformers, 451, 1, 2), hw("nvidia-h20"), SpeedPlacement{1, -1}, 2);
+  CHECK_THAT(t.host_launch_s, WithinRel(64 * 0.6e-3 + 448 * 117e-6, 1e-9));
+  CHECK_THAT(t.total_s, WithinRel(t.host_launch_s + t.memory_s, 1e-9));
+  CHECK_THAT(t.total_s, WithinRel(1.0 / 7.37, 0.10));
+  CHECK(t.bound == "bound.synchronizing_kernels");
+}
+
+TEST_CASE("transformers decode slows as the context grows: every query head reads its K and V", "[throughput][transformers][attention]") {
+  // Qwen2-7B at 31,744 cached tokens: 28 layers × 4 KV heads × 128 × 2 × 2 B × 31,744 = 1.82 GB of
+  // cache, read once per query head (group 7) at 353 GB/s = 36.1 ms, plus torch.cat's read and write
+  // of the cache (3.64 GB at 1.63 TB/s = 2.2 ms).
+  const ModelSpec m = test_support::preset("qwen2-7b-instruct");
+  const InferenceSettings s = engine_settings("bf16", Engine::transformers, 438, 30720, 2048);
+  const StepTime t = decode_step(m, s, hw("nvidia-a100-80gb-sxm"), SpeedPlacement{1, -1}, 31744);
+  const double cache = 28.0 * 4 * 128 * 2 * 2 * 31744;
+  CHECK_THAT(t.attention_s, WithinRel(cache * 7 / 353e9 + 2 * cache / (2039 * 0.8e9), 1e-9));
+  // The Qwen2 table measured 17.49 tokens/s for 2048 new tokens after 30,720 (57 ms per token).
+  const Throughput r = estimate_throughput(m, s, hw("nvidia-a100-80gb-sxm"), SpeedPlacement{1, -1});
+  CHECK_THAT(r.generation_tokens_per_s, WithinRel(17.49, 0.15));
+}
+
+TEST_CASE("device_map over several GPUs runs the layers one GPU after another", "[throughput][transformers][pipeline]") {
+  // accelerate's layer split does not add bandwidth: the weights stream through one GPU at a time,
+  // unlike tensor parallelism (vLLM), which splits every layer.
+  const ModelSpec m = test_support::preset("qwen2-72b-instruct");
+  const InferenceSettings s = engine_settings("bf16", Engine::transformers, 438, 1, 2);
+  const StepTime two = decode_step(m, s, hw("nvidia-a100-80gb-sxm"), SpeedPlacement{2, -1}, 2);
+  const StepTime one = decode_step(m, s, hw("nvidia-a100-80gb-sxm"), SpeedPlacement{1, -1}, 2);
+  CHECK_THAT(two.memory_s, WithinRel(one.memory_s, 1e-9));
+  CHECK_THAT(two.communication_s, WithinRel(20e-6 + 8192.0 * 2 / 300e9, 1e-9));  // one hand-off over NVLink (600 GB/s both ways)
+  InferenceSettings tp = s;
+  tp.engine = Engine::vllm;
+  CHECK(decode_step(m, tp, hw("nvidia-a100-80gb-sxm"), SpeedPlacement{2, -1}, 2).memory_s < 0.6 * one.memory_s);
+}
+
+TEST_CASE("A prompt forward never takes less than the host needs to issue it", "[throughput][prefill]") {
+  // TinyLlama-1.1B, 64 prompt tokens in transformers 4.51: 22 layers × 0.6 ms = 13.2 ms of host
+  // time, while its FLOPs (2 × 1.0e9 × 64) take 0.3 ms on an RTX 4090.
+  const ModelSpec m = test_support::preset("tinyllama-1.1b-chat-v1.0");
+  const double t = prefill_seconds(m, engine_settings("bf16", Engine::transformers, 451, 64, 64), hw("nvidia-rtx-4090"), SpeedPlacement{1, -1});
+  CHECK_THAT(t, WithinRel(22 * 0.6e-3, 1e-6));
+  // AutoAWQ's fused path takes at least 55 ms for its first forward (README: 58.8 ms for 64 tokens).
+  const double awq = prefill_seconds(m, engine_settings("awq-int4", Engine::autoawq, 0, 64, 64), hw("nvidia-rtx-4090"), SpeedPlacement{1, -1});
+  CHECK_THAT(awq, WithinRel(55e-3, 1e-9));
+}
+
+TEST_CASE("SGLang decode is a fixed step cost plus the weights at its kernels' share of the bandwidth", "[throughput][sglang]") {
+  // Qwen3-8B BF16 on an H20 at input 1: 1.1 ms + 15.1 GB / (0.42 × 3.2 TB/s) ≈ 12.3 ms; the Qwen3
+  // table measured 12.24 ms per token (81.73 tokens/s counting the 1-token prompt).
+  const ModelSpec m = test_support::preset("qwen3-8b");
+  const StepTime t = decode_step(m, engine_settings("bf16", Engine::sglang, 0, 1, 2048), hw("nvidia-h20"), SpeedPlacement{1, -1}, 1025);
+  CHECK_THAT(t.fixed_s, WithinRel(1.1e-3, 1e-9));
+  CHECK_THAT(t.total_s, WithinRel(2049.0 / 2048 / 81.73, 0.05));
 }

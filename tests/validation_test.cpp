@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Accuracy against published measurements (issue 9): the median error of each kind stays under
-// its gate — inference memory 5%, training memory 15%, file size 2%, decode speed 25% — over the
+// its gate — inference memory 5%, training memory 8%, file size 2%, generation speed 15% (issue 16) — over the
 // rows of data/validation/*.json (compiled into the core), each compared with the quantity it
 // measured. Kinds whose estimator is not in the core yet have no used rows and are skipped.
 #include <catch2/catch.hpp>
@@ -10,23 +10,37 @@
 
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/catalog.hpp"
+#include "llmsizer/embedded_data.hpp"
 #include "llmsizer/validate.hpp"
 
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
+namespace {
+/// Median-error gates of issue 9 ("The test fails if the medians exceed: inference memory 5%,
+/// training memory 15%, file size 2%, decode speed 25%"), tightened by issue 16: speed median 15%
+/// (its p90 gate of 40% is in tests/speed_validation_test.cpp), training 8% (issue 16; its bias
+/// gate of ±5% is in tests/training_validation_test.cpp).
+double gate_for(const std::string& kind) {
+  if (kind == "inference") return 0.05;
+  if (kind == "training") return 0.08;
+  if (kind == "file_size") return 0.02;
+  return 0.15;  // speed
+}
+}  // namespace
+
 TEST_CASE("Median error of every validated kind stays under its gate", "[validation][accuracy]") {
   const ValidationReport report = run_validation();
   REQUIRE(report.summaries.size() == 4);
   for (const auto& s : report.summaries) {
-    CAPTURE(s.kind, s.rows, s.used, s.exact, s.median_abs_error, s.p90_abs_error, s.median_abs_error_exact);
+    const double gate = gate_for(s.kind);
+    CAPTURE(s.kind, gate, s.rows, s.used, s.exact, s.median_abs_error, s.p90_abs_error, s.median_abs_error_exact);
     if (s.used == 0) continue;  // no estimator for this kind yet
     // Rows mapped without a stand-in weight format carry the gate; rows estimated with a plain
     // format standing in for a checkpoint format (GPTQ/AWQ/NF4/FP8 until the quantization work
     // lands) are reported, and join the gate once their format exists.
-    CHECK(s.median_abs_error_exact <= s.gate);
-    if (s.exact == s.used) CHECK(s.median_abs_error <= s.gate);
+    CHECK(s.median_abs_error_exact <= gate);
+    if (s.exact == s.used) CHECK(s.median_abs_error <= gate);
   }
 }
 
@@ -53,8 +67,7 @@ TEST_CASE("Inference validation compares enough rows and says why each excluded 
 
 TEST_CASE("Validation rows carry their source and ids are unique", "[validation][data]") {
   std::set<std::string> ids;
-  for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
-    if (doc->kind != "validation") continue;
+  for (auto* doc = validation_documents_begin(); doc != validation_documents_end(); ++doc) {
     const auto data = nlohmann::json::parse(doc->json.begin(), doc->json.end());
     CHECK(data.at("kind").get<std::string>() == std::string(doc->id));
     for (const auto& row : data.at("rows")) {

@@ -11,6 +11,7 @@ EMSCRIPTEN_BINDINGS(llmsizer) {
   emscripten::function("listModels", &llmsizer::list_models);
   emscripten::function("listHardware", &llmsizer::list_hardware);
   emscripten::function("listOptions", &llmsizer::list_options);
+  emscripten::function("listMessages", &llmsizer::list_messages);
   // A Uint8Array passed from JS arrives as the raw bytes of the std::string (embind copies them).
   emscripten::function("inspectModelFile", &llmsizer::inspect_model_file);
 }

@@ -3,10 +3,10 @@
 // shown comes from the core (estimate, recommend, listModels, listHardware, listOptions); this file
 // only converts bytes to GB/GiB and formats numbers for the reader's language.
 import { pageLang, startSession } from './lib/session.js';
-import { ALL_LINEAR_TARGETS, ATTENTION_TARGETS, PROBE_HARDWARE, menusFrom, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
+import { PROBE_HARDWARE, menusFrom, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
 import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
 import { contextChart } from './lib/charts.js';
-import { el, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
+import { el, message, messages, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
 
 const $ = (id) => document.getElementById(id);
 const S = await startSession().catch(failedStart);
@@ -80,6 +80,10 @@ function fillGrouped(select, items, { value, text, groupOf = () => '' }) {
 }
 
 const idOf = (x) => (typeof x === 'string' ? x : x.id);
+/** A weight or KV-cache format's name in the page's language (the core's term, else its English name). */
+const formatName = (x) => (typeof x === 'string' ? x : message(t, f, x.name_data, x.name || x.id));
+/** The module names of a LoRA target preset ("attention", "all-linear"), as the core lists them. */
+const targetPreset = (name) => (((options.lora_targets || {}).presets || {})[name] || []);
 const nameOf = (prefix) => (x) => {
   if (typeof x !== 'string' && x.name) return x.name;
   const key = `${prefix}.${idOf(x)}`;
@@ -114,11 +118,11 @@ function fillMenus() {
   };
   fillGrouped($('weights'), ordered, {
     value: idOf,
-    text: (w) => (typeof w.bits_per_weight === 'number' ? `${w.name || w.id} · ${t('unit.bitsPerWeight', { value: f.sig(w.bits_per_weight) })}` : w.name || w.id),
+    text: (w) => (typeof w.bits_per_weight === 'number' ? `${formatName(w)} · ${t('unit.bitsPerWeight', { value: f.sig(w.bits_per_weight) })}` : formatName(w)),
     groupOf: groupLabel,
   });
   if (state.file_model) $('weights').prepend(option('file', t('import.asStored')));
-  fillGrouped($('kv_cache'), options.kv_cache || [], { value: idOf, text: (k) => k.name || k.id });
+  fillGrouped($('kv_cache'), options.kv_cache || [], { value: idOf, text: formatName });
   fillGrouped($('engine'), options.engines || [], { value: idOf, text: nameOf('engine') });
   const training = options.training || {};
   fillGrouped($('method'), training.methods || [...menus.method], { value: idOf, text: nameOf('method') });
@@ -144,8 +148,8 @@ function fillMenus() {
   hw.prepend(option('budget', t('hardware.budget')));
   if (!hardware.length && state.hardware !== 'budget' && state.hardware !== PROBE_HARDWARE) hw.append(option(state.hardware, state.hardware));
   const boxes = $('target-boxes');
-  if (!boxes.childElementCount) {
-    for (const name of ALL_LINEAR_TARGETS) {
+  if (!boxes.childElementCount && targetPreset('all-linear').length) {
+    for (const name of targetPreset('all-linear')) {
       const input = el('input', { attrs: { type: 'checkbox', id: `target-${name}`, value: name } });
       boxes.append(el('label', { cls: 'check' }, input, document.createTextNode(` ${name}`)));
     }
@@ -188,8 +192,8 @@ function writeForm() {
   $('checkpointing').checked = state.checkpointing;
   $('offload').checked = state.offload;
   $(`task-${state.task}`).checked = true;
-  const targets = new Set(state.lora_targets.split(','));
-  for (const name of ALL_LINEAR_TARGETS) $(`target-${name}`).checked = targets.has(name);
+  const targets = new Set(state.lora_targets.split(',').flatMap((n) => (targetPreset(n).length ? targetPreset(n) : [n])));
+  for (const name of targetPreset('all-linear')) $(`target-${name}`).checked = targets.has(name);
   $('model').value = imported() ? '' : state.model;
   const config = importedConfig();
   if (config && !$('config-text').value) $('config-text').value = JSON.stringify(config, null, 2);
@@ -213,7 +217,12 @@ function readForm() {
   s.checkpointing = $('checkpointing').checked;
   s.offload = $('offload').checked;
   s.task = $('task-training').checked ? 'training' : 'inference';
-  s.lora_targets = ALL_LINEAR_TARGETS.filter((n) => $(`target-${n}`).checked).join(',');
+  if (targetPreset('all-linear').length) {
+    // The boxes checked, under a preset's name when they are exactly its modules.
+    const checked = targetPreset('all-linear').filter((n) => $(`target-${n}`).checked);
+    const preset = Object.keys((options.lora_targets || {}).presets || {}).find((p) => targetPreset(p).length === checked.length && targetPreset(p).every((n) => checked.includes(n)));
+    s.lora_targets = preset || checked.join(',');
+  }
   if ($('model').value) s.model = $('model').value;
   return s;
 }
@@ -246,7 +255,7 @@ function showFieldError(error, forceId = '') {
   const labelKey = `field.${id === 'config-text' ? 'config' : id === 'model-file' ? 'modelFile' : id}`;
   const label = id && t(labelKey) !== labelKey ? t(labelKey) : error.field || t('error.request');
   const lead = t('error.lead', { label, field: error.field || t('error.request') });
-  const text = `${lead} ${error.message}`;
+  const text = `${lead} ${message(t, f, error.message_data, error.message)}`;
   setStatus(text, 'error');
   if (!target) return;
   const p = el('p', { cls: 'field-error', text, attrs: { id: `${id}-error` } });
@@ -308,14 +317,14 @@ function render(response) {
   $('results').classList.remove('stale');
   setStatus(t('status.ready'));
   const verdict = verdictOf(response, state, hardwareName(state.hardware));
-  renderVerdict($('verdict'), response, verdict, { t, f, budgetGb: state.budget_gb });
+  renderVerdict($('verdict'), response, verdict, { t, f });
   renderBreakdown($('bar'), $('parts'), response, verdict, { t, f });
   renderSummary(response);
   renderModelInfo(response);
   renderProbeInfo(response);
   renderExplain($('explain'), response, { t, f });
-  const warnings = Array.isArray(response.warnings) ? response.warnings : [];
-  $('warnings').replaceChildren(...warnings.map((w) => el('li', { text: String(w) })));
+  const warnings = messages(t, f, response.warnings, response.warnings_data);
+  $('warnings').replaceChildren(...warnings.map((w) => el('li', { text: w })));
   $('warnings-card').hidden = !warnings.length;
 }
 
@@ -325,7 +334,7 @@ function renderSummary(response) {
   const ctx = { t, f };
   // Whatever the core adds to the response is shown; the fit and the training run open, the rest folded.
   const blocks = [['fit', 'section.fit', ['fits']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
-    ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types']]];
+    ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types', 'name']]];
   for (const [key, title, skip] of blocks) {
     const value = response[key];
     if (!value || typeof value !== 'object') continue;
@@ -344,9 +353,7 @@ function renderModelInfo(response) {
   if (typeof m.active_params === 'number' && m.active_params !== m.params) bits.push(t('model.active', { value: f.count(m.active_params) }));
   if (typeof m.layers === 'number' && m.layers > 0) bits.push(t('model.layers', { value: f.whole(m.layers) }));
   $('model-info').textContent = bits.join(' · ');
-  const features = m.features;
-  const list = Array.isArray(features) ? features : features && typeof features === 'object' ? Object.values(features) : [];
-  $('model-features').replaceChildren(...list.map((x) => el('li', { text: typeof x === 'string' ? x : x.sentence || x.text || JSON.stringify(x) })));
+  $('model-features').replaceChildren(...messages(t, f, m.features, m.features_data).map((x) => el('li', { text: x })));
 }
 
 // ---------------------------------------------------------------- extras: chart, precisions, ranking
@@ -441,11 +448,11 @@ function renderPrecisions() {
     const row = body.insertRow();
     row.dataset.weights = id;
     if (id === state.weights) row.className = 'current';
-    row.append(el('th', { text: w.name || id, attrs: { scope: 'row' } }));
+    row.append(el('th', { text: formatName(w), attrs: { scope: 'row' } }));
     if (r.error) {
       const c = row.insertCell();
       c.colSpan = 3;
-      c.textContent = r.error.message;
+      c.textContent = message(t, f, r.error.message_data, r.error.message);
       c.className = 'hint';
       continue;
     }
@@ -471,7 +478,7 @@ function renderOptions() {
   $('near-misses').replaceChildren();
   const r = call('recommend', JSON.stringify({ ...toRequest(state, { withHardware: false }), goal: state.goal }));
   if (r.error || !Array.isArray(r.options)) {
-    note.textContent = `${t('options.unavailable')} ${r.error ? r.error.message : ''}`;
+    note.textContent = `${t('options.unavailable')} ${r.error ? message(t, f, r.error.message_data, r.error.message) : ''}`;
     more.hidden = true;
     return;
   }
@@ -479,10 +486,10 @@ function renderOptions() {
     const ul = el('ul');
     for (const m of r.near_misses.slice(0, 8)) {
       // The core's reason says how short (and why); the page's own line only when it gives none.
-      const short = m.reason || (typeof m.short_by_bytes === 'number' ? t('options.shortBy', { value: f.bytes(m.short_by_bytes) }) : '');
+      const short = message(t, f, m.reason_data, m.reason);
       const item = el('li', { text: `${m.name || hardwareName(m.id)}: ${short}` });
-      const fixes = Array.isArray(m.fixes) ? m.fixes : [];
-      if (fixes.length) item.append(el('ul', { cls: 'fixes' }, ...fixes.map((x) => el('li', { text: String(x) }))));
+      const fixes = messages(t, f, m.fixes, m.fixes_data);
+      if (fixes.length) item.append(el('ul', { cls: 'fixes' }, ...fixes.map((x) => el('li', { text: x }))));
       ul.append(item);
     }
     $('near-misses').append(el('h4', { text: t('options.nearMisses') }), ul);
@@ -517,7 +524,7 @@ function renderOptions() {
     });
     for (const i of [4, 5, 6, 7]) row.cells[i].className = 'num';
     row.cells[2].append(...fitMark(o.fits));
-    if (o.reason) row.cells[1].append(el('span', { cls: 'reason', text: String(o.reason) }));
+    if (o.reason) row.cells[1].append(el('span', { cls: 'reason', text: message(t, f, o.reason_data, o.reason) }));
     if (menus.hardware && menus.hardware.has(o.id)) {
       const use = el('button', { cls: 'use', text: t('options.use'), attrs: { type: 'button', 'aria-label': t('options.useLabel', { device: o.name || hardwareName(o.id) }) } });
       use.addEventListener('click', () => { state.hardware = o.id; writeForm(); update({ fromForm: false }); });
@@ -657,10 +664,10 @@ async function importFile(file) {
       length = Math.min(file.size, Math.max(needed, 2 * length), MAX_HEADER_BYTES);
       continue;
     }
-    if (r.error) return fail(`${t('import.failed')} ${r.error.message}`);
+    if (r.error) return fail(`${t('import.failed')} ${message(t, f, r.error.message_data, r.error.message)}`);
     const model = r.request_model;
     if (!model || typeof model !== 'object') {
-      const why = Array.isArray(r.warnings) && r.warnings.length ? ` (${r.warnings.join('; ')})` : '';
+      const why = Array.isArray(r.warnings) && r.warnings.length ? ` (${messages(t, f, r.warnings, r.warnings_data).join('; ')})` : '';
       return fail(`${t('import.noArchitecture')}${why}`);
     }
     useImportedModel(file, length, r);
@@ -679,7 +686,7 @@ function useImportedModel(file, readBytes, r) {
     lines.push(t('import.exact', { params: f.whole(r.parameter_count), bytes: f.whole(r.weight_bytes), format: model.weights_format || r.format || '' }));
   }
   setImportStatus(lines.join(' '), { data: { readBytes: String(readBytes), params: String(r.parameter_count ?? ''), weightBytes: String(r.weight_bytes ?? '') } });
-  const warnings = Array.isArray(r.warnings) ? r.warnings : [];
+  const warnings = messages(t, f, r.warnings, r.warnings_data);
   if (warnings.length) $('import-status').append(el('ul', {}, ...warnings.map((w) => el('li', { text: String(w) }))));
   fillMenus();
   writeForm();
@@ -719,7 +726,7 @@ function useProbe(doc, source) {
   const trial = { ...readForm(), hardware: PROBE_HARDWARE, probe: doc };
   const r = call('estimate', JSON.stringify(toRequest(trial)));
   if (r.error && stateKeyForField(r.error.field) === 'hardware') {
-    setProbeStatus(`${t('probe.rejected')} ${r.error.message}`, { error: true });
+    setProbeStatus(`${t('probe.rejected')} ${message(t, f, r.error.message_data, r.error.message)}`, { error: true });
     return;
   }
   setProbeStatus('');
@@ -841,8 +848,8 @@ function wire() {
   });
   $('model-file').addEventListener('change', (e) => importFile(e.target.files[0]));
   dropZone($('drop-zone'), importFile);
-  $('targets-attention').addEventListener('click', () => { for (const n of ALL_LINEAR_TARGETS) $(`target-${n}`).checked = ATTENTION_TARGETS.includes(n); update(); });
-  $('targets-all').addEventListener('click', () => { for (const n of ALL_LINEAR_TARGETS) $(`target-${n}`).checked = true; update(); });
+  $('targets-attention').addEventListener('click', () => { for (const n of targetPreset('all-linear')) $(`target-${n}`).checked = targetPreset('attention').includes(n); update(); });
+  $('targets-all').addEventListener('click', () => { for (const n of targetPreset('all-linear')) $(`target-${n}`).checked = true; update(); });
   for (const b of document.querySelectorAll('[data-unit]')) {
     b.addEventListener('click', () => {
       state.unit = b.dataset.unit;

@@ -14,10 +14,16 @@ window.llmsizerBoot = window.llmsizerBoot || (() => {  // set already when the m
   const m = /[?#&]lang=([a-z]{2})(?:&|$)/.exec(location.href);
   const first = String((navigator.languages && navigator.languages[0]) || navigator.language || '').toLowerCase().split('-')[0];
   const lang = m ? m[1] : first === 'ja' ? 'ja' : 'en';
-  // Parsed as soon as it arrives: read later, its JSON would wait behind the core's start-up.
+  // Parsed as soon as they arrive: read later, their JSON would wait behind the core's start-up.
+  // The page's strings and the core's messages (as "msg.<id>", lib/i18n.js withMessages does the same).
   if (lang === 'en' || lang === 'ja') {
-    boot.strings[lang] = fetch(`i18n/${lang}.json`, { credentials: 'same-origin' })
+    const json = (file) => fetch(`i18n/${file}`, { credentials: 'same-origin' })
       .then((r) => { if (!r.ok) throw new Error(`strings for ${lang}: HTTP ${r.status}`); return r.json(); });
+    boot.strings[lang] = Promise.all([json(`${lang}.json`), json(`messages.${lang}.json`)]).then(([strings, messages]) => {
+      const out = Object.assign({}, strings);
+      for (const id of Object.keys(messages)) out[`msg.${id}`] = messages[id];
+      return out;
+    });
     boot.strings[lang].catch(() => {});  // lib/i18n.js reports it
   }
   return boot;

@@ -36,7 +36,7 @@ if (state.hardware !== 'budget') {
   hardwareName = h ? h.name || h.id : state.hardware;
 }
 const verdict = verdictOf(response, state, hardwareName);
-renderVerdict($('verdict'), response, verdict, { t, f, budgetGb: state.budget_gb });
+renderVerdict($('verdict'), response, verdict, { t, f });
 renderBreakdown($('bar'), $('parts'), response, verdict, { t, f });
 const link = $('open-full');
 link.href = `index.html#${toParams(state).toString()}`;

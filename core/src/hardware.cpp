@@ -48,7 +48,10 @@ std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_b
 std::int64_t usable_host_bytes(std::int64_t ram_bytes) { return std::max<std::int64_t>(0, ram_bytes - kOsReserveBytes); }
 
 MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings)
-    : model_(model), layout_(weights_layout(model, *settings.weights, settings.group_size)), settings_(settings) {
+    : MemoryByDevices(model, settings, weights_layout(model, *settings.weights, settings.group_size)) {}
+
+MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, WeightsLayout layout)
+    : model_(model), layout_(std::move(layout)), settings_(settings) {
   settings_.weights_layout = &layout_;
 }
 

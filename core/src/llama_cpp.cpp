@@ -3,12 +3,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <stdexcept>
 #include <string_view>
 
 #include "llama_cpp_graph.hpp"
 #include "regex_lite.hpp"
 #include "llmsizer/error.hpp"
-#include "llmsizer/gguf.hpp"
+#include "llmsizer/ggml_types.hpp"
 #include "llmsizer/quantization.hpp"
 
 namespace llmsizer {
@@ -83,6 +84,9 @@ std::vector<TensorInfo> llama_cpp_tensor_infos(const ModelSpec& m) {
       out.push_back({p + "post_attention_norm.weight", t.shape, t.tensor_class, t.layer});
       continue;
     }
+    // The sinks go after attn_output.weight, where convert_hf_to_gguf writes them (model_tensors
+    // lists them elsewhere).
+    if (t.name == p + "attn_sinks.weight") continue;
     out.push_back(t);
     if (m.attention_sinks && t.name == p + "attn_output.weight") {
       out.push_back({p + "attn_sinks.weight", {m.num_attention_heads}, TensorClass::attention, t.layer});
@@ -118,6 +122,8 @@ std::string llama_cpp_architecture(const ModelSpec& m) {
       {"gemma3", "gemma3"},     {"gemma3_text", "gemma3"}, {"phi3", "phi3"},            {"olmo2", "olmo2"},
       {"deepseek_v2", "deepseek2"}, {"deepseek_v3", "deepseek2"}, {"gpt_oss", "gpt-oss"}, {"mixtral", "llama"},
       {"qwen3_next", "qwen3next"},
+      // Kimi-K2's config.json names DeepseekV3ForCausalLM, which convert_hf_to_gguf writes as deepseek2
+      {"kimi_k2", "deepseek2"},
   };
   for (const auto& [hf, gguf] : kArch) {
     if (m.model_type == hf) return std::string(gguf);
@@ -187,7 +193,16 @@ int cache_type_id(const std::string& name, const char* field) {
   for (const char* allowed : kAllowed) {
     if (upper == allowed) return ggml_type_by_name(upper)->id;
   }
-  throw InputError(field, "must be one of f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1 (llama.cpp -ctk/-ctv); got '" + name + "'");
+  throw InputError(field, Message("error.llama_cpp.cache_type").text("got", name));
+}
+
+/// A -ot pattern compiled, or an InputError naming `field` and what is wrong with it.
+RegexLite compile_pattern(const std::string& pattern, const std::string& field) {
+  try {
+    return RegexLite(pattern);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(field, Message("error.llama_cpp.override_tensor").text("pattern", pattern).text("detail", e.what()));
+  }
 }
 
 std::int64_t row_bytes(int type, std::int64_t elements) {
@@ -203,7 +218,9 @@ bool sliding_cache(const std::string& arch) { return arch == "gemma2" || arch ==
 
 llama_cpp_graph::GraphParams graph_params(const ModelSpec& m, const std::string& arch) {
   llama_cpp_graph::GraphParams g;
-  g.arch = llama_cpp_graph::graph_known(arch) ? arch : "llama";
+  // An architecture without its own graph here: the nearest one built (MLA models: deepseek2's
+  // K-only latent cache; others: llama's).
+  g.arch = llama_cpp_graph::graph_known(arch) ? arch : m.mla.kv_lora_rank > 0 ? "deepseek2" : "llama";
   g.n_layer = m.num_layers;
   g.n_embd = m.hidden_size;
   g.n_head = m.num_attention_heads;
@@ -239,6 +256,19 @@ llama_cpp_graph::GraphParams graph_params(const ModelSpec& m, const std::string&
 }
 
 }  // namespace
+
+const char* llama_cpp_cpu_id(LlamaCppCpu cpu) {
+  switch (cpu) {
+    case LlamaCppCpu::none: return "none";
+    case LlamaCppCpu::x86_avx2: return "x86_avx2";
+    case LlamaCppCpu::x86_avx512: return "x86_avx512";
+    case LlamaCppCpu::arm_dotprod: return "arm_dotprod";
+    case LlamaCppCpu::arm_i8mm: return "arm_i8mm";
+  }
+  return "none";
+}
+
+void check_override_pattern(const std::string& pattern, const std::string& field) { (void)compile_pattern(pattern, field); }
 
 std::string llama_cpp_command_line(const LlamaCppSettings& s, const std::string& model_file) {
   auto lower = [](std::string t) {
@@ -279,12 +309,15 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   const int n_layer = m.num_layers;
   const int type_k = cache_type_id(s.type_k, "kv_cache");
   const int type_v = cache_type_id(s.type_v, "kv_cache");
-  if (!m.has_architecture()) throw InputError("model", "llama.cpp's memory needs the model's architecture (layers, hidden size, heads), not only a parameter count");
-  if (s.n_ctx < 0) throw InputError("n_ctx", "must be 0 (the model's trained context) or more; got " + std::to_string(s.n_ctx));
-  if (s.n_batch < 1) throw InputError("n_batch", "must be at least 1; got " + std::to_string(s.n_batch));
-  if (s.n_ubatch < 1) throw InputError("ubatch", "must be at least 1; got " + std::to_string(s.n_ubatch));
+  if (!m.has_architecture()) throw InputError("model", Message("error.llama_cpp.needs_architecture"));
+  auto out_of_range = [](std::int64_t min, std::int64_t max, std::int64_t got) {
+    return Message("error.whole_number").integer("min", min).integer("max", max).text("got", std::to_string(got));
+  };
+  if (s.n_ctx < 0) throw InputError("n_ctx", Message("error.llama_cpp.n_ctx").text("got", std::to_string(s.n_ctx)));
+  if (s.n_batch < 1) throw InputError("n_batch", out_of_range(1, kLlamaCppMaxBatch, s.n_batch));
+  if (s.n_ubatch < 1) throw InputError("ubatch", out_of_range(1, kLlamaCppMaxUbatch, s.n_ubatch));
   // llama-context.cpp: "n_seq_max must be <= LLAMA_MAX_SEQ" (256, llama-cparams.h)
-  if (s.n_seq < 1 || s.n_seq > kMaxSequences) throw InputError("parallel", "must be from 1 to 256 (llama.cpp's LLAMA_MAX_SEQ); got " + std::to_string(s.n_seq));
+  if (s.n_seq < 1 || s.n_seq > kMaxSequences) throw InputError("parallel", out_of_range(1, kMaxSequences, s.n_seq));
 
   // --- llama-context.cpp constructor --------------------------------------------------------
   const std::int64_t n_seq = s.n_seq;
@@ -307,15 +340,16 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   r.flash_attn = s.flash_attn != LlamaCppFlashAttn::off;
   if (m.mla.kv_lora_rank > 0 && type_k != type_v) {
     // llama-context.cpp llama_init_from_model: "model does not support different K and V cache types" (MLA)
-    throw InputError("kv_cache", "llama.cpp needs the same K and V cache type for MLA models (DeepSeek); got " + s.type_k + " and " + s.type_v);
+    throw InputError("kv_cache", Message("error.llama_cpp.mla_cache_types").text("type_k", s.type_k).text("type_v", s.type_v));
   }
   if (!r.flash_attn && ggml_type_info(type_v)->block_elements > 1) {
     // llama-context.cpp: "quantized V cache was requested, but this requires Flash Attention"
-    throw InputError("kv_cache", "llama.cpp needs flash attention (-fa on) for a quantized V cache (" + s.type_v + ")");
+    throw InputError("kv_cache", Message("error.llama_cpp.quantized_v_needs_flash_attention").text("type_v", s.type_v));
   }
 
   // --- which device holds each layer (llama-model.cpp load_tensors) -------------------------
   const int ngl = !s.gpu ? 0 : (s.n_gpu_layers < 0 ? n_layer + 1 : std::min(s.n_gpu_layers, n_layer + 1));
+  r.n_gpu_layers = ngl;
   const int i_gpu_start = std::max(n_layer + 1 - ngl, 0);  // the output layer is offloaded first
   auto layer_on_gpu = [&](int il) { return s.gpu && il >= i_gpu_start && ngl > 0; };
   const bool output_on_gpu = layer_on_gpu(n_layer);
@@ -364,13 +398,7 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
 
   // --- weights (llama-model-loader.cpp create_tensor: buffer type per tensor) ---------------
   std::vector<RegexLite> overrides;
-  for (const auto& pattern : s.cpu_tensor_patterns) {
-    try {
-      overrides.emplace_back(pattern);
-    } catch (const std::invalid_argument& e) {
-      throw InputError("override_tensor", "is not a regular expression llama.cpp's -ot takes: '" + pattern + "' (" + e.what() + ")");
-    }
-  }
+  for (const auto& pattern : s.cpu_tensor_patterns) overrides.push_back(compile_pattern(pattern, "override_tensor"));
   std::int64_t file_offset = 0, mapped_first = -1, mapped_last = 0;
   std::vector<std::pair<std::int64_t, std::int64_t>> repacked_ranges;
   bool has_output = false;
@@ -388,14 +416,18 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
     }
     if (gpu) {
       r.weights_device += pad(t.bytes, kCudaAlignment);
+      ++r.tensors_device;
     } else if (repacked(t, s.cpu)) {
       r.weights_repack += pad(t.bytes, kTensorAlignment);
       repacked_ranges.emplace_back(offset, offset + t.bytes);
+      ++r.tensors_repack;
     } else if (s.mmap) {
       if (mapped_first < 0) mapped_first = offset;
       mapped_last = std::max(mapped_last, offset + t.bytes);
+      ++r.tensors_mapped;
     } else {
       r.weights_cpu += pad(t.bytes, kTensorAlignment);
+      ++r.tensors_cpu;
     }
   }
   if (mapped_first >= 0) {
@@ -410,8 +442,10 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
     // second copy unless it lands in the token embedding's own buffer (TENSOR_DUPLICATED).
     if (output_on_gpu) {
       r.weights_device += pad(token_embd->bytes, kCudaAlignment);
+      ++r.tensors_device;
     } else if (repacked({"output.weight", token_embd->shape, token_embd->type, token_embd->bytes}, s.cpu)) {
       r.weights_repack += pad(token_embd->bytes, kTensorAlignment);
+      ++r.tensors_repack;
     }
   }
 
@@ -450,14 +484,13 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   }
 
   if (m.sliding_window > 0 && !swa) {
-    r.notes.push_back(arch == "phi3" ? "Phi-3's sliding window is switched off in llama.cpp (src/models/phi3.cpp): every layer caches the whole context"
-                                     : "llama.cpp does not use this model's sliding window for its architecture: every layer caches the whole context");
+    r.notes.push_back(Message(arch == "phi3" ? "note.llama_cpp.phi3_window_off" : "note.llama_cpp.window_unused"));
   }
   if (r.cells_sliding > 0) {
-    r.notes.push_back("sliding-window layers cache the window plus one micro-batch, padded to 256: " + std::to_string(r.cells_sliding) + " cells per stream");
+    r.notes.push_back(Message("note.llama_cpp.sliding_cells").grouped("cells", r.cells_sliding).integer("window", m.sliding_window).integer("ubatch", r.n_ubatch));
   }
-  if (r.n_stream > 1) r.notes.push_back("each of the " + std::to_string(r.n_stream) + " sequences has its own KV stream of " + std::to_string(r.n_ctx_seq) + " cells (-kvu shares one)");
-  if (r.weights_repack > 0) r.notes.push_back("the CPU backend keeps a repacked copy of " + std::to_string(r.weights_repack) + " bytes of matrices (CPU_REPACK)");
+  if (r.n_stream > 1) r.notes.push_back(Message("note.llama_cpp.streams").integer("streams", r.n_stream).grouped("cells", r.n_ctx_seq));
+  if (r.weights_repack > 0) r.notes.push_back(Message("note.llama_cpp.repacked").bytes("repack", r.weights_repack).text("cpu", llama_cpp_cpu_id(s.cpu)));
 
   r.host_bytes = r.weights_mapped + r.weights_cpu + r.weights_repack + r.kv_host + r.compute_host + r.output;
   r.device_bytes = r.weights_device + r.kv_device + r.compute_device;

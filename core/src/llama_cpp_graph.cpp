@@ -18,7 +18,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "llmsizer/gguf.hpp"
+#include "llmsizer/ggml_types.hpp"
 
 namespace llmsizer::llama_cpp_graph {
 namespace {

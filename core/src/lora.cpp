@@ -2,8 +2,8 @@
 #include "llmsizer/lora.hpp"
 
 #include <algorithm>
+#include <optional>
 
-#include "llmsizer/error.hpp"
 
 namespace llmsizer {
 namespace {
@@ -27,20 +27,24 @@ struct LayerCounts {
 LayerCounts layer_counts(const ModelSpec& m) {
   LayerCounts c;
   for (int layer = 0; layer < m.num_layers; ++layer) {
-    const MixerKind k = m.mixer(layer);
-    if (k == MixerKind::full_attention || k == MixerKind::sliding_attention) ++c.attention;
-    if (is_moe_layer(m, layer)) {
-      ++c.moe;
-    } else {
-      ++c.dense_mlp;
-    }
+    if (is_attention(m.mixer(layer))) ++c.attention;
+    const MlpKind kind = mlp_kind(m, layer);
+    if (kind == MlpKind::moe || kind == MlpKind::dense_and_moe) ++c.moe;
+    if (kind == MlpKind::dense || kind == MlpKind::dense_and_moe) ++c.dense_mlp;
   }
   return c;
 }
 
 }  // namespace
 
-std::vector<std::string> resolve_lora_targets(const std::vector<std::string>& targets, const std::string& field) {
+namespace {
+
+/// Sets `*problem` to `message` unless an earlier problem was found (or nobody asked).
+void report(std::optional<Message>* problem, Message message) {
+  if (problem != nullptr && !*problem) *problem = std::move(message);
+}
+
+std::vector<std::string> resolve(const std::vector<std::string>& targets, std::optional<Message>* problem) {
   std::vector<std::string> out;
   auto add = [&out](const std::string& name) {
     if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
@@ -55,17 +59,17 @@ std::vector<std::string> resolve_lora_targets(const std::vector<std::string>& ta
     } else {
       std::string known;
       for (const auto& n : kKnownModules) known += (known.empty() ? "" : ", ") + n;
-      throw InputError(field, "unknown LoRA target \"" + t + "\"; use \"attention\", \"all-linear\" or module names from: " + known);
+      report(problem, Message("error.lora_targets.unknown").text("target", t).text("known", known));
     }
   }
-  if (out.empty()) throw InputError(field, "must name at least one module, or \"attention\" / \"all-linear\"");
+  if (out.empty()) report(problem, Message("error.lora_targets.empty"));
   return out;
 }
 
-std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& m, const std::vector<std::string>& targets,
-                                                     const std::string& field) {
+std::vector<LoraTargetMatrices> matrices_of(const ModelSpec& m, const std::vector<std::string>& targets, std::optional<Message>* problem) {
   if (!m.has_architecture()) {
-    throw InputError(field, "LoRA adapter sizes need the model's architecture; give a preset id or {\"config\": {...}} instead of a bare parameter count");
+    report(problem, Message("error.lora_targets.needs_architecture"));
+    return {};
   }
   const LayerCounts layers = layer_counts(m);
   const std::int64_t h = m.hidden_size;
@@ -99,11 +103,14 @@ std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& m, const s
   auto add_mla_kv_b = [&](const std::string& name) {
     add(name, m.mla.kv_lora_rank, heads * (static_cast<std::int64_t>(m.mla.qk_nope_head_dim) + m.mla.v_head_dim), layers.attention);
   };
+  // A name the model does not have is reported and adds nothing.
   auto need_mla = [&](const std::string& name) {
-    if (!mla) throw InputError(field, "LoRA target \"" + name + "\" exists only in multi-head latent attention models (DeepSeek-V2/V3)");
+    if (!mla) report(problem, Message("error.lora_targets.mla_only").text("target", name));
+    return mla;
   };
   auto need_gated = [&](const std::string& name) {
-    if (!m.gated_mlp) throw InputError(field, "LoRA target \"" + name + "\": this model's MLP is not gated (no gate projection); use up_proj and down_proj");
+    if (!m.gated_mlp) report(problem, Message("error.lora_targets.not_gated").text("target", name));
+    return m.gated_mlp;
   };
   // One MLP input branch (gate or up): dense layers, routed experts, shared experts.
   auto add_mlp_in = [&](const std::string& name, std::int64_t branches) {
@@ -124,14 +131,11 @@ std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& m, const s
       if (t == "k_proj") add_mla_kv_a(t);
       if (t == "v_proj") add_mla_kv_b(t);
     } else if (t == "q_a_proj" || t == "q_b_proj") {
-      need_mla(t);
-      add_mla_q(t, t == "q_a_proj", t == "q_b_proj");
+      if (need_mla(t)) add_mla_q(t, t == "q_a_proj", t == "q_b_proj");
     } else if (t == "kv_a_proj_with_mqa") {
-      need_mla(t);
-      add_mla_kv_a(t);
+      if (need_mla(t)) add_mla_kv_a(t);
     } else if (t == "kv_b_proj") {
-      need_mla(t);
-      add_mla_kv_b(t);
+      if (need_mla(t)) add_mla_kv_b(t);
     } else if (t == "q_proj") {
       add(t, h, q, layers.attention);
     } else if (t == "k_proj" || t == "v_proj") {
@@ -146,14 +150,11 @@ std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& m, const s
     } else if (t == "gate_proj") {
       // "all-linear" on a non-gated MLP simply has no gate projection.
       if (non_gated_all_linear && std::find(targets.begin(), targets.end(), "up_proj") != targets.end()) continue;
-      need_gated(t);
-      add_mlp_in(t, 1);
+      if (need_gated(t)) add_mlp_in(t, 1);
     } else if (t == "up_proj" || t == "w1" || t == "w2") {
-      if (t != "up_proj") need_gated(t);
-      add_mlp_in(t, 1);
+      if (t == "up_proj" || need_gated(t)) add_mlp_in(t, 1);
     } else if (t == "gate_up_proj") {
-      need_gated(t);
-      add_mlp_in(t, 2);
+      if (need_gated(t)) add_mlp_in(t, 2);
     } else if (t == "down_proj") {
       add_mlp_out(t);
     } else if (t == "router") {
@@ -166,6 +167,27 @@ std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& m, const s
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::string> resolve_lora_targets(const std::vector<std::string>& targets) { return resolve(targets, nullptr); }
+
+std::vector<std::pair<std::string, std::vector<std::string>>> lora_target_presets() {
+  return {{"attention", kAttentionPreset}, {"all-linear", kAllLinearPreset}};
+}
+
+const std::vector<std::string>& lora_target_modules() { return kKnownModules; }
+
+std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& model, const std::vector<std::string>& targets) {
+  return matrices_of(model, targets, nullptr);
+}
+
+std::optional<Message> lora_targets_problem(const ModelSpec& model, const std::vector<std::string>& targets) {
+  std::optional<Message> problem;
+  const std::vector<std::string> names = resolve(targets, &problem);
+  if (!problem) matrices_of(model, names, &problem);
+  return problem;
 }
 
 std::int64_t lora_adapter_params(const std::vector<LoraTargetMatrices>& matrices, std::int64_t rank, bool dora) {

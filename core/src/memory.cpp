@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "format.hpp"
+#include "llmsizer/ggml_types.hpp"
 #include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/ollama.hpp"
 #include "llmsizer/quantization.hpp"
@@ -17,6 +17,9 @@ const char* engine_id(Engine engine) {
     case Engine::transformers: return "transformers";
     case Engine::vllm: return "vllm";
     case Engine::llama_cpp: return "llama.cpp";
+    case Engine::sglang: return "sglang";
+    case Engine::autoawq: return "autoawq";
+    case Engine::litgpt: return "litgpt";
     case Engine::ollama: return "ollama";
   }
   return "generic";
@@ -34,6 +37,9 @@ namespace {
 
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
+/// AutoAWQ's fused modules allocate their KV cache for max_seq_len tokens (awq/models/base.py
+/// from_quantized(max_seq_len=2048), fuse_layers=True).
+constexpr std::int64_t kAutoAwqMaxSeqLen = 2048;
 /// vLLM's paged KV cache stores whole 16-token blocks (vllm/config: default block_size 16).
 constexpr std::int64_t kVllmBlockTokens = 16;
 /// vLLM tokens per profile/prefill step: max_num_batched_tokens default 8192 for the LLM class
@@ -78,7 +84,7 @@ Shapes shapes_for(const ModelSpec& m, const InferenceSettings& s) {
   }
   sh.mlp_width = ceil_div(width, tp);
   sh.vocab = m.vocab_size;
-  sh.act_bytes = (s.weights && s.weights->id == "fp32") ? 4 : 2;
+  sh.act_bytes = (s.weights && s.weights->compute == Dtype::f32) ? 4 : 2;
   sh.gqa = m.num_kv_heads < m.num_attention_heads && m.mla.kv_lora_rank == 0;
   sh.experts = m.moe.num_experts;
   sh.top_k = m.moe.experts_per_token;
@@ -148,9 +154,8 @@ std::int64_t last_logits_bytes(const Shapes& sh, std::int64_t batch, bool framew
 struct TransformersPeak {
   std::int64_t peak = 0;     ///< weights excluded: KV cache + temporaries + model buffers
   std::int64_t kv_full = 0;  ///< the cache at the end of generation
-  std::string formula;
-  std::string values;
-  std::vector<std::string> warnings;
+  Message formula;
+  Message values;
 };
 
 /// Layers holding their own rotary cos/sin table before transformers 4.45: Qwen2, Qwen2-MoE,
@@ -179,7 +184,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
 
   // Buffers that live through the whole call.
   std::int64_t buffers = 0;
-  std::string buffer_text;
+  std::vector<Message> buffer_parts;
   if (version > 0 && version < kTransformersRopeAtModel && rope_table_per_layer(m) && m.max_position_embeddings > 0) {
     // transformers 4.37-4.44 modeling_qwen2.py / modeling_mistral.py: every attention layer builds
     // Qwen2RotaryEmbedding(max_position_embeddings) whose _set_cos_sin_cache registers cos_cached
@@ -187,16 +192,16 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
     // (the load dtype, bf16/fp16). 4.45 moved one rotary module to Qwen2Model, computing cos/sin
     // for the current positions only.
     buffers += static_cast<std::int64_t>(m.num_layers) * m.max_position_embeddings * m.head_dim * 2 * a;
-    buffer_text += " + rotary cos/sin tables " + fmt::gb(buffers);
+    buffer_parts.push_back(Message("explain.activations.plus_rotary_tables").bytes("tables", buffers));
   }
-  if (s.weights != nullptr && s.weights->id.substr(0, 9) == "gptq-int4") {
+  if (s.weights != nullptr && s.weights->scheme == QuantScheme::gptq && s.weights->bits == 4) {
     // 4-bit GPTQ runs on the ExLlama (v1) kernel by default (transformers GPTQConfig
     // exllama_config {"version": 1}); auto_gptq/modeling/_utils.py autogptq_post_init allocates
     // one fp16 temp_dq buffer per device of max(qweight.numel() × 8) = the largest quantized
     // linear layer's in_features × out_features, to dequantize into.
     const std::int64_t temp_dq = largest_linear_elements(sh) * 2;
     buffers += temp_dq;
-    buffer_text += " + ExLlama temp_dq " + fmt::gb(temp_dq);
+    buffer_parts.push_back(Message("explain.activations.plus_exllama_temp_dq").bytes("temp_dq", temp_dq));
   }
 
   // Prefill: the cache holds the prompt while one layer's temporaries or the logits peak.
@@ -218,7 +223,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
   // the longer tensor before the shorter one is freed.
   p.kv_full = kv_here(context);
   std::int64_t decode = 0;
-  std::string decode_text;
+  Message decode_text;
   if (s.output_tokens > 0) {
     const std::int64_t step = std::max(layer_peak_bytes(sh, batch, context, s.flash_attention, true), last_logits_bytes(sh, batch, true));
     std::int64_t previous_cache = 0;
@@ -228,12 +233,12 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
       // the previous step's tuple (model_kwargs["past_key_values"]) and `outputs` still referenced
       // every old tensor until the forward returned: two whole caches at once.
       previous_cache = kv_here(context - 1);
-      decode_text = "previous step's cache (tuple kept by generate) " + fmt::gb(previous_cache);
+      decode_text = Message("explain.activations.transformers.decode_tuple_cache.values").bytes("previous_cache", previous_cache);
     } else {
       // Since 4.42 the DynamicCache object is updated in place: one layer's keys (then values)
       // exist twice during torch.cat.
       previous_cache = p.kv_full / std::max(1, 2 * m.num_layers);
-      decode_text = "one layer's keys copied by torch.cat " + fmt::gb(previous_cache);
+      decode_text = Message("explain.activations.transformers.decode.values").bytes("copy", previous_cache);
     }
     decode = p.kv_full + previous_cache + step;
     if (whole_prompt_logits) {
@@ -245,22 +250,220 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
   }
 
   p.peak = std::max(prefill, decode) + buffers;
-  if (prefill >= decode) {
-    p.formula = whole_prompt_logits
-                    ? "prefill peak: logits of every prompt position (lm_head output + fp32 copy, transformers < 4.45) or one layer's temporaries, above the cache not yet filled"
-                    : "prefill peak: one layer's temporaries (MLP: 3 × tokens × intermediate; attention: q, k, v, rotary and repeat_kv copies; RMSNorm fp32 upcast) and last-token logits, above the cache not yet filled";
-    p.values = whole_prompt_logits
-                   ? fmt::count(prompt) + " prompt tokens × " + fmt::count(sh.vocab) + " vocab × (" + std::to_string(a) + " + 4) B" + buffer_text
-                   : fmt::count(prompt) + " prompt tokens × (2 × " + fmt::count(sh.hidden) + " + 3 × " + fmt::count(sh.mlp_width) + ") × " + std::to_string(a) + " B (MLP)" + buffer_text;
+  if (prefill >= decode && whole_prompt_logits) {
+    p.formula = Message("explain.activations.transformers.prefill_all_logits.formula");
+    p.values = Message("explain.activations.transformers.prefill_all_logits.values").count("prompt_tokens", prompt).count("vocab", sh.vocab).integer("element_size", a);
+  } else if (prefill >= decode) {
+    p.formula = Message("explain.activations.transformers.prefill.formula");
+    p.values = Message("explain.activations.transformers.prefill.values").count("prompt_tokens", prompt).count("hidden", sh.hidden)
+                   .count("mlp_width", sh.mlp_width).integer("element_size", a);
   } else {
-    p.formula = "decode peak: the full cache plus what torch.cat copies while it grows, one token's temporaries and last-token logits (fp32 upcast, sampling copies)";
-    p.values = decode_text + ", " + std::to_string(batch) + " × " + fmt::count(sh.vocab) + " vocab × (" + std::to_string(a) + " + 12) B" + buffer_text;
+    p.formula = Message("explain.activations.transformers.decode.formula");
+    p.values = std::move(decode_text);
+    p.values.integer("batch", batch).count("vocab", sh.vocab).integer("element_size", a);
   }
+  for (auto& part : buffer_parts) p.values.then(std::move(part));
   return p;
 }
 
-void add_line(MemoryEstimate& e, std::string part, std::string formula, std::string values, std::int64_t bytes) {
-  e.explain.push_back({std::move(part), std::move(formula), std::move(values) + " = " + fmt::gb(bytes), bytes});
+/// An explanation line: its formula, and the numbers put in followed by " = <bytes>".
+void add_line(MemoryEstimate& e, std::string part, Message formula, Message values, std::int64_t bytes) {
+  values.then(Message("explain.equals").bytes("total", bytes));
+  e.explain.push_back({std::move(part), std::move(formula), std::move(values), bytes});
+}
+
+
+/// llama.cpp's sequences for the request: `parallel` (Ollama: num_parallel) when given, else the
+/// request's batch, at most LLAMA_MAX_SEQ (256, llama-cparams.h).
+int llama_cpp_sequences(int requested, std::int64_t batch, std::vector<Message>& warnings) {
+  if (requested > 0) {
+    if (requested < batch) warnings.push_back(Message("warning.llama_cpp.parallel_below_batch").integer("parallel", requested).integer("batch", batch));
+    return requested;
+  }
+  if (batch > kLlamaCppMaxSequences) warnings.push_back(Message("warning.batch.llama_cpp_max_sequences").integer("max", kLlamaCppMaxSequences));
+  return static_cast<int>(std::min<std::int64_t>(batch, kLlamaCppMaxSequences));
+}
+
+/// Bytes per element of a ggml cache type ("F16" → 2, "Q8_0" → 34 / 32).
+double cache_element_bytes(const std::string& type) {
+  const GgmlTypeInfo* t = ggml_type_by_name(type);
+  return t == nullptr ? 0.0 : static_cast<double>(t->block_bytes) / t->block_elements;
+}
+
+/** Engines llama.cpp and ollama: llama.cpp's own buffers (llama_cpp.hpp, each rule from llama.cpp's
+ *  source) for the request under its llama-server settings (request fields ubatch, n_batch,
+ *  parallel, ..., llama_cpp.hpp LlamaCppOptions) or under the flags Ollama starts llama-server with
+ *  (ollama.hpp). Weights, KV cache, compute and output buffers are what llama.cpp logs; GPUs
+ *  beyond one share the device buffers evenly. */
+MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s, const WeightsLayout& layout) {
+  MemoryEstimate e;
+  const bool cpu_only = s.gpus == 0;
+  const std::int64_t tp = std::max(1, s.gpus);
+  const std::int64_t context = s.input_tokens + s.output_tokens;
+  const std::int64_t batch = s.batch;
+  const LlamaCppOptions& o = s.llama_cpp;
+
+  // The weights tensor by tensor in the request's format, in the GGUF file's order.
+  std::vector<GgufTensor> tensors;
+  {
+    const std::vector<TensorInfo> infos = model_tensors(m);
+    tensors.reserve(infos.size());
+    for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
+      tensors.push_back({infos[i].name, infos[i].shape, layout.tensors[i].type, layout.tensors[i].bytes});
+    }
+  }
+  const std::string cache_type = llama_cpp_cache_type(*s.kv_cache);
+  bool flash = s.flash_attention;
+  if (!flash && s.kv_cache->block_elements > 1) {
+    // llama-context.cpp refuses a quantized V cache without flash attention: counted as it runs with -fa on
+    e.warnings.push_back(Message("warning.kv_cache.quantized_v_needs_flash_attention"));
+    flash = true;
+  }
+
+  LlamaCppRun run;
+  if (s.engine == Engine::ollama) {
+    OllamaSettings os;
+    os.num_ctx = context;
+    os.num_parallel = llama_cpp_sequences(s.ollama.num_parallel, batch, e.warnings);
+    os.num_batch = s.ollama.num_batch;
+    os.kv_cache_type = cache_type;
+    os.flash_attention = s.ollama.flash_attention >= 0 ? s.ollama.flash_attention : (s.flash_attention ? -1 : 0);
+    if (flash && !s.flash_attention) os.flash_attention = 1;
+    os.gpu = !cpu_only;
+    os.num_gpu = cpu_only ? -1 : s.ollama.num_gpu;
+    os.use_mmap = s.ollama.use_mmap;
+    os.cpu = o.cpu_family;
+    OllamaMemory om = ollama_memory(m, tensors, os);
+    if (om.num_ctx < context) e.warnings.push_back(Message("warning.engine.ollama_num_ctx_clamped").grouped("num_ctx", om.num_ctx));
+    if (om.num_parallel < os.num_parallel) e.warnings.push_back(Message("warning.engine.ollama_single_sequence"));
+    e.warnings.push_back(Message(cpu_only ? "warning.engine.ollama_ps" : "warning.engine.ollama_ps_gpu"));
+    run.settings = om.llama;
+    run.memory = std::move(om.memory);
+    om.memory = LlamaCppMemory{};
+    run.ollama_command_line = ollama_command_line(os);
+    run.ollama = std::move(om);
+  } else {
+    LlamaCppSettings& ls = run.settings;
+    ls.n_seq = llama_cpp_sequences(o.parallel, batch, e.warnings);
+    ls.n_ctx = context * ls.n_seq;
+    ls.n_batch = o.n_batch;
+    ls.n_ubatch = o.ubatch;
+    ls.kv_unified = o.kv_unified;
+    ls.flash_attn = flash ? LlamaCppFlashAttn::on : LlamaCppFlashAttn::off;
+    ls.type_k = ls.type_v = cache_type;
+    ls.swa_full = o.swa_full;
+    ls.mmap = o.mmap;
+    ls.gpu = !cpu_only;
+    ls.n_gpu_layers = cpu_only ? 0 : o.n_gpu_layers;
+    ls.offload_kqv = o.offload_kqv;
+    ls.cpu = o.cpu_family;
+    ls.cpu_tensor_patterns = o.override_tensor;
+    run.memory = llama_cpp_memory(m, tensors, ls);
+  }
+  run.command_line = llama_cpp_command_line(run.settings);
+  const LlamaCppMemory& r = run.memory;
+  const LlamaCppSettings& ls = run.settings;
+
+  // Weights: the GPU's model buffer, the mapped file range, --no-mmap's CPU buffer, CPU_REPACK.
+  const std::int64_t device_weights = ceil_div(r.weights_device, tp);
+  const std::int64_t host_weights = r.weights_mapped + r.weights_cpu + r.weights_repack;
+  e.parts.weights = device_weights + host_weights;
+  if (r.weights_device > 0) {
+    Message values = Message("explain.llama_cpp.weights_device.values").count("tensors", r.tensors_device).integer("gpu_layers", r.n_gpu_layers).integer("layers", m.num_layers);
+    if (tp > 1) values.then(Message("explain.divided_over_gpus").integer("gpus", tp));
+    add_line(e, "weights", Message("explain.llama_cpp.weights_device.formula"), std::move(values), device_weights);
+  }
+  if (r.weights_mapped > 0) {
+    add_line(e, "weights", Message("explain.llama_cpp.weights_mapped.formula"),
+             Message("explain.llama_cpp.weights_mapped.values").count("tensors", r.tensors_mapped).text("format", s.weights->id), r.weights_mapped);
+  }
+  if (r.weights_cpu > 0) {
+    add_line(e, "weights", Message("explain.llama_cpp.weights_cpu.formula"),
+             Message("explain.llama_cpp.weights_cpu.values").count("tensors", r.tensors_cpu).text("format", s.weights->id), r.weights_cpu);
+  }
+  if (r.weights_repack > 0) {
+    add_line(e, "weights", Message("explain.llama_cpp.weights_repack.formula"),
+             Message("explain.llama_cpp.weights_repack.values").count("tensors", r.tensors_repack).text("cpu", llama_cpp_cpu_id(ls.cpu)), r.weights_repack);
+    e.warnings.push_back(Message("warning.weights.llama_cpp_repack").bytes("repack", r.weights_repack).bytes("mapped", r.weights_mapped_repacked));
+  }
+
+  // KV cache by layer kind: cells per stream × streams, K and V rows of each layer.
+  struct Kind {
+    LlamaCppLayerCache kind;
+    const char* id;
+    int layers = 0;
+    std::int64_t cells = 0;
+    std::int64_t device = 0;
+    std::int64_t host = 0;
+  };
+  Kind kinds[] = {{LlamaCppLayerCache::full, "explain.llama_cpp.kv_full"}, {LlamaCppLayerCache::sliding, "explain.llama_cpp.kv_sliding"},
+                  {LlamaCppLayerCache::mla, "explain.llama_cpp.kv_mla"}};
+  for (const auto& l : r.layers) {
+    for (Kind& k : kinds) {
+      if (k.kind != l.kind) continue;
+      k.layers += 1;
+      k.cells = l.cells;
+      const std::int64_t bytes = ceil_div(l.k_bytes, 32) * 32 + ceil_div(l.v_bytes, 32) * 32;  // TENSOR_ALIGNMENT
+      (l.on_device ? k.device : k.host) += bytes;
+    }
+  }
+  const double element = cache_element_bytes(ls.type_k);
+  const std::int64_t state = r.recurrent_state;
+  e.parts.kv_cache = ceil_div(r.kv_device, tp) + r.kv_host;
+  for (const Kind& k : kinds) {
+    if (k.layers == 0) continue;
+    Message values = k.kind == LlamaCppLayerCache::mla
+                         ? Message("explain.llama_cpp.kv_mla.values").integer("layers", k.layers).integer("kv_lora_rank", m.mla.kv_lora_rank).integer("rope_dim", m.mla.qk_rope_head_dim)
+                         : Message("explain.llama_cpp.kv.values").integer("layers", k.layers).integer("kv_heads", m.num_kv_heads).integer("head_dim", m.head_dim);
+    values.grouped("cells", k.cells).bytes_each("per_element", element).text("format", ls.type_k);
+    if (r.n_stream > 1) values.then(Message("explain.llama_cpp.kv_streams").integer("streams", r.n_stream));
+    if (tp > 1 && k.device > 0) values.then(Message("explain.divided_over_gpus").integer("gpus", tp));
+    add_line(e, "kv_cache", Message(std::string(k.id) + ".formula"), std::move(values), ceil_div(k.device, tp) + k.host);
+  }
+  if (state > 0) {
+    add_line(e, "kv_cache", Message("explain.kv_cache.recurrent_state.formula"), Message("explain.kv_cache.recurrent_state.values").integer("batch", ls.n_seq), state);
+  }
+
+  // Compute buffers (sched_reserve's high-water mark of one micro-batch's graph) and the output buffer.
+  const std::int64_t outputs_max = ls.n_outputs_max > 0 ? ls.n_outputs_max : r.n_batch;
+  const std::int64_t pp_tokens = ceil_div(r.n_ubatch, ls.n_seq) * ls.n_seq;
+  auto compute_values = [&] {
+    Message v = Message("explain.llama_cpp.compute.values").integer("ubatch", r.n_ubatch).integer("outputs", std::min(pp_tokens, outputs_max)).grouped("cells", r.cells_full);
+    v.then(r.flash_attn ? Message("explain.llama_cpp.compute.flash") : Message("explain.llama_cpp.compute.scores").integer("heads", m.num_attention_heads));
+    return v;
+  };
+  e.parts.activations = r.compute_device + r.compute_host + r.output;
+  if (r.compute_device > 0) add_line(e, "activations", Message("explain.llama_cpp.compute_device.formula"), compute_values(), r.compute_device);
+  if (r.compute_host > 0) {
+    if (r.compute_device > 0 && r.n_gpu_layers >= m.num_layers + 1) {
+      add_line(e, "activations", Message("explain.llama_cpp.compute_inputs.formula"),
+               Message("explain.llama_cpp.compute_inputs.values").integer("ubatch", r.n_ubatch).count("hidden", m.hidden_size).grouped("cells", r.cells_full), r.compute_host);
+    } else {
+      add_line(e, "activations", Message("explain.llama_cpp.compute_host.formula"), compute_values(), r.compute_host);
+    }
+  }
+  add_line(e, "activations", Message("explain.llama_cpp.output.formula"),
+           Message("explain.llama_cpp.output.values").integer("sequences", ls.n_seq).count("vocab", m.vocab_size), r.output);
+
+  if (s.weights->ecosystem == Ecosystem::mlx) e.warnings.push_back(Message("warning.weights.mlx_format").text("format", s.weights->id));
+
+  // Host memory: the mapped, CPU and repacked weights, the KV cache of layers kept on the CPU, the
+  // host compute buffer and the output buffer. A recurrent state is on the GPU with the layers.
+  const std::int64_t host_kv = r.kv_host - (cpu_only ? 0 : state);
+  const std::int64_t host = host_weights + host_kv + r.compute_host + r.output;
+  const std::int64_t tensors_total = e.parts.weights + e.parts.kv_cache + e.parts.activations;
+  if (cpu_only) {
+    e.host_bytes = tensors_total;
+    e.warnings.push_back(Message("warning.gpus.cpu_inference"));
+  } else {
+    e.parts.overhead = kCudaContextBytes;
+    add_line(e, "overhead", Message("explain.overhead.cuda_context.formula"), Message("explain.overhead.cuda_context.values"), e.parts.overhead);
+    e.tensor_peak_bytes = tensors_total - host;
+    e.device_bytes = e.tensor_peak_bytes + e.parts.overhead;
+    e.host_bytes = host;
+  }
+  e.llama_cpp = std::move(run);
+  return e;
 }
 
 }  // namespace
@@ -278,32 +481,23 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   std::optional<WeightsLayout> own_layout;
   if (s.weights_layout == nullptr) own_layout = weights_layout(m, *s.weights, s.group_size);
   const WeightsLayout& layout = s.weights_layout != nullptr ? *s.weights_layout : *own_layout;
-  const std::int64_t all_weights = layout.total_bytes;
-  // llama.cpp keeps the input layer (token_embd) in host memory whatever -ngl says
-  // (llama-model.cpp: "there is very little benefit to offloading the input layer, so always keep
-  // it on the CPU"); with tied embeddings the output layer gets its own copy on the GPU.
-  const std::int64_t token_embd = layout.tensor_bytes("token_embd.weight");
   const bool llama_cpp_engine = s.engine == Engine::llama_cpp || s.engine == Engine::ollama;
-  const std::int64_t host_weights = (llama_cpp_engine && !cpu_only) ? token_embd : 0;
-  const std::int64_t device_weights = ceil_div(all_weights - host_weights + (m.tie_word_embeddings ? host_weights : 0), tp);
-  e.parts.weights = device_weights + host_weights;
+  if (llama_cpp_engine && m.has_architecture()) return llama_cpp_estimate(m, s, layout);
+  const std::int64_t all_weights = layout.total_bytes;
+  const std::int64_t device_weights = ceil_div(all_weights, tp);
+  e.parts.weights = device_weights;
   {
     const bool plain = s.weights->scheme == QuantScheme::plain;
-    std::string values = plain ? fmt::count(params.total) + " params × " + fmt::bytes_per(s.weights->bits_per_weight() / 8.0) + " (" + std::string(s.weights->id) + ")"
-                               : fmt::count(params.total) + " params × " + fmt::count(layout.bits_per_weight()) + " bits effective (" + std::string(s.weights->id) + ")";
-    if (host_weights > 0) values += " − token_embd " + fmt::gb(host_weights) + (m.tie_word_embeddings ? " (kept on the GPU as the tied output)" : "");
-    if (tp > 1) values += " ÷ " + std::to_string(tp) + " GPUs";
-    add_line(e, "weights", plain ? "parameters × bytes per parameter" : "sum over tensors of their stored bytes (quantized blocks with scales and zeros; tensors kept at higher precision)",
-             values, device_weights);
-    if (host_weights > 0) {
-      add_line(e, "weights", "llama.cpp keeps token_embd (the input layer) in host memory", "token_embd " + fmt::count(layout.tensors.front().elements) + " weights", host_weights);
-    }
+    Message values = plain ? Message("explain.weights.plain.values").count("params", params.total).bytes_each("per_param", s.weights->bits_per_weight() / 8.0).text("format", s.weights->id)
+                           : Message("explain.weights.quantized.values").count("params", params.total).significant("bits", layout.bits_per_weight()).text("format", s.weights->id);
+    if (tp > 1) values.then(Message("explain.divided_over_gpus").integer("gpus", tp));
+    add_line(e, "weights", Message(plain ? "explain.weights.plain.formula" : "explain.weights.quantized.formula"), std::move(values), device_weights);
   }
 
   if (!m.has_architecture()) {
-    e.warnings.push_back("model: only a parameter count was given, so the KV cache and activations are unknown and counted as 0; give layers and hidden_size, or a config");
+    e.warnings.push_back(Message("warning.model.params_only"));
     e.parts.overhead = cpu_only ? 0 : kCudaContextBytes;
-    if (!cpu_only) add_line(e, "overhead", "CUDA context (lazy module loading)", "426 MiB", e.parts.overhead);
+    if (!cpu_only) add_line(e, "overhead", Message("explain.overhead.cuda_context_short.formula"), Message("explain.overhead.cuda_context_short.values"), e.parts.overhead);
     e.tensor_peak_bytes = cpu_only ? 0 : e.parts.weights;
     e.device_bytes = cpu_only ? 0 : e.parts.sum();
     e.host_bytes = cpu_only ? e.parts.sum() : 0;
@@ -320,26 +514,22 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     return whole / m.num_kv_heads * kv_heads_here;
   };
   if (tp > 1 && m.num_attention_heads % tp != 0) {
-    e.warnings.push_back("gpus: " + std::to_string(m.num_attention_heads) + " attention heads do not divide over " + std::to_string(tp) + " GPUs; engines such as vLLM refuse this tensor-parallel size");
+    e.warnings.push_back(Message("warning.gpus.heads_do_not_divide").integer("heads", m.num_attention_heads).integer("gpus", tp));
   }
-  std::string kv_cells_text;       // the llama.cpp case: its cells per stream
-  std::int64_t llama_cpp_host = 0;  // the llama.cpp case: its buffers in host memory with a GPU
-  const std::string kv_values_head = std::to_string(m.num_layers) + " layers × " +
-                                     (m.mla.kv_lora_rank > 0 ? "(" + std::to_string(m.mla.kv_lora_rank) + " + " + std::to_string(m.mla.qk_rope_head_dim) + ") latent"
-                                                             : "2 × " + std::to_string(kv_heads_here) + " KV heads × " + std::to_string(m.head_dim) + " head_dim");
-  const std::string kv_formula = m.mla.kv_lora_rank > 0 ? "layers × (kv_lora_rank + qk_rope_head_dim) × tokens × batch × bytes per element"
-                                                         : "2 × layers × KV heads × head_dim × tokens × batch × bytes per element";
   const double kv_elem_bytes = static_cast<double>(s.kv_cache->block_bytes) / static_cast<double>(s.kv_cache->block_elements);
   const bool flash = s.flash_attention;
 
   switch (s.engine) {
-    case Engine::generic: {
-      e.parts.kv_cache = kv_here(context);
+    case Engine::generic:
+    case Engine::litgpt:  // litgpt generate/base.py: KV cache of prompt + max_new_tokens, one forward's temporaries
+    case Engine::autoawq: {
+      // AutoAWQ fused modules preallocate their cache for max_seq_len (from_quantized default 2048).
+      e.parts.kv_cache = kv_here(s.engine == Engine::autoawq ? std::max<std::int64_t>(context, kAutoAwqMaxSeqLen) : context);
       const std::int64_t layer = layer_peak_bytes(sh, s.input_tokens * batch, s.input_tokens, flash, false);
       e.parts.activations = std::max(layer, last_logits_bytes(sh, batch, false));
-      add_line(e, "activations", "max(one layer's prefill temporaries, last-token logits)",
-               "max(" + fmt::count(s.input_tokens * batch) + " tokens × (2 × " + fmt::count(sh.hidden) + " + 3 × " + fmt::count(sh.mlp_width) + ") × " + std::to_string(sh.act_bytes) + " B, " +
-                   std::to_string(batch) + " × " + fmt::count(sh.vocab) + " vocab × 4 B)",
+      add_line(e, "activations", Message("explain.activations.generic.formula"),
+               Message("explain.activations.generic.values").count("tokens", s.input_tokens * batch).count("hidden", sh.hidden).count("mlp_width", sh.mlp_width)
+                   .integer("element_size", sh.act_bytes).integer("batch", batch).count("vocab", sh.vocab),
                e.parts.activations);
       break;
     }
@@ -348,130 +538,61 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       e.parts.kv_cache = p.kv_full;
       e.parts.activations = p.peak - p.kv_full;
       add_line(e, "activations", p.formula, p.values, e.parts.activations);
-      for (const auto& w : p.warnings) e.warnings.push_back(w);
       break;
     }
+    case Engine::sglang:  // SGLang: the same preallocation and profile, pages of one token (page_size 1)
     case Engine::vllm: {
-      const std::int64_t paged_context = ceil_div(context, kVllmBlockTokens) * kVllmBlockTokens;
+      const std::int64_t block = s.engine == Engine::sglang ? 1 : kVllmBlockTokens;
+      const std::int64_t paged_context = ceil_div(context, block) * block;
       e.parts.kv_cache = kv_here(paged_context);
       const std::int64_t profile_tokens = std::min<std::int64_t>(kVllmBatchedTokens, std::max<std::int64_t>(s.input_tokens * batch, kVllmBatchedTokens));
       e.parts.activations = layer_peak_bytes(sh, profile_tokens, std::min<std::int64_t>(profile_tokens, context), true, false) +
                             last_logits_bytes(sh, std::min<std::int64_t>(batch, 256), false) + kVllmCudaGraphBytes;
-      add_line(e, "activations", "profile run at max_num_batched_tokens (one layer's temporaries) + sampler logits + CUDA graphs",
-               fmt::count(profile_tokens) + " tokens × (2 × " + fmt::count(sh.hidden) + " + 3 × " + fmt::count(sh.mlp_width) + ") × " + std::to_string(sh.act_bytes) + " B + 0.5 GiB graphs",
+      add_line(e, "activations", Message("explain.activations.vllm.formula"),
+               Message("explain.activations.vllm.values").count("tokens", profile_tokens).count("hidden", sh.hidden).count("mlp_width", sh.mlp_width).integer("element_size", sh.act_bytes),
                e.parts.activations);
-      e.warnings.push_back("engine vllm: vLLM reserves gpu_memory_utilization (default 0.9) of the GPU and fills the rest of it with KV-cache blocks, so nvidia-smi shows ~90% of the card whatever the request; the figure here is what the request needs");
+      e.warnings.push_back(Message("warning.engine.vllm_reserves_gpu"));
       break;
     }
     case Engine::ollama:
-    case Engine::llama_cpp: {
-      // llama.cpp's own buffers (llama_cpp.hpp, each rule from llama.cpp's source): -c context ×
-      // batch in batch per-sequence streams, -b 2048, -ub 512, every layer on the GPU (-ngl all);
-      // a CPU-only run repacks as an x86 AVX2 CPU does. Ollama (ollama.hpp) starts llama-server
-      // with -c num_ctx × parallel, -np parallel and -b/-ub 512 from the same request.
-      LlamaCppSettings ls;
-      // llama.cpp serves at most 256 sequences at once (LLAMA_MAX_SEQ)
-      const std::int64_t sequences = std::min<std::int64_t>(batch, 256);
-      if (batch > sequences) e.warnings.push_back("batch: llama.cpp serves at most 256 sequences at once (LLAMA_MAX_SEQ); counted for 256");
-      ls.n_ctx = context * sequences;
-      ls.n_seq = static_cast<int>(sequences);
-      ls.flash_attn = flash ? LlamaCppFlashAttn::on : LlamaCppFlashAttn::off;
-      ls.type_k = ls.type_v = llama_cpp_cache_type(*s.kv_cache);
-      if (!flash && s.kv_cache->block_elements > 1) {
-        e.warnings.push_back("kv_cache: llama.cpp needs flash attention (-fa) for a quantized V cache");
-        ls.flash_attn = LlamaCppFlashAttn::on;  // it refuses to start otherwise: counted as it runs with -fa
-      }
-      ls.gpu = !cpu_only;
-      ls.n_gpu_layers = -1;
-      std::vector<GgufTensor> cpu_tensors;  // only a CPU-only run places weights in llama.cpp's CPU buffers
-      if (cpu_only) {
-        const std::vector<TensorInfo> infos = model_tensors(m);
-        for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
-          cpu_tensors.push_back({infos[i].name, infos[i].shape, layout.tensors[i].type, layout.tensors[i].bytes});
-        }
-      }
-      LlamaCppMemory r;
-      if (s.engine == Engine::ollama) {
-        OllamaSettings os;
-        os.num_ctx = context;
-        os.num_parallel = ls.n_seq;
-        os.flash_attention = ls.flash_attn == LlamaCppFlashAttn::on ? 1 : 0;
-        os.kv_cache_type = ls.type_k;
-        os.gpu = ls.gpu;
-        const OllamaMemory o = ollama_memory(m, cpu_tensors, os);
-        r = o.memory;
-        if (o.num_ctx < context) {
-          e.warnings.push_back("engine ollama: Ollama lowers num_ctx to the model's trained context, " + fmt::count(o.num_ctx) + " tokens");
-        }
-        if (o.num_parallel < batch) {
-          e.warnings.push_back("engine ollama: Ollama runs this model family (or an embedding model) with one sequence at a time");
-        }
-        e.warnings.push_back("engine ollama: `ollama ps` shows the sum of llama-server's buffers" +
-                             std::string(cpu_only ? "" : " and, with every layer on the GPU, only the GPU's: the model's host RAM (token_embd, output and input buffers) is not in it"));
-      } else {
-        r = llama_cpp_memory(m, cpu_tensors, ls);
-      }
-      const std::int64_t kv = r.kv_host + r.kv_device - r.recurrent_state;  // the state is added below
-      e.parts.kv_cache = cpu_only ? kv : ceil_div(kv, tp);
-      kv_cells_text = std::to_string(r.n_stream) + (r.n_stream == 1 ? " stream × " : " streams × ") + fmt::count(r.cells_full) + " cells (context padded to 256)" +
-                      (r.cells_sliding > 0 ? "; sliding layers " + fmt::count(r.cells_sliding) + " cells (window + n_ubatch, padded to 256)" : "");
-      const std::int64_t compute = cpu_only ? r.compute_host : r.compute_device;
-      e.parts.activations = compute + r.output + (cpu_only ? 0 : r.compute_host);
-      llama_cpp_host = cpu_only ? 0 : r.output + r.compute_host;
-      add_line(e, "activations", "compute buffer: ggml's allocator over one micro-batch's graph (llama.cpp sched_reserve), its high-water mark",
-               "n_ubatch " + std::to_string(r.n_ubatch) + ", n_ctx " + fmt::count(r.n_ctx) + (r.flash_attn ? ", flash attention" : ", attention scores n_kv × n_ubatch × heads × 4 B"), compute);
-      add_line(e, "activations", "output buffer: one row of logits per sequence (llama.cpp output_reserve), in host memory",
-               std::to_string(batch) + " × " + fmt::count(sh.vocab) + " vocab × 4 B", r.output);
-      if (!cpu_only && r.compute_host > 0) {
-        add_line(e, "activations", "host compute buffer: the graph's inputs (tokens, positions, masks) and the token embedding lookup, on the CPU",
-                 "n_ubatch " + std::to_string(r.n_ubatch) + ", hidden " + fmt::count(sh.hidden) + ", n_ctx " + fmt::count(r.n_ctx), r.compute_host);
-      }
-      if (r.weights_repack > 0) {
-        e.parts.weights += r.weights_repack;
-        add_line(e, "weights", "llama.cpp CPU_REPACK: a second copy of the Q4_0/Q4_K/IQ4_NL/MXFP4 matrices in the row layout of the CPU's kernels (x86 AVX2)",
-                 fmt::count(r.weights_repack) + " bytes repacked", r.weights_repack);
-        e.warnings.push_back("weights: llama.cpp repacks " + fmt::gb(r.weights_repack) + " of the weights for the CPU's matrix kernels; the mapped file's copy of them (" +
-                             fmt::gb(r.weights_mapped_repacked) + ") is read once, so the kernel may drop it when RAM is short (--no-mmap does not load it at all)");
-      }
-      break;
-    }
+    case Engine::llama_cpp:
+      break;  // llama_cpp_estimate (a model without its architecture has only its weights here)
   }
   {
-    std::string values = kv_values_head + " × " + fmt::count(context) + " tokens × " + std::to_string(batch) + " × " + fmt::bytes_per(kv_elem_bytes) + " (" + std::string(s.kv_cache->id) + ")";
-    if (m.sliding_window > 0) values += "; sliding layers stop at " + std::to_string(m.sliding_window) + " tokens";
-    if (!kv_cells_text.empty()) values = kv_values_head + " × " + kv_cells_text + " × " + fmt::bytes_per(kv_elem_bytes) + " (" + std::string(s.kv_cache->id) + ")";
-    add_line(e, "kv_cache", kv_formula, values, e.parts.kv_cache);
+    const bool mla = m.mla.kv_lora_rank > 0;
+    Message values = mla ? Message("explain.kv_cache.mla.values").integer("layers", m.num_layers).integer("kv_lora_rank", m.mla.kv_lora_rank).integer("rope_dim", m.mla.qk_rope_head_dim)
+                         : Message("explain.kv_cache.attention.values").integer("layers", m.num_layers).integer("kv_heads", kv_heads_here).integer("head_dim", m.head_dim);
+    values.count("tokens", context).integer("batch", batch).bytes_each("per_element", kv_elem_bytes).text("format", s.kv_cache->id);
+    if (m.sliding_window > 0) values.then(Message("explain.kv_cache.sliding_stop").integer("window", m.sliding_window));
+    add_line(e, "kv_cache", Message(mla ? "explain.kv_cache.mla.formula" : "explain.kv_cache.attention.formula"), std::move(values), e.parts.kv_cache);
   }
   const std::int64_t state = recurrent_state_bytes(m, 4) * batch;
   if (state > 0) {
     e.parts.kv_cache += state;
-    add_line(e, "kv_cache", "fixed-size recurrent state of linear-attention/SSM layers (fp32)", "per sequence × " + std::to_string(batch), state);
+    add_line(e, "kv_cache", Message("explain.kv_cache.recurrent_state.formula"), Message("explain.kv_cache.recurrent_state.values").integer("batch", batch), state);
   }
 
   // Engine buffers of quantized inference (quantization.hpp, each with its source).
   if (s.engine == Engine::transformers && !cpu_only) {
     if (s.weights->scheme == QuantScheme::bnb_4bit && s.input_tokens * batch > 1) {
-      const std::int64_t dq = bnb_dequant_buffer_bytes(layout);
+      const std::int64_t dq = bnb_dequant_buffer_bytes(m, layout);
       e.parts.activations += dq;
-      add_line(e, "activations", "bitsandbytes 4-bit prefill: the largest quantized matrix dequantized to 16 bits", fmt::count(dq / 2) + " weights × 2 B", dq);
+      add_line(e, "activations", Message("explain.activations.bnb_dequant.formula"), Message("explain.activations.bnb_dequant.values").count("weights", dq / 2), dq);
     }
     if (s.weights->scheme == QuantScheme::gptq) {
       // Not counted: the published Transformers GPTQ peaks (Qwen1.5 hf_infer.rst) sit at the
       // AWQ rows' level, without this buffer, so the kernel in use is not known to allocate it.
-      e.warnings.push_back("weights " + std::string(s.weights->id) + ": with the ExLlamaV2 kernels AutoGPTQ allocates a scratch buffer per GPU for the largest layer (dequantized weight + 2048 × 8 token outputs): " +
-                           fmt::gb(gptq_exllama_scratch_bytes(m)) + " more, not counted here");
+      e.warnings.push_back(Message("warning.weights.gptq_exllamav2_scratch").text("format", s.weights->id).bytes("scratch", gptq_exllama_scratch_bytes(m)));
     }
     if (s.weights->scheme == QuantScheme::awq) {
-      e.warnings.push_back("weights " + std::string(s.weights->id) + ": with fused modules (AwqConfig do_fuse=True) AutoAWQ preallocates the KV cache for fuse_max_seq_len × batch (" +
-                           fmt::gb(awq_fused_kv_cache_bytes(m, 2048, batch)) + " at 2048 tokens), whatever the request's context");
+      e.warnings.push_back(Message("warning.weights.awq_fused_cache").text("format", s.weights->id).bytes("cache", awq_fused_kv_cache_bytes(m, 2048, batch)));
     }
   }
-  if (s.weights->ecosystem == "gguf" && (s.engine == Engine::transformers || s.engine == Engine::vllm)) {
-    e.warnings.push_back("weights " + std::string(s.weights->id) + ": a GGUF file type runs in llama.cpp (engine llama.cpp); " + engine_id(s.engine) +
-                         " loads GGUF by dequantizing or with its own kernels, so its memory differs");
+  if (s.weights->ecosystem == Ecosystem::gguf && (s.engine == Engine::transformers || s.engine == Engine::vllm)) {
+    e.warnings.push_back(Message("warning.weights.gguf_in_other_engine").text("format", s.weights->id).text("engine", engine_id(s.engine)));
   }
-  if (s.weights->ecosystem == "mlx" && s.engine != Engine::generic) {
-    e.warnings.push_back("weights " + std::string(s.weights->id) + ": MLX formats run in MLX on Apple silicon (unified memory); the engine's own rules do not apply");
+  if (s.weights->ecosystem == Ecosystem::mlx && s.engine != Engine::generic) {
+    e.warnings.push_back(Message("warning.weights.mlx_format").text("format", s.weights->id));
   }
 
   // Explain in the article's order: weights, KV cache, activations, overhead.
@@ -484,13 +605,12 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     e.host_bytes = tensors;
     e.device_bytes = 0;
     e.tensor_peak_bytes = 0;
-    e.warnings.push_back("gpus 0: CPU inference, everything is in RAM (host_bytes); the runtime's own memory (process, libraries) is not included");
+    e.warnings.push_back(Message("warning.gpus.cpu_inference"));
   } else {
     e.parts.overhead = kCudaContextBytes;
-    add_line(e, "overhead", "CUDA context with lazy module loading (driver, kernels), per GPU", "426 MiB (measured, PyTorch 2.10 + CUDA 13)", e.parts.overhead);
-    e.tensor_peak_bytes = tensors - host_weights - llama_cpp_host;
+    add_line(e, "overhead", Message("explain.overhead.cuda_context.formula"), Message("explain.overhead.cuda_context.values"), e.parts.overhead);
+    e.tensor_peak_bytes = tensors;
     e.device_bytes = e.tensor_peak_bytes + e.parts.overhead;
-    e.host_bytes = host_weights + llama_cpp_host;
   }
   return e;
 }

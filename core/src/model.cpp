@@ -6,24 +6,86 @@
 
 namespace llmsizer {
 
+bool is_attention(MixerKind kind) {
+  return kind == MixerKind::full_attention || kind == MixerKind::sliding_attention || kind == MixerKind::chunked_attention;
+}
+
 MixerKind ModelSpec::mixer(int layer) const {
   if (!layer_mixers.empty()) return layer_mixers[static_cast<std::size_t>(layer)];
   return sliding_window > 0 ? MixerKind::sliding_attention : MixerKind::full_attention;
 }
 
+namespace {
+/// `a` with every zero taken from the model-wide fields (and the model-wide sinks when `a` is
+/// not a per-layer override).
+AttentionShape filled(AttentionShape a, const ModelSpec& m, bool override_given) {
+  if (a.q_heads == 0) a.q_heads = m.num_attention_heads;
+  if (a.kv_heads == 0) a.kv_heads = m.num_kv_heads;
+  if (a.head_dim == 0) a.head_dim = m.head_dim;
+  if (a.v_head_dim == 0) a.v_head_dim = a.head_dim;
+  if (!override_given) a.sinks = m.attention_sinks;
+  return a;
+}
+}  // namespace
+
+AttentionShape ModelSpec::attention(int layer) const {
+  if (layer_attention.empty()) return filled(AttentionShape{}, *this, false);
+  return filled(layer_attention[static_cast<std::size_t>(layer)], *this, true);
+}
+
+std::int64_t ModelSpec::intermediate(int layer) const {
+  if (!layer_intermediate.empty() && layer_intermediate[static_cast<std::size_t>(layer)] > 0) {
+    return layer_intermediate[static_cast<std::size_t>(layer)];
+  }
+  return intermediate_size;
+}
+
+int ModelSpec::attention_window(MixerKind kind) const {
+  if (kind == MixerKind::sliding_attention) return sliding_window;
+  if (kind == MixerKind::chunked_attention) return attention_chunk_size;
+  return 0;
+}
+
 bool is_moe_layer(const ModelSpec& m, int layer) {
   if (m.moe.num_experts <= 0) return false;
+  if (!m.layer_mlp.empty()) {
+    const MlpKind k = m.layer_mlp[static_cast<std::size_t>(layer)];
+    if (k != MlpKind::automatic) return k == MlpKind::moe || k == MlpKind::dense_and_moe;
+  }
   if (layer < m.moe.first_dense_layers) return false;
   if (std::find(m.moe.dense_layers.begin(), m.moe.dense_layers.end(), layer) != m.moe.dense_layers.end()) return false;
   const int period = std::max(1, m.moe.moe_layer_period);
   return layer % period == m.moe.moe_layer_offset % period;
 }
 
+MlpKind mlp_kind(const ModelSpec& m, int layer) {
+  if (!m.layer_mlp.empty()) {
+    const MlpKind k = m.layer_mlp[static_cast<std::size_t>(layer)];
+    if (k != MlpKind::automatic) return k;
+  }
+  return is_moe_layer(m, layer) ? MlpKind::moe : MlpKind::dense;
+}
+
 namespace {
 
+/// The model-wide attention shape (what every layer has when there are no overrides).
+AttentionShape uniform_attention(const ModelSpec& m) { return filled(AttentionShape{}, m, false); }
+
+/// DeepSeek sparse attention indexer (DeepSeek-V3.2 inference/model.py Indexer; mlx-lm
+/// deepseek_v32.py): wq_b (q_lora_rank → heads × head_dim), wk (hidden → head_dim), k_norm
+/// (LayerNorm over head_dim, weight and bias), weights_proj (hidden → heads).
+std::int64_t indexer_params(const ModelSpec& m) {
+  if (m.indexer.num_heads <= 0) return 0;
+  const std::int64_t h = m.hidden_size;
+  const std::int64_t n = m.indexer.num_heads;
+  const std::int64_t d = m.indexer.head_dim;
+  const std::int64_t q_in = m.mla.q_lora_rank > 0 ? m.mla.q_lora_rank : h;
+  return q_in * n * d + h * d + 2 * d + h * n;
+}
+
 /// q, k, v, o projections (with their biases, q/k norms, output gate and sinks) of one
-/// softmax-attention layer.
-std::int64_t softmax_attention_params(const ModelSpec& m) {
+/// softmax-attention layer of shape `a`.
+std::int64_t softmax_attention_params(const ModelSpec& m, const AttentionShape& a) {
   const std::int64_t h = m.hidden_size;
   if (m.mla.kv_lora_rank > 0) {
     // DeepSeek-V2/V3 MLA (modeling_deepseek.py, DeepseekV3Attention): low-rank q (with its RMSNorm),
@@ -40,25 +102,33 @@ std::int64_t softmax_attention_params(const ModelSpec& m) {
     const std::int64_t kv_a = h * (m.mla.kv_lora_rank + m.mla.qk_rope_head_dim) + m.mla.kv_lora_rank;
     const std::int64_t kv_b = static_cast<std::int64_t>(m.mla.kv_lora_rank) * heads * (m.mla.qk_nope_head_dim + m.mla.v_head_dim);
     const std::int64_t o = heads * m.mla.v_head_dim * h;
-    return q + kv_a + kv_b + o;
+    return q + kv_a + kv_b + o + indexer_params(m);
   }
-  const std::int64_t q_out = static_cast<std::int64_t>(m.num_attention_heads) * m.head_dim;
-  const std::int64_t kv_out = static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim;
+  // DeciLM `replace_with_linear` (Nemotron-NAS): the block is one hidden × hidden linear.
+  if (a.linear_replacement) return h * h;
+  const std::int64_t q_out = static_cast<std::int64_t>(a.q_heads) * a.head_dim;
+  const std::int64_t k_out = a.owns_kv ? static_cast<std::int64_t>(a.kv_heads) * a.head_dim : 0;
+  const std::int64_t v_out = a.owns_kv && a.v_proj ? static_cast<std::int64_t>(a.kv_heads) * a.v_head_dim : 0;
+  const std::int64_t o_in = static_cast<std::int64_t>(a.q_heads) * a.v_head_dim;
   // Qwen3-Next gated attention (modeling_qwen3_next.py, Qwen3NextAttention): q_proj emits the
   // query and a same-sized output gate, heads × head_dim × 2.
   const std::int64_t q_proj_out = m.attention_output_gate ? 2 * q_out : q_out;
-  std::int64_t params = h * q_proj_out + 2 * h * kv_out + q_out * h;
-  if (m.qkv_bias) params += q_proj_out + 2 * kv_out;
+  std::int64_t params = h * q_proj_out + h * k_out + h * v_out + o_in * h;
+  if (m.qkv_bias) params += q_proj_out + k_out + v_out;
   if (m.o_bias) params += h;
   if (m.qk_norm) {
     // Qwen3 / Gemma 3: RMSNorm(head_dim) shared by all heads; OLMo 2 (modeling_olmo2.py):
-    // q_norm over heads × head_dim, k_norm over kv_heads × head_dim.
-    params += m.qk_norm_full_width ? q_out + kv_out : 2LL * m.head_dim;
+    // q_norm over heads × head_dim, k_norm over kv_heads × head_dim. A layer that reuses another
+    // layer's keys has no k_norm (Gemma 3n/4 KV-shared layers).
+    if (m.qk_norm_full_width) params += q_out + k_out;
+    else params += a.head_dim + (a.owns_kv ? a.head_dim : 0);
   }
   // gpt-oss (modeling_gpt_oss.py, GptOssAttention): sinks = nn.Parameter(num_attention_heads).
-  if (m.attention_sinks) params += m.num_attention_heads;
+  if (a.sinks) params += a.q_heads;
   return params;
 }
+
+std::int64_t softmax_attention_params(const ModelSpec& m) { return softmax_attention_params(m, uniform_attention(m)); }
 
 /// Qwen3-Next gated delta net (modeling_qwen3_next.py, Qwen3NextGatedDeltaNet): in_proj_qkvz,
 /// in_proj_ba, a depthwise causal conv over q/k/v (no bias), dt_bias and A_log per value head, a
@@ -82,6 +152,20 @@ std::int64_t linear_attention_params(const ModelSpec& m) {
 /// and Jamba's RMSNorms on dt, B and C.
 std::int64_t ssm_params(const ModelSpec& m) {
   const auto& r = m.recurrent;
+  if (r.mamba_version == 2) {
+    // Mamba-2 (modeling_nemotron_h.py NemotronHMamba2Mixer, modeling_granitemoehybrid.py):
+    // in_proj (h → z, x, B, C, dt: 2·d_inner + 2·groups·d_state + heads), depthwise conv1d over
+    // x, B, C (conv_dim × d_conv, + bias), dt_bias, A_log and D per head, a gated RMSNorm over
+    // d_inner, out_proj (d_inner → h).
+    const std::int64_t h = m.hidden_size;
+    const std::int64_t d_inner = static_cast<std::int64_t>(r.mamba_num_heads) * r.mamba_head_dim;
+    const std::int64_t conv_dim = d_inner + 2LL * r.mamba_n_groups * r.mamba_d_state;
+    const std::int64_t in_out = d_inner + conv_dim + r.mamba_num_heads;
+    std::int64_t params = h * in_out + conv_dim * r.mamba_d_conv + 3LL * r.mamba_num_heads + d_inner + d_inner * h;
+    if (r.mamba_conv_bias) params += conv_dim;
+    if (r.mamba_proj_bias) params += in_out + h;
+    return params;
+  }
   const std::int64_t d = r.mamba_d_inner;
   const std::int64_t h = m.hidden_size;
   std::int64_t params = h * 2 * d + d * r.mamba_d_conv + d * (r.mamba_dt_rank + 2 * r.mamba_d_state) +
@@ -107,7 +191,9 @@ struct LayerParams {
 LayerParams moe_mlp_params(const ModelSpec& m) {
   const std::int64_t h = m.hidden_size;
   const std::int64_t expert = dense_mlp_params(m, m.moe.expert_intermediate_size, m.moe.expert_bias);
-  const std::int64_t router = h * m.moe.num_experts + (m.moe.router_bias ? m.moe.num_experts : 0);
+  // Gemma 4 Router (modeling_gemma4.py): proj (hidden → experts), an RMSNorm scale over hidden
+  // and a per-expert output scale.
+  const std::int64_t router = h * m.moe.num_experts + (m.moe.router_bias ? m.moe.num_experts : 0) + (m.moe.router_norm ? h : 0);
   std::int64_t shared = static_cast<std::int64_t>(m.moe.num_shared_experts) *
                         dense_mlp_params(m, m.moe.shared_expert_intermediate_size, false);
   if (m.moe.shared_expert_gate) shared += h;
@@ -117,26 +203,33 @@ LayerParams moe_mlp_params(const ModelSpec& m) {
   return p;
 }
 
-std::int64_t mixer_params(const ModelSpec& m, MixerKind kind) {
-  switch (kind) {
+std::int64_t mixer_params(const ModelSpec& m, int layer) {
+  switch (m.mixer(layer)) {
     case MixerKind::full_attention:
-    case MixerKind::sliding_attention: return softmax_attention_params(m);
+    case MixerKind::sliding_attention:
+    case MixerKind::chunked_attention: return softmax_attention_params(m, m.attention(layer));
     case MixerKind::linear_attention: return linear_attention_params(m);
     case MixerKind::ssm: return ssm_params(m);
+    case MixerKind::none: return 0;
   }
   return 0;
 }
 
-/// DeepSeek-V3 multi-token-prediction layer (DeepSeek-V3 README, "MTP"; checkpoint layer 61):
-/// one more decoder layer (MLA + MoE, at an index past first_k_dense_replace) plus enorm, hnorm,
-/// eh_proj (2h → h), shared_head.norm, and copies of the embedding and output head that the
-/// checkpoint stores inside the layer. 1 layer = 13.46B: the README's "14B of MTP Module weights".
+/// One multi-token-prediction layer: a decoder layer with full attention and the model's MoE (or
+/// dense) MLP, plus enorm and hnorm, eh_proj (2h → h) and a final norm.
+///  - DeepSeek-V3 (README "MTP"; checkpoint layer 61; enorm/hnorm/eh_proj/shared_head.norm) also
+///    stores copies of the embedding and output head inside the layer: 13.46B, the README's "14B
+///    of MTP Module weights".
+///  - GLM-4.5 (modeling glm4_moe, checkpoint layer 92) has the same parts; Qwen3-Next and Qwen3.5
+///    (vLLM qwen3_next_mtp.py: fc, pre_fc_norm_embedding, pre_fc_norm_hidden, layers.0, norm)
+///    have the same count with other names; their output head and embedding are the model's.
 std::int64_t mtp_layer_params(const ModelSpec& m) {
   const std::int64_t h = m.hidden_size;
   const std::int64_t norm = (m.norm_has_bias ? 2 : 1) * h;
   const LayerParams mlp = m.moe.num_experts > 0 ? moe_mlp_params(m) : LayerParams{dense_mlp_params(m, m.intermediate_size, m.mlp_bias), 0};
-  return softmax_attention_params(m) + mlp.total + m.norms_per_layer * norm + 2 * norm + 2 * h * h + norm +
-         2 * m.vocab_size * h;
+  std::int64_t params = softmax_attention_params(m) + mlp.total + m.norms_per_layer * norm + 2 * norm + 2 * h * h + norm;
+  if (m.mtp_embedding_copies) params += 2 * m.vocab_size * h;
+  return params;
 }
 
 }  // namespace
@@ -153,15 +246,21 @@ ParamCounts count_params(const ModelSpec& m) {
   const std::int64_t norm_params = (m.norm_has_bias ? 2 : 1) * h;
   std::int64_t inactive = 0;
   for (int layer = 0; layer < m.num_layers; ++layer) {
-    c.per_layer_attention += mixer_params(m, m.mixer(layer));
-    if (is_moe_layer(m, layer)) {
+    c.per_layer_attention += mixer_params(m, layer);
+    const MlpKind kind = mlp_kind(m, layer);
+    if (kind == MlpKind::moe || kind == MlpKind::dense_and_moe) {
       const LayerParams p = moe_mlp_params(m);
       c.per_layer_mlp += p.total;
       inactive += p.total - p.active;
-    } else {
-      c.per_layer_mlp += dense_mlp_params(m, m.intermediate_size, m.mlp_bias);
     }
-    c.norms += m.norms_per_layer * norm_params;
+    if (kind == MlpKind::dense || kind == MlpKind::dense_and_moe) {
+      c.per_layer_mlp += dense_mlp_params(m, m.intermediate(layer), m.mlp_bias);
+    }
+    // Gemma 4 26B-A4B (modeling_gemma4.py Gemma4TextDecoderLayer): a layer with both MLPs has
+    // three more norms (pre_feedforward_layernorm_2, post_feedforward_layernorm_1 and _2).
+    const int norms = m.layer_norms.empty() ? m.norms_per_layer : m.layer_norms[static_cast<std::size_t>(layer)];
+    c.norms += (norms + (kind == MlpKind::dense_and_moe ? 3 : 0)) * norm_params;
+    if (m.layer_scalar) c.norms += 1;
   }
   c.norms += norm_params;  // final norm before the LM head
   c.extra = m.extra_params;
@@ -177,19 +276,22 @@ ParamCounts count_params(const ModelSpec& m) {
 
 std::int64_t kv_cache_elements(const ModelSpec& m, std::int64_t context_tokens) {
   if (!m.has_architecture()) return 0;
-  const std::int64_t per_token_layer =
-      m.mla.kv_lora_rank > 0 ? static_cast<std::int64_t>(m.mla.kv_lora_rank) + m.mla.qk_rope_head_dim
-                             : 2LL * m.num_kv_heads * m.head_dim;
   std::int64_t elements = 0;
   for (int layer = 0; layer < m.num_layers; ++layer) {
-    switch (m.mixer(layer)) {
-      case MixerKind::full_attention: elements += per_token_layer * context_tokens; break;
-      case MixerKind::sliding_attention:
-        elements += per_token_layer * std::min<std::int64_t>(context_tokens, m.sliding_window);
-        break;
-      case MixerKind::linear_attention:
-      case MixerKind::ssm: break;
+    const MixerKind kind = m.mixer(layer);
+    if (!is_attention(kind)) continue;
+    std::int64_t per_token = 0;
+    if (m.mla.kv_lora_rank > 0) {
+      // MLA caches the compressed latent and the rope key; a DSA indexer adds its own key
+      // (DeepSeek-V3.2 inference/model.py: Indexer.k_cache, index_head_dim per token and layer).
+      per_token = static_cast<std::int64_t>(m.mla.kv_lora_rank) + m.mla.qk_rope_head_dim + m.indexer.head_dim;
+    } else {
+      const AttentionShape a = m.attention(layer);
+      if (!a.owns_kv || a.linear_replacement) continue;  // reads another layer's cache / no attention
+      per_token = static_cast<std::int64_t>(a.kv_heads) * (a.head_dim + a.v_head_dim);
     }
+    const int window = m.attention_window(kind);
+    elements += per_token * (window > 0 ? std::min<std::int64_t>(context_tokens, window) : context_tokens);
   }
   return elements;
 }
@@ -206,6 +308,14 @@ std::int64_t layer_state_elements(const ModelSpec& m, MixerKind kind) {
     return static_cast<std::int64_t>(r.linear_num_value_heads) * r.linear_key_head_dim * r.linear_value_head_dim +
            (2 * key_dim + value_dim) * std::max(0, r.linear_conv_kernel_dim - 1);
   }
+  if (kind == MixerKind::ssm && r.mamba_version == 2) {
+    // Mamba-2 (mamba_ssm Mamba2 / vLLM MambaStateShapeCalculator.mamba2_state_shape): an SSM
+    // state of heads × head_dim × d_state, and the conv's last d_conv − 1 inputs over x, B, C
+    // (d_inner + 2 × groups × d_state channels).
+    const std::int64_t d_inner = static_cast<std::int64_t>(r.mamba_num_heads) * r.mamba_head_dim;
+    const std::int64_t conv_dim = d_inner + 2LL * r.mamba_n_groups * r.mamba_d_state;
+    return d_inner * r.mamba_d_state + conv_dim * std::max(0, r.mamba_d_conv - 1);
+  }
   if (kind == MixerKind::ssm) {
     // Mamba: d_inner × d_state SSM state plus the conv's last d_conv − 1 inputs.
     return r.mamba_d_inner * r.mamba_d_state + r.mamba_d_inner * std::max(0, r.mamba_d_conv - 1);
@@ -220,60 +330,32 @@ std::int64_t recurrent_state_bytes(const ModelSpec& m, int state_bytes_per_eleme
   return elements * state_bytes_per_element;
 }
 
+std::int64_t image_tokens(const ModelSpec& m, int width, int height) {
+  const VisionSpec& v = m.vision;
+  if (v.params <= 0 || width <= 0 || height <= 0) return 0;
+  if (v.tokens_per_image > 0 && m.model_type != "llama4_text") return v.tokens_per_image;
+  const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  if (m.model_type == "llama4_text" && v.default_image_size > 0) {
+    // Llama 4 (processing_llama4.py): the image is cut into tiles of 336 pixels (at most 16), each
+    // tile 144 tokens (24 × 24 patches after a 2 × 2 pixel shuffle); more than one tile adds a
+    // global thumbnail tile.
+    const std::int64_t tiles = std::min<std::int64_t>(16, ceil_div(width, v.default_image_size) * ceil_div(height, v.default_image_size));
+    return v.tokens_per_image * (tiles + (tiles > 1 ? 1 : 0));
+  }
+  if (v.patch_size <= 0) return 0;
+  // Qwen2.5-VL / Qwen3-VL / Pixtral: one token per merge × merge block of patch × patch pixels.
+  const std::int64_t side = static_cast<std::int64_t>(v.patch_size) * std::max(1, v.merge_size);
+  return ceil_div(width, side) * ceil_div(height, side);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Feature sentences.
 
 namespace {
 
-/// 3353032704 → "3.35B", 30532122624 → "30.5B", 544997376 → "545M", 2614341888 → "2.61B".
-std::string short_count(std::int64_t n) {
-  const double v = static_cast<double>(n);
-  char buffer[32];
-  if (v >= 1e12) std::snprintf(buffer, sizeof buffer, "%.3gT", v / 1e12);
-  else if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3gB", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3gM", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.3gK", v / 1e3);
-  else std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(n));
-  return buffer;
-}
-
-/// 32768 → "32,768".
-std::string grouped(std::int64_t n) {
-  std::string digits = std::to_string(n < 0 ? -n : n);
-  std::string out;
-  const int lead = static_cast<int>(digits.size()) % 3;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (static_cast<int>(i) - lead) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return n < 0 ? "-" + out : out;
-}
-
-/// 1153433.6 bytes → "1.15 MB" (decimal units, as the rest of the display).
-std::string short_bytes(std::int64_t bytes) {
-  char buffer[32];
-  const double v = static_cast<double>(bytes);
-  if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3g GB", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3g MB", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.3g kB", v / 1e3);
-  else std::snprintf(buffer, sizeof buffer, "%lld B", static_cast<long long>(bytes));
-  return buffer;
-}
-
-/// "7×" for a whole ratio, "2.5×" otherwise.
-std::string ratio_text(std::int64_t num, std::int64_t den) {
-  char buffer[32];
-  if (num % den == 0) std::snprintf(buffer, sizeof buffer, "%lld×", static_cast<long long>(num / den));
-  else std::snprintf(buffer, sizeof buffer, "%.3g×", static_cast<double>(num) / static_cast<double>(den));
-  return buffer;
-}
-
-void attention_features(const ModelSpec& m, std::vector<std::string>& out) {
+void attention_features(const ModelSpec& m, std::vector<Message>& out) {
   int attention_layers = 0;
-  for (int i = 0; i < m.num_layers; ++i) {
-    const MixerKind k = m.mixer(i);
-    if (k == MixerKind::full_attention || k == MixerKind::sliding_attention) ++attention_layers;
-  }
+  for (int i = 0; i < m.num_layers; ++i) attention_layers += is_attention(m.mixer(i)) ? 1 : 0;
   if (attention_layers == 0) return;
   if (m.mla.kv_lora_rank > 0) {
     // What multi-head attention with the same heads would cache: keys of qk_nope + qk_rope and
@@ -281,68 +363,102 @@ void attention_features(const ModelSpec& m, std::vector<std::string>& out) {
     const std::int64_t latent = static_cast<std::int64_t>(m.mla.kv_lora_rank) + m.mla.qk_rope_head_dim;
     const std::int64_t mha = static_cast<std::int64_t>(m.num_attention_heads) *
                              (m.mla.qk_nope_head_dim + m.mla.qk_rope_head_dim + m.mla.v_head_dim);
-    out.push_back("MLA: " + grouped(latent) + " cached values per token and layer (kv_lora_rank " +
-                  std::to_string(m.mla.kv_lora_rank) + " + rope key " + std::to_string(m.mla.qk_rope_head_dim) +
-                  ") instead of " + grouped(mha) + " for " + std::to_string(m.num_attention_heads) +
-                  "-head attention — KV cache " + ratio_text(mha, latent) + " smaller");
+    out.push_back(Message("feature.mla").grouped("latent", latent).integer("kv_lora_rank", m.mla.kv_lora_rank).integer("rope_dim", m.mla.qk_rope_head_dim)
+                      .grouped("mha", mha).integer("heads", m.num_attention_heads).ratio("smaller", mha, latent));
   } else if (m.num_kv_heads == 1 && m.num_attention_heads > 1) {
-    out.push_back("MQA: 1 KV head shared by " + std::to_string(m.num_attention_heads) + " query heads — KV cache " +
-                  std::to_string(m.num_attention_heads) + "× smaller than MHA");
+    out.push_back(Message("feature.mqa").integer("heads", m.num_attention_heads));
   } else if (m.num_kv_heads < m.num_attention_heads) {
-    out.push_back("GQA " + std::to_string(m.num_attention_heads) + ":" + std::to_string(m.num_kv_heads) + " — KV cache " +
-                  ratio_text(m.num_attention_heads, m.num_kv_heads) + " smaller than MHA");
+    out.push_back(Message("feature.gqa").integer("heads", m.num_attention_heads).integer("kv_heads", m.num_kv_heads)
+                      .ratio("smaller", m.num_attention_heads, m.num_kv_heads));
   } else {
-    out.push_back("MHA: " + std::to_string(m.num_attention_heads) + " KV heads, one per query head (no KV sharing)");
+    out.push_back(Message("feature.mha").integer("heads", m.num_attention_heads));
+  }
+  if (m.indexer.num_heads > 0) {
+    out.push_back(Message("feature.sparse_indexer").integer("heads", m.indexer.num_heads).grouped("topk", m.indexer.topk)
+                      .integer("head_dim", m.indexer.head_dim));
+  }
+  if (!m.layer_attention.empty() && m.mla.kv_lora_rank == 0) {
+    // Name the distinct (KV heads, key dim, value dim) of the attention layers.
+    struct Shape {
+      int kv_heads, head_dim, v_head_dim;
+      bool operator==(const Shape& o) const { return kv_heads == o.kv_heads && head_dim == o.head_dim && v_head_dim == o.v_head_dim; }
+    };
+    std::vector<Shape> kinds;
+    int shared = 0;
+    for (int i = 0; i < m.num_layers; ++i) {
+      if (!is_attention(m.mixer(i))) continue;
+      const AttentionShape a = m.attention(i);
+      if (!a.owns_kv) { ++shared; continue; }
+      if (a.linear_replacement) continue;
+      const Shape k{a.kv_heads, a.head_dim, a.v_head_dim};
+      if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) kinds.push_back(k);
+    }
+    if (kinds.size() > 1) {
+      Message list("feature.per_layer_kv_shapes");
+      for (std::size_t i = 0; i < kinds.size(); ++i) {
+        if (i > 0) list.then(Message("feature.list_separator"));
+        list.then(Message("feature.kv_shape").integer("kv_heads", kinds[i].kv_heads).integer("head_dim", kinds[i].head_dim));
+        if (kinds[i].v_head_dim != kinds[i].head_dim) list.then(Message("feature.kv_shape_values").integer("v_head_dim", kinds[i].v_head_dim));
+      }
+      out.push_back(std::move(list));
+    }
+    if (shared > 0) out.push_back(Message("feature.shared_kv_layers").integer("layers", shared));
   }
   if (m.mla.kv_lora_rank == 0 && m.num_attention_heads > 0 &&
       static_cast<std::int64_t>(m.head_dim) * m.num_attention_heads != m.hidden_size) {
-    out.push_back("head_dim " + std::to_string(m.head_dim) + " set explicitly (hidden_size / heads would give " +
-                  std::to_string(m.hidden_size / m.num_attention_heads) + "): " + std::to_string(m.num_attention_heads) +
-                  " × " + std::to_string(m.head_dim) + " = " + std::to_string(static_cast<std::int64_t>(m.head_dim) * m.num_attention_heads) +
-                  " query width vs hidden " + std::to_string(m.hidden_size));
+    out.push_back(Message("feature.explicit_head_dim").integer("head_dim", m.head_dim).integer("implied_head_dim", m.hidden_size / m.num_attention_heads)
+                      .integer("heads", m.num_attention_heads).integer("query_width", static_cast<std::int64_t>(m.head_dim) * m.num_attention_heads)
+                      .integer("hidden", m.hidden_size));
   }
 }
 
-void attention_detail_features(const ModelSpec& m, std::vector<std::string>& out) {
-  if (m.attention_output_gate) out.push_back("gated attention: q_proj also emits a sigmoid output gate (q_proj twice as wide)");
-  if (m.attention_sinks) out.push_back("attention sinks: one learned sink logit per head and layer (" + std::to_string(m.num_attention_heads) + " parameters a layer)");
-  if (m.qkv_bias && m.o_bias) out.push_back("biases on the q, k, v and o projections");
-  else if (m.qkv_bias) out.push_back("biases on the q, k and v projections (not on o)");
-  if (m.qk_norm) out.push_back(m.qk_norm_full_width ? "QK-norm: RMSNorm over the full query and key width" : "QK-norm: RMSNorm on each query and key head");
+void attention_detail_features(const ModelSpec& m, std::vector<Message>& out) {
+  if (m.attention_output_gate) out.push_back(Message("feature.attention_output_gate"));
+  if (m.attention_sinks) out.push_back(Message("feature.attention_sinks").integer("heads", m.num_attention_heads));
+  if (m.qkv_bias && m.o_bias) out.push_back(Message("feature.qkvo_bias"));
+  else if (m.qkv_bias) out.push_back(Message("feature.qkv_bias"));
+  if (m.qk_norm) out.push_back(Message(m.qk_norm_full_width ? "feature.qk_norm_full_width" : "feature.qk_norm"));
 }
 
-void window_features(const ModelSpec& m, std::vector<std::string>& out) {
+void window_features(const ModelSpec& m, std::vector<Message>& out) {
   int sliding = 0;
+  int chunked = 0;
   int attention = 0;
   for (int i = 0; i < m.num_layers; ++i) {
     const MixerKind k = m.mixer(i);
     if (k == MixerKind::sliding_attention) ++sliding;
-    if (k == MixerKind::full_attention || k == MixerKind::sliding_attention) ++attention;
+    if (k == MixerKind::chunked_attention) ++chunked;
+    if (is_attention(k)) ++attention;
+  }
+  if (chunked > 0) {
+    out.push_back(Message("feature.chunked").integer("chunked", chunked).integer("layers", m.num_layers).grouped("chunk", m.attention_chunk_size)
+                      .integer("full", attention - chunked));
   }
   if (sliding == 0) return;
-  const std::string window = grouped(m.sliding_window);
   if (sliding == m.num_layers) {
-    out.push_back("all " + std::to_string(m.num_layers) + " layers use a " + window + "-token sliding window: the KV cache stops growing at " + window + " tokens");
-  } else {
-    // Name a repeating pattern: the shortest period p whose first p layers hold one global layer
-    // and that every later layer repeats (Gemma 2 / gpt-oss: 2, Gemma 3: 6).
-    std::string pattern;
-    for (int p = 2; p <= 16 && p < m.num_layers && pattern.empty(); ++p) {
-      int globals = 0;
-      bool repeats = true;
-      for (int i = 0; i < m.num_layers && repeats; ++i) {
-        if (i < p && m.mixer(i) != MixerKind::sliding_attention) ++globals;
-        repeats = m.mixer(i) == m.mixer(i % p);
-      }
-      if (repeats && globals == 1) pattern = p == 2 ? " (alternating local and global)" : " (" + std::to_string(p - 1) + " local : 1 global)";
-    }
-    out.push_back(std::to_string(sliding) + " of " + std::to_string(m.num_layers) + " layers use a " + window +
-                  "-token window" + pattern + ": only the other " + std::to_string(attention - sliding) +
-                  " keep the whole context in the KV cache");
+    out.push_back(Message("feature.sliding_all").integer("layers", m.num_layers).grouped("window", m.sliding_window));
+    return;
   }
+  // Name a repeating pattern: the shortest period p whose first p layers hold one global layer and
+  // that every later layer repeats (Gemma 2 / gpt-oss: 2, Gemma 3: 6).
+  int period = 0;
+  for (int p = 2; p <= 16 && p < m.num_layers && period == 0; ++p) {
+    int globals = 0;
+    bool repeats = true;
+    for (int i = 0; i < m.num_layers && repeats; ++i) {
+      if (i < p && m.mixer(i) != MixerKind::sliding_attention) ++globals;
+      repeats = m.mixer(i) == m.mixer(i % p);
+    }
+    if (repeats && globals == 1) period = p;
+  }
+  Message sentence = Message("feature.sliding_some").integer("sliding", sliding).integer("layers", m.num_layers).grouped("window", m.sliding_window);
+  if (period == 2) sentence.then(Message("feature.sliding_pattern_alternating"));
+  else if (period > 2) sentence.then(Message("feature.sliding_pattern").integer("local", period - 1));
+  sentence.then(Message("feature.sliding_some_rest").integer("full", attention - sliding));
+  out.push_back(std::move(sentence));
 }
 
-void recurrent_features(const ModelSpec& m, std::vector<std::string>& out) {
+void recurrent_features(const ModelSpec& m, std::vector<Message>& out) {
   int linear = 0;
   int ssm = 0;
   for (int i = 0; i < m.num_layers; ++i) {
@@ -351,38 +467,38 @@ void recurrent_features(const ModelSpec& m, std::vector<std::string>& out) {
   }
   auto sentence = [&](int layers, MixerKind kind, const char* what) {
     const std::int64_t elements = layer_state_elements(m, kind);
-    out.push_back("hybrid: " + std::to_string(layers) + " of " + std::to_string(m.num_layers) + " layers are " + what +
-                  " with a fixed " + grouped(elements) + "-value state per sequence (" + short_bytes(elements * 4) +
-                  " at fp32) instead of a KV cache; " + std::to_string(m.num_layers - layers) + " layers keep a KV cache");
+    out.push_back(Message("feature.hybrid").integer("recurrent", layers).integer("layers", m.num_layers).term("mixer", what)
+                      .grouped("state", elements).bytes_short("state", elements * 4).integer("attention", m.num_layers - layers));
   };
-  if (linear > 0) sentence(linear, MixerKind::linear_attention, "linear attention (gated delta net)");
-  if (ssm > 0) sentence(ssm, MixerKind::ssm, "Mamba SSM");
+  if (linear > 0) sentence(linear, MixerKind::linear_attention, "mixer.gated_delta_net");
+  if (ssm > 0) sentence(ssm, MixerKind::ssm, m.recurrent.mamba_version == 2 ? "mixer.mamba2" : "mixer.mamba");
 }
 
-void moe_features(const ModelSpec& m, const ParamCounts& c, std::vector<std::string>& out) {
+void moe_features(const ModelSpec& m, const ParamCounts& c, std::vector<Message>& out) {
   if (m.moe.num_experts <= 0) return;
   int moe_layers = 0;
   for (int i = 0; i < m.num_layers; ++i) moe_layers += is_moe_layer(m, i) ? 1 : 0;
-  std::string s = "MoE: " + std::to_string(m.moe.experts_per_token) + " of " + std::to_string(m.moe.num_experts) + " experts active";
-  if (m.moe.num_shared_experts > 0) {
-    s += " plus " + std::to_string(m.moe.num_shared_experts) + " shared expert" + (m.moe.num_shared_experts > 1 ? "s" : "");
+  Message s = Message("feature.moe").integer("active", m.moe.experts_per_token).integer("experts", m.moe.num_experts);
+  if (m.moe.num_shared_experts == 1) s.then(Message("feature.moe_shared_one"));
+  else if (m.moe.num_shared_experts > 1) s.then(Message("feature.moe_shared").integer("shared", m.moe.num_shared_experts));
+  s.then(Message("feature.moe_params").short_count("active", c.active).short_count("total", c.total - c.extra));
+  out.push_back(std::move(s));
+  int without_mlp = 0;
+  for (int i = 0; i < m.num_layers; ++i) without_mlp += mlp_kind(m, i) == MlpKind::none ? 1 : 0;
+  if (moe_layers < m.num_layers && without_mlp == 0) {
+    out.push_back(Message("feature.moe_some_layers").integer("moe", moe_layers).integer("layers", m.num_layers).integer("dense", m.num_layers - moe_layers));
+  } else if (without_mlp > 0) {
+    out.push_back(Message("feature.moe_some_layers_no_mlp").integer("moe", moe_layers).integer("layers", m.num_layers)
+                      .integer("dense", m.num_layers - moe_layers - without_mlp).integer("without_mlp", without_mlp));
   }
-  s += " — " + short_count(c.active) + " of " + short_count(c.total - c.extra) + " parameters used per token; memory must hold all experts";
-  out.push_back(s);
-  if (moe_layers < m.num_layers) {
-    out.push_back(std::to_string(moe_layers) + " of " + std::to_string(m.num_layers) + " layers are MoE; the other " +
-                  std::to_string(m.num_layers - moe_layers) + " keep a dense MLP");
-  }
-  if (m.moe.router_bias || m.moe.expert_bias) {
-    std::string b = m.moe.expert_bias ? "router and expert projections have biases" : "the router has a per-expert bias (score correction)";
-    out.push_back(b);
-  }
+  if (m.moe.expert_bias) out.push_back(Message("feature.moe_expert_bias"));
+  else if (m.moe.router_bias) out.push_back(Message("feature.moe_router_bias"));
 }
 
 }  // namespace
 
-std::vector<std::string> describe_features(const ModelSpec& m) {
-  std::vector<std::string> out;
+std::vector<Message> describe_features(const ModelSpec& m) {
+  std::vector<Message> out;
   if (!m.has_architecture()) return out;
   const ParamCounts c = count_params(m);
   attention_features(m, out);
@@ -390,26 +506,29 @@ std::vector<std::string> describe_features(const ModelSpec& m) {
   recurrent_features(m, out);
   moe_features(m, c, out);
   attention_detail_features(m, out);
-  if (!m.gated_mlp) out.push_back("plain (non-gated) MLP: up and down projections only");
-  if (m.mlp_bias) out.push_back("biases on the MLP projections");
+  if (!m.gated_mlp) out.push_back(Message("feature.plain_mlp"));
+  if (m.mlp_bias) out.push_back(Message("feature.mlp_bias"));
   if (m.tie_word_embeddings) {
-    out.push_back("tied embeddings: the " + grouped(m.vocab_size) + " × " + grouped(m.hidden_size) +
-                  " table serves as input and output (" + short_count(c.embedding) + " parameters stored once)");
+    out.push_back(Message("feature.tied_embeddings").grouped("vocab", m.vocab_size).grouped("hidden", m.hidden_size).short_count("params", c.embedding));
   } else {
-    out.push_back("untied embeddings: separate input and output tables of " + grouped(m.vocab_size) + " × " +
-                  grouped(m.hidden_size) + " (" + short_count(c.embedding) + " parameters each)");
+    out.push_back(Message("feature.untied_embeddings").grouped("vocab", m.vocab_size).grouped("hidden", m.hidden_size).short_count("params", c.embedding));
   }
-  if (m.embedding_scaled) out.push_back("embeddings scaled by √hidden_size (no extra memory)");
-  if (m.norms_per_layer != 2) out.push_back(std::to_string(m.norms_per_layer) + " norms per layer (before and after attention and MLP)");
+  if (m.embedding_scaled) out.push_back(Message("feature.embedding_scaled"));
+  if (m.norms_per_layer == 1) out.push_back(Message("feature.one_norm_per_layer"));
+  else if (m.norms_per_layer != 2) out.push_back(Message("feature.norms_per_layer").integer("norms", m.norms_per_layer));
+  if (m.vision.params > 0 && (m.vision.tokens_per_image > 0 || m.vision.patch_size > 0)) {
+    const int side = m.vision.default_image_size > 0 ? m.vision.default_image_size : 1024;
+    out.push_back(Message("feature.image_tokens").integer("side", side).grouped("tokens", image_tokens(m, side, side)));
+  }
   if (m.mtp_layers > 0) {
-    const bool one = m.mtp_layers == 1;
-    out.push_back("MTP: " + std::to_string(m.mtp_layers) + " multi-token-prediction layer" + (one ? "" : "s") + " (" +
-                  short_count(c.mtp) + " parameters) " + (one ? "ships" : "ship") + " in the checkpoint but " + (one ? "is" : "are") +
-                  " not counted: loaded only for speculative decoding");
+    out.push_back(Message(m.mtp_layers == 1 ? "feature.mtp_one" : "feature.mtp").integer("layers", m.mtp_layers).short_count("params", c.mtp));
   }
+  if (!m.stored_weights.empty()) out.push_back(Message("feature.stored_weights").text("format", m.stored_weights));
   if (m.extra_params > 0) {
-    out.push_back((m.extra_params_what.empty() ? std::string("encoders outside the text model") : m.extra_params_what) + ": " +
-                  short_count(m.extra_params) + " parameters, held in memory but not in the per-token decoder compute");
+    // A vision encoder the config describes is named by its kind (feature.vision.<kind>).
+    Message extra = m.vision.kind.empty() ? Message("feature.extra_params") : Message("feature.vision." + m.vision.kind).integer("layers", m.vision.layers);
+    extra.then(Message("feature.extra_params_rest").short_count("params", m.extra_params));
+    out.push_back(std::move(extra));
   }
   return out;
 }

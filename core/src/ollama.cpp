@@ -3,6 +3,7 @@
 #include "llmsizer/ollama.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <string_view>
 
 namespace llmsizer {
@@ -80,6 +81,28 @@ OllamaMemory ollama_memory(const ModelSpec& m, const std::vector<GgufTensor>& te
     o.ps_size = r.host_bytes + r.device_bytes - overlap;
   }
   return o;
+}
+
+std::string ollama_command_line(const OllamaSettings& s, const std::string& model) {
+  // envconfig/config.go: OLLAMA_CONTEXT_LENGTH (the default num_ctx), OLLAMA_NUM_PARALLEL,
+  // OLLAMA_FLASH_ATTENTION, OLLAMA_KV_CACHE_TYPE; unset ones keep Ollama's defaults.
+  std::string cmd;
+  if (s.num_ctx > 0) cmd += "OLLAMA_CONTEXT_LENGTH=" + std::to_string(s.num_ctx) + " ";
+  cmd += "OLLAMA_NUM_PARALLEL=" + std::to_string(std::max(1, s.num_parallel)) + " ";
+  if (s.flash_attention >= 0) cmd += "OLLAMA_FLASH_ATTENTION=" + std::to_string(s.flash_attention) + " ";
+  std::string kv = s.kv_cache_type;
+  for (auto& c : kv) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!kv.empty() && kv != "f16") cmd += "OLLAMA_KV_CACHE_TYPE=" + kv + " ";
+  cmd += "ollama serve";
+  // api/types.go Options: num_batch, num_gpu and use_mmap are per-request options only.
+  std::string options;
+  if (s.num_batch != 512) options += ",\"num_batch\":" + std::to_string(s.num_batch);
+  if (s.num_gpu >= 0) options += ",\"num_gpu\":" + std::to_string(s.num_gpu);
+  if (!s.use_mmap) options += ",\"use_mmap\":false";
+  if (!options.empty()) {
+    cmd += "\ncurl http://localhost:11434/api/generate -d '{\"model\":\"" + model + "\",\"options\":{" + options.substr(1) + "}}'";
+  }
+  return cmd;
 }
 
 }  // namespace llmsizer

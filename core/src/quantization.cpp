@@ -7,36 +7,25 @@
 namespace llmsizer {
 namespace {
 
-/// The ggml block type named `name` ("Q4_K", "IQ4_XS", ...): gguf.hpp's kGgmlTypes is the one
-/// table of block sizes (ggml-common.h block structs, each size worked out there).
-const GgmlTypeInfo& block(std::string_view name) {
-  const GgmlTypeInfo* t = ggml_type_by_name(name);
-  return t != nullptr ? *t : kGgmlTypes[0];
-}
-
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 /// Bytes of a 16-bit copy (the dtype Transformers/vLLM/MLX keep unquantized tensors in).
 constexpr std::int64_t k16BitBytes = 2;
 
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
 
-bool is_router(const TensorInfo& t) { return contains(t.name, "ffn_gate_inp"); }
-bool is_expert(const TensorInfo& t) { return contains(t.name, "_exps.weight"); }
-/// Outside the text decoder (a vision tower): converters keep it 16-bit (GGUF: the mmproj file).
-bool is_extra(const TensorInfo& t) { return t.name.rfind("extra.", 0) == 0; }
+/// A stack of MoE experts (ffn_*_exps: experts in the third dimension).
+bool is_expert(const TensorInfo& t) { return t.dims() > 2; }
 
-/// A linear layer's weight inside the decoder: what GPTQ/AWQ/bnb/FP8 quantize.
+/// A linear layer's weight inside the decoder: what GPTQ/AWQ/bnb/FP8 quantize (not the router, not
+/// a vision tower's, which converters keep 16-bit; not biases or norms).
 bool is_decoder_linear(const TensorInfo& t) {
-  return t.is_matrix() && ends_with(t.name, ".weight") && !is_router(t) && !is_extra(t) &&
+  return t.is_matrix() && t.role != TensorRole::bias && t.role != TensorRole::norm && t.role != TensorRole::router &&
+         t.role != TensorRole::extra &&
          (t.tensor_class == TensorClass::attention || t.tensor_class == TensorClass::mlp || t.tensor_class == TensorClass::other);
 }
 
 TensorStorage stored(const TensorInfo& t, std::string type, std::int64_t bytes, int entries = 1) {
-  return {t.name, std::move(type), t.tensor_class, t.elements(), bytes, entries};
+  return {t.name, std::move(type), t.tensor_class, t.elements(), bytes, entries, t.lump, t.dims() > 2 ? t.shape[2] : 1};
 }
 
 TensorStorage keep_16bit(const TensorInfo& t) { return stored(t, "BF16", t.elements() * k16BitBytes); }
@@ -105,7 +94,7 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
     }
     case QuantScheme::mlx: {
       // mlx.nn.quantize: Linear and Embedding layers (the embedding and lm_head too).
-      const bool quantizable = t.is_matrix() && ends_with(t.name, ".weight") && !is_extra(t) &&
+      const bool quantizable = t.is_matrix() && t.role != TensorRole::bias && t.role != TensorRole::norm && t.role != TensorRole::extra &&
                                in % group == 0;
       if (!quantizable) return keep_16bit(t);
       const std::int64_t groups = n / group;
@@ -124,14 +113,18 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
  *  src/llama-quant.cpp, read at commit 007dbbf3): the default type of the file type, bumped for
  *  output/token_embd, attn_v (and attn_qkv, attn_kv_b), ffn_down, attn_output, attn_k/attn_q,
  *  ffn_gate/ffn_up by the file type, the layer (use_more_bits), the GQA factor and the expert
- *  count; then the block-size fallback. Falcon-specific branches are left out (no Falcon preset). */
+ *  count; then the block-size fallback. Each tensor's role is classified once from its name
+ *  (TensorInfo::role, as llama.cpp's tensor_get_category does). Falcon-specific branches are left
+ *  out (no Falcon preset). */
 class GgufMixer {
  public:
-  GgufMixer(const ModelSpec& m, const std::vector<TensorInfo>& tensors, std::string_view ftype)
-      : m_(m), ftype_(ftype) {
+  using F = GgufFileType;
+  using T = GgmlType;
+
+  GgufMixer(const ModelSpec& m, const std::vector<TensorInfo>& tensors, GgufFileType ftype) : ftype_(ftype) {
     for (const auto& t : tensors) {
-      if (is_attn_v(t.name)) ++n_attention_wv_;
-      if (t.name == "output.weight") tied_ = false;
+      if (is_attn_v(t.role)) ++n_attention_wv_;
+      if (t.role == TensorRole::output) tied_ = false;
     }
     n_layer_ = m.num_layers;
     n_gqa_ = m.num_kv_heads > 0 ? m.num_attention_heads / m.num_kv_heads : 1;
@@ -140,170 +133,187 @@ class GgufMixer {
     is_70b_ = m.num_layers == 80 && ((m.model_type == "llama" && n_gqa_ > 1) || m.model_type == "qwen2");
     // Files that need an importance matrix are made with one (llama-quant.cpp
     // tensor_requires_imatrix), which changes a few choices (has_imatrix).
-    has_imatrix_ = is("IQ1_S", "IQ1_M", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M", "IQ3_XXS", "IQ3_XS", "Q2_K_S");
+    has_imatrix_ = is(F::IQ1_S, F::IQ1_M, F::IQ2_XXS, F::IQ2_XS, F::IQ2_S, F::IQ2_M, F::IQ3_XXS, F::IQ3_XS, F::Q2_K_S);
   }
 
-  /// Type name of the file type's default tensor type (llama_ftype_get_default_type).
-  std::string_view default_type() const {
-    if (is("F32")) return "F32";
-    if (is("F16")) return "F16";
-    if (is("BF16")) return "BF16";
-    if (is("Q2_K", "Q2_K_S", "Q2_K_2023")) return "Q2_K";
-    if (is("Q3_K_S", "Q3_K_M", "Q3_K_L")) return "Q3_K";
-    if (is("Q4_K_S", "Q4_K_M")) return "Q4_K";
-    if (is("Q5_K_S", "Q5_K_M")) return "Q5_K";
-    if (is("IQ3_XS", "IQ3_S", "IQ3_M")) return "IQ3_S";
-    if (is("IQ2_S")) return "IQ2_XS";
-    if (is("IQ2_M")) return "IQ2_S";
-    if (is("MXFP4_MOE")) return "MXFP4";
-    return ftype_;  // Q4_0, Q8_0, Q6_K, IQ4_XS, IQ2_XXS, ... name their own type
+  /// The file type's default tensor type (llama_ftype_get_default_type).
+  GgmlType default_type() const {
+    switch (ftype_) {
+      case F::F32: return T::F32;
+      case F::F16: return T::F16;
+      case F::BF16: return T::BF16;
+      case F::Q8_0: return T::Q8_0;
+      case F::Q6_K: return T::Q6_K;
+      case F::Q5_K_M:
+      case F::Q5_K_S: return T::Q5_K;
+      case F::Q5_1: return T::Q5_1;
+      case F::Q5_0: return T::Q5_0;
+      case F::Q4_K_M:
+      case F::Q4_K_S: return T::Q4_K;
+      case F::Q4_1: return T::Q4_1;
+      case F::Q4_0: return T::Q4_0;
+      case F::IQ4_NL: return T::IQ4_NL;
+      case F::IQ4_XS: return T::IQ4_XS;
+      case F::Q3_K_L:
+      case F::Q3_K_M:
+      case F::Q3_K_S: return T::Q3_K;
+      case F::IQ3_M:
+      case F::IQ3_S:
+      case F::IQ3_XS: return T::IQ3_S;
+      case F::IQ3_XXS: return T::IQ3_XXS;
+      case F::Q2_K:
+      case F::Q2_K_S:
+      case F::Q2_K_2023: return T::Q2_K;
+      case F::IQ2_M: return T::IQ2_S;
+      case F::IQ2_S: return T::IQ2_XS;
+      case F::IQ2_XS: return T::IQ2_XS;
+      case F::IQ2_XXS: return T::IQ2_XXS;
+      case F::IQ1_M: return T::IQ1_M;
+      case F::IQ1_S: return T::IQ1_S;
+      case F::TQ2_0: return T::TQ2_0;
+      case F::TQ1_0: return T::TQ1_0;
+      case F::MXFP4_MOE: return T::MXFP4;
+      case F::none: break;
+    }
+    return T::F16;
   }
 
   /// The stored type of tensor `t` (converted from a 16-bit checkpoint by convert_hf_to_gguf.py:
   /// 1-D tensors and the MoE router in F32, everything else in the file type's choice).
-  std::string type_for(const TensorInfo& t) {
-    const std::string_view base = default_type();
-    const bool source_f32 = !t.is_matrix() || is_router(t);
-    if (is("F32")) return "F32";
-    if (source_f32) return "F32";
-    if (is_extra(t)) return "F16";  // vision towers live in the separate mmproj file, F16
-    if (is("F16") || is("BF16")) return std::string(base);
+  GgmlType type_for(const TensorInfo& t) {
+    const GgmlType base = default_type();
+    const bool source_f32 = !t.is_matrix() || t.role == TensorRole::router;
+    if (is(F::F32)) return T::F32;
+    if (source_f32) return T::F32;
+    if (t.role == TensorRole::extra) return T::F16;  // vision towers live in the separate mmproj file, F16
+    if (is(F::F16, F::BF16)) return base;
     // tensor_allows_quantization: 2-D+ weights, not norms, not the router.
-    if (!ends_with(t.name, "weight") || contains(t.name, "_norm.weight")) return "F32";
-    std::string type = impl(t, std::string(base));
-    return fallback(t, type);
+    if (t.role == TensorRole::bias || t.role == TensorRole::norm) return T::F32;
+    return fallback(t, impl(t, base));
   }
 
  private:
-  template <typename... Names>
-  bool is(Names... names) const { return ((ftype_ == names) || ...); }
-  static bool is_attn_v(const std::string& n) { return contains(n, "attn_v.weight") || contains(n, "attn_qkv.weight") || contains(n, "attn_kv_b.weight"); }
+  template <typename... Types>
+  bool is(Types... types) const { return ((ftype_ == types) || ...); }
+  static bool is_attn_v(TensorRole r) { return r == TensorRole::attn_v || r == TensorRole::attn_qkv || r == TensorRole::attn_kv_b; }
   static bool use_more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
   int layer_of(const TensorInfo& t, int counter) const { return n_expert_ > 1 ? t.layer : counter; }
 
-  std::string impl(const TensorInfo& t, std::string nt) {
-    const std::string& name = t.name;
-    const bool output = name == "output.weight";
-    const bool token_embd = name == "token_embd.weight";
-    if (output || (tied_ && token_embd)) {
-      if (is("MXFP4_MOE")) return "Q8_0";
-      if (t.row_elements() % block(nt).block_elements != 0) return "Q8_0";
-      if (is("IQ2_XXS", "IQ2_XS", "IQ3_XXS", "IQ1_S", "IQ2_S", "IQ2_M", "IQ1_M")) return "Q5_K";
-      if (nt != "Q8_0") return "Q6_K";
+  GgmlType impl(const TensorInfo& t, GgmlType nt) {
+    const TensorRole role = t.role;
+    if (role == TensorRole::output || (tied_ && role == TensorRole::token_embd)) {
+      if (is(F::MXFP4_MOE)) return T::Q8_0;
+      if (t.row_elements() % ggml_type(nt).block_elements != 0) return T::Q8_0;
+      if (is(F::IQ2_XXS, F::IQ2_XS, F::IQ3_XXS, F::IQ1_S, F::IQ2_S, F::IQ2_M, F::IQ1_M)) return T::Q5_K;
+      if (nt != T::Q8_0) return T::Q6_K;
       return nt;
     }
-    if (is("MXFP4_MOE")) return t.dims() > 2 ? "MXFP4" : "Q8_0";
-    if (token_embd) {
-      if (is("IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ1_M")) return "Q2_K";
-      if (is("IQ2_S", "IQ2_M", "IQ3_XXS")) return "IQ3_S";
-      if (is("TQ1_0", "TQ2_0")) return "Q4_K";
+    if (is(F::MXFP4_MOE)) return t.dims() > 2 ? T::MXFP4 : T::Q8_0;
+    if (role == TensorRole::token_embd) {
+      if (is(F::IQ2_XXS, F::IQ2_XS, F::IQ1_S, F::IQ1_M)) return T::Q2_K;
+      if (is(F::IQ2_S, F::IQ2_M, F::IQ3_XXS)) return T::IQ3_S;
+      if (is(F::TQ1_0, F::TQ2_0)) return T::Q4_K;
       return nt;
     }
-    const bool attn_v = is_attn_v(name);
-    const bool ffn_down = contains(name, "ffn_down");
-    if (is("Q2_K_2023")) {
+    const bool attn_v = is_attn_v(role);
+    const bool ffn_down = role == TensorRole::ffn_down;
+    if (is(F::Q2_K_2023)) {
       // llama.cpp from PR #2707 (2023-08-22) to PR #5060 (2024-01-21): "All tensors are quantized
       // using Q3_K, except for attention K and Q, which are Q2_K, and output.weight, which is Q6_K";
       // the token embedding keeps the file type's Q2_K (PR #2707: Llama-2-7B 2.63 GiB, which only
       // that reading gives). PR #2807 (2023-08-26): the 70B's attn_v in Q5_K (27.11 -> 27.27 GiB).
-      if (attn_v) return is_70b_ ? "Q5_K" : "Q3_K";
-      if (contains(name, "attn_q.weight") || contains(name, "attn_k.weight")) return nt;
-      return "Q3_K";
+      if (attn_v) return is_70b_ ? T::Q5_K : T::Q3_K;
+      if (role == TensorRole::attn_q || role == TensorRole::attn_k) return nt;
+      return T::Q3_K;
     }
-    if (is("IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ2_S", "IQ2_M", "IQ1_M")) {
+    if (is(F::IQ2_XXS, F::IQ2_XS, F::IQ1_S, F::IQ2_S, F::IQ2_M, F::IQ1_M)) {
       if (attn_v) {
-        if (n_gqa_ >= 4 || n_expert_ >= 4) nt = "Q4_K";
-        else nt = is("IQ2_S", "IQ2_M") ? "IQ3_S" : "Q2_K";
+        if (n_gqa_ >= 4 || n_expert_ >= 4) nt = T::Q4_K;
+        else nt = is(F::IQ2_S, F::IQ2_M) ? T::IQ3_S : T::Q2_K;
         ++i_attention_wv_;
-      } else if (n_expert_ == 8 && contains(name, "attn_k.weight")) {
-        nt = "Q4_K";
+      } else if (n_expert_ == 8 && role == TensorRole::attn_k) {
+        nt = T::Q4_K;
       } else if (ffn_down) {
-        if (i_ffn_down_ < n_layer_ / 8) nt = is("IQ2_S", "IQ2_M") ? "IQ3_S" : "Q2_K";
+        if (i_ffn_down_ < n_layer_ / 8) nt = is(F::IQ2_S, F::IQ2_M) ? T::IQ3_S : T::Q2_K;
         ++i_ffn_down_;
-      } else if (contains(name, "attn_output.weight")) {
-        if (n_expert_ == 8) nt = "Q5_K";
-        else if (is("IQ1_S", "IQ1_M")) nt = "IQ2_XXS";
-        else if (is("IQ2_S", "IQ2_M")) nt = "IQ3_S";
+      } else if (role == TensorRole::attn_output) {
+        if (n_expert_ == 8) nt = T::Q5_K;
+        else if (is(F::IQ1_S, F::IQ1_M)) nt = T::IQ2_XXS;
+        else if (is(F::IQ2_S, F::IQ2_M)) nt = T::IQ3_S;
       }
       return nt;
     }
     if (attn_v) {
-      if (is("Q2_K")) nt = n_gqa_ >= 4 ? "Q4_K" : "Q3_K";
-      else if (is("Q2_K_S") && n_gqa_ >= 4) nt = "Q4_K";
-      else if (is("IQ3_XXS")) nt = n_gqa_ >= 4 ? "Q4_K" : (!has_imatrix_ ? "IQ3_S" : "IQ3_XXS");
-      else if (is("IQ3_XS", "IQ3_S") && n_gqa_ >= 4) nt = "Q4_K";
-      else if (is("IQ3_M")) nt = "Q4_K";
-      else if (is("Q3_K_M")) nt = i_attention_wv_ < 2 ? "Q5_K" : "Q4_K";
-      else if (is("Q3_K_L")) nt = "Q5_K";
-      else if (is("IQ4_NL", "IQ4_XS") && n_gqa_ >= 4) nt = "Q5_K";
-      else if (is("Q4_K_M", "Q5_K_M") && use_more_bits(i_attention_wv_, n_attention_wv_)) nt = "Q6_K";
-      else if (is("Q4_K_S") && i_attention_wv_ < 4) nt = "Q5_K";
-      if (is_70b_ && (nt == "Q3_K" || nt == "Q4_K")) nt = "Q5_K";
-      if (n_expert_ == 8) nt = "Q8_0";
+      if (is(F::Q2_K)) nt = n_gqa_ >= 4 ? T::Q4_K : T::Q3_K;
+      else if (is(F::Q2_K_S) && n_gqa_ >= 4) nt = T::Q4_K;
+      else if (is(F::IQ3_XXS)) nt = n_gqa_ >= 4 ? T::Q4_K : (!has_imatrix_ ? T::IQ3_S : T::IQ3_XXS);
+      else if (is(F::IQ3_XS, F::IQ3_S) && n_gqa_ >= 4) nt = T::Q4_K;
+      else if (is(F::IQ3_M)) nt = T::Q4_K;
+      else if (is(F::Q3_K_M)) nt = i_attention_wv_ < 2 ? T::Q5_K : T::Q4_K;
+      else if (is(F::Q3_K_L)) nt = T::Q5_K;
+      else if (is(F::IQ4_NL, F::IQ4_XS) && n_gqa_ >= 4) nt = T::Q5_K;
+      else if (is(F::Q4_K_M, F::Q5_K_M) && use_more_bits(i_attention_wv_, n_attention_wv_)) nt = T::Q6_K;
+      else if (is(F::Q4_K_S) && i_attention_wv_ < 4) nt = T::Q5_K;
+      if (is_70b_ && (nt == T::Q3_K || nt == T::Q4_K)) nt = T::Q5_K;
+      if (n_expert_ == 8) nt = T::Q8_0;
       ++i_attention_wv_;
-    } else if (contains(name, "attn_k.weight")) {
-      if (n_expert_ == 8) nt = "Q8_0";
-      else if (is("IQ3_XS")) nt = "IQ3_XXS";
-      else if (is("IQ3_XXS")) nt = "IQ2_S";
-    } else if (contains(name, "attn_q.weight")) {
-      if (is("IQ3_XS")) nt = "IQ3_XXS";
-      else if (is("IQ3_XXS")) nt = "IQ2_S";
+    } else if (role == TensorRole::attn_k) {
+      if (n_expert_ == 8) nt = T::Q8_0;
+      else if (is(F::IQ3_XS)) nt = T::IQ3_XXS;
+      else if (is(F::IQ3_XXS)) nt = T::IQ2_S;
+    } else if (role == TensorRole::attn_q) {
+      if (is(F::IQ3_XS)) nt = T::IQ3_XXS;
+      else if (is(F::IQ3_XXS)) nt = T::IQ2_S;
     } else if (ffn_down) {
       const int i = layer_of(t, i_ffn_down_);
       const int n = n_layer_;
-      if (is("Q2_K")) nt = "Q3_K";
-      else if (is("Q2_K_S")) { if (i < n / 8) nt = "Q4_K"; }
-      else if (is("IQ3_XXS") && !has_imatrix_) nt = i < n / 8 ? "Q4_K" : "Q3_K";
-      else if (is("Q3_K_M")) nt = i < n / 16 ? "Q5_K" : "Q4_K";
-      else if (is("IQ3_M") && (i < n / 8 || (n_expert_ == 8 && use_more_bits(i, n)))) nt = "Q4_K";
-      else if (is("Q3_K_L")) nt = "Q5_K";
-      else if (is("Q4_K_M")) { if (use_more_bits(i, n)) nt = "Q6_K"; }
-      else if (i < n / 8 && is("IQ4_NL", "IQ4_XS") && !has_imatrix_) nt = "Q5_K";
-      else if (is("Q5_K_M") && use_more_bits(i, n)) nt = "Q6_K";
-      else if (is("Q4_K_S") && i < n / 8) nt = "Q5_K";
+      if (is(F::Q2_K)) nt = T::Q3_K;
+      else if (is(F::Q2_K_S)) { if (i < n / 8) nt = T::Q4_K; }
+      else if (is(F::IQ3_XXS) && !has_imatrix_) nt = i < n / 8 ? T::Q4_K : T::Q3_K;
+      else if (is(F::Q3_K_M)) nt = i < n / 16 ? T::Q5_K : T::Q4_K;
+      else if (is(F::IQ3_M) && (i < n / 8 || (n_expert_ == 8 && use_more_bits(i, n)))) nt = T::Q4_K;
+      else if (is(F::Q3_K_L)) nt = T::Q5_K;
+      else if (is(F::Q4_K_M)) { if (use_more_bits(i, n)) nt = T::Q6_K; }
+      else if (i < n / 8 && is(F::IQ4_NL, F::IQ4_XS) && !has_imatrix_) nt = T::Q5_K;
+      else if (is(F::Q5_K_M) && use_more_bits(i, n)) nt = T::Q6_K;
+      else if (is(F::Q4_K_S) && i < n / 8) nt = T::Q5_K;
       ++i_ffn_down_;
-    } else if (contains(name, "attn_output.weight")) {
+    } else if (role == TensorRole::attn_output) {
       if (n_expert_ == 8) {
-        if (is("Q2_K", "IQ3_XS", "IQ3_XXS", "Q3_K_S", "Q3_K_M", "IQ4_NL", "Q4_K_S", "Q4_K_M", "IQ3_S", "IQ3_M", "IQ4_XS")) nt = "Q5_K";
+        if (is(F::Q2_K, F::IQ3_XS, F::IQ3_XXS, F::Q3_K_S, F::Q3_K_M, F::IQ4_NL, F::Q4_K_S, F::Q4_K_M, F::IQ3_S, F::IQ3_M, F::IQ4_XS)) nt = T::Q5_K;
       } else {
-        if (is("Q2_K")) nt = "Q3_K";
-        else if (is("IQ3_XXS")) nt = "IQ3_S";
-        else if (is("Q3_K_M")) nt = "Q4_K";
-        else if (is("Q3_K_L")) nt = "Q5_K";
-        else if (is("IQ3_M")) nt = "Q4_K";
+        if (is(F::Q2_K)) nt = T::Q3_K;
+        else if (is(F::IQ3_XXS)) nt = T::IQ3_S;
+        else if (is(F::Q3_K_M)) nt = T::Q4_K;
+        else if (is(F::Q3_K_L)) nt = T::Q5_K;
+        else if (is(F::IQ3_M)) nt = T::Q4_K;
       }
-    } else if (contains(name, "attn_qkv.weight")) {
-      if (is("Q3_K_M", "Q3_K_L", "IQ3_M")) nt = "Q4_K";
-      else if (is("Q4_K_M")) nt = "Q5_K";
-      else if (is("Q5_K_M")) nt = "Q6_K";
-    } else if (contains(name, "ffn_gate") || contains(name, "ffn_up")) {
-      const bool gate = contains(name, "ffn_gate");
-      int& counter = gate ? i_ffn_gate_ : i_ffn_up_;
+    } else if (role == TensorRole::ffn_gate || role == TensorRole::ffn_up) {
+      int& counter = role == TensorRole::ffn_gate ? i_ffn_gate_ : i_ffn_up_;
       const int i = layer_of(t, counter);
-      if (is("IQ3_XS") && i >= n_layer_ / 8 && i < 7 * n_layer_ / 8) nt = "IQ3_XXS";
+      if (is(F::IQ3_XS) && i >= n_layer_ / 8 && i < 7 * n_layer_ / 8) nt = T::IQ3_XXS;
       ++counter;
     }
     return nt;
   }
 
   /// tensor_type_fallback: a row that is not a whole number of blocks takes a 32-block type.
-  static std::string fallback(const TensorInfo& t, std::string type) {
+  static GgmlType fallback(const TensorInfo& t, GgmlType type) {
     const std::int64_t cols = t.row_elements();
-    if (cols % block(type).block_elements == 0) return type;
-    static const std::pair<std::string_view, std::string_view> kFallback[] = {
-        {"IQ1_S", "IQ4_NL"}, {"IQ1_M", "IQ4_NL"}, {"IQ2_XXS", "IQ4_NL"}, {"IQ2_XS", "IQ4_NL"}, {"IQ2_S", "IQ4_NL"},
-        {"IQ3_XXS", "IQ4_NL"}, {"IQ3_S", "IQ4_NL"}, {"IQ4_XS", "IQ4_NL"}, {"Q2_K", "Q4_0"}, {"Q3_K", "Q4_0"},
-        {"TQ1_0", "Q4_0"}, {"TQ2_0", "Q4_0"}, {"Q4_K", "Q5_0"}, {"Q5_K", "Q5_1"}, {"Q6_K", "Q8_0"}};
-    std::string next = "F16";
+    if (cols % ggml_type(type).block_elements == 0) return type;
+    static constexpr std::pair<GgmlType, GgmlType> kFallback[] = {
+        {T::IQ1_S, T::IQ4_NL}, {T::IQ1_M, T::IQ4_NL}, {T::IQ2_XXS, T::IQ4_NL}, {T::IQ2_XS, T::IQ4_NL}, {T::IQ2_S, T::IQ4_NL},
+        {T::IQ3_XXS, T::IQ4_NL}, {T::IQ3_S, T::IQ4_NL}, {T::IQ4_XS, T::IQ4_NL}, {T::Q2_K, T::Q4_0}, {T::Q3_K, T::Q4_0},
+        {T::TQ1_0, T::Q4_0}, {T::TQ2_0, T::Q4_0}, {T::Q4_K, T::Q5_0}, {T::Q5_K, T::Q5_1}, {T::Q6_K, T::Q8_0}};
+    GgmlType next = T::F16;
     for (const auto& [from, to] : kFallback) {
-      if (from == type) next = std::string(to);
+      if (from == type) next = to;
     }
-    if (cols % block(next).block_elements != 0) next = "F16";
+    if (cols % ggml_type(next).block_elements != 0) next = T::F16;
     return next;
   }
 
-  const ModelSpec& m_;
-  std::string ftype_;
+  GgufFileType ftype_;
   bool tied_ = true;
   int n_layer_ = 0;
   int n_gqa_ = 1;
@@ -317,11 +327,11 @@ class GgufMixer {
   int i_ffn_up_ = 0;
 };
 
-TensorStorage gguf_tensor(const TensorInfo& t, const std::string& type) {
-  const GgmlTypeInfo& b = block(type);
+TensorStorage gguf_tensor(const TensorInfo& t, GgmlType type) {
+  const GgmlTypeInfo& b = ggml_type(type);
   // ggml_row_size per row × rows (rows are whole blocks after the fallback).
   const std::int64_t bytes = ceil_div(t.row_elements(), b.block_elements) * b.block_bytes * t.rows();
-  return stored(t, type, t.is_matrix() ? bytes : bytes_for_elements(t.elements(), b.block_elements, b.block_bytes));
+  return stored(t, std::string(b.name), t.is_matrix() ? bytes : bytes_for_elements(t.elements(), b.block_elements, b.block_bytes));
 }
 
 }  // namespace
@@ -415,10 +425,19 @@ DiskSize checkpoint_disk_size(const ModelSpec& model, const WeightFormat& format
   return d;
 }
 
-std::int64_t bnb_dequant_buffer_bytes(const WeightsLayout& layout) {
+std::int64_t bnb_dequant_buffer_bytes(const ModelSpec& model, const WeightsLayout& layout) {
   std::int64_t largest = 0;
+  bool quantized = false;
   for (const auto& t : layout.tensors) {
-    if (t.type == "nf4" || t.type == "nf4-dq" || t.type == "fp4" || t.type == "fp4-dq") largest = std::max(largest, t.elements);
+    if (t.type != "nf4" && t.type != "nf4-dq" && t.type != "fp4" && t.type != "fp4-dq") continue;
+    quantized = true;
+    // A lump stands for many matrices: the one dequantized at a time is a layer's, not the lump;
+    // stacked experts are separate Linear modules in Transformers, dequantized one at a time.
+    if (!t.lump) largest = std::max(largest, t.elements / std::max<std::int64_t>(1, t.matrices));
+  }
+  if (quantized && largest == 0 && model.shape_assumed) {
+    // A bare parameter count with its shape: the largest matrix of that shape (H × MLP width).
+    largest = model.hidden_size * std::max(model.hidden_size, model.intermediate_size);
   }
   return largest * k16BitBytes;
 }

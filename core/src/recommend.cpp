@@ -2,7 +2,6 @@
 #include "llmsizer/recommend.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <memory>
 
 #include "llmsizer/precision.hpp"
@@ -61,67 +60,40 @@ OptionCost option_cost(const HardwareSpec& hw, int gpus, double tokens_per_s_tot
   return c;
 }
 
-namespace {
-
-std::string context_label(std::int64_t tokens) {
-  char buffer[48];
-  if (tokens >= 1024 && tokens % 1024 == 0) std::snprintf(buffer, sizeof buffer, "%lldk", static_cast<long long>(tokens / 1024));
-  else std::snprintf(buffer, sizeof buffer, "%lld-token", static_cast<long long>(tokens));
-  return buffer;
-}
-
-std::string gb(std::int64_t bytes) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f GB", static_cast<double>(bytes) / 1e9);
-  return buffer;
-}
-
-/// A memory configuration as the vendor names it ("64 GB" for 64 GiB of DRAM).
-std::string config_label(std::int64_t bytes) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.0f GB", static_cast<double>(bytes) / static_cast<double>(1LL << 30));
-  return buffer;
-}
-
-}  // namespace
-
-std::string option_reason(const HardwareOption& o, const InferenceSettings& s) {
-  std::string text;
-  char buffer[160];
+Message option_reason(const HardwareOption& o, const InferenceSettings& s) {
+  Message text;
   if (o.fit.placement == Placement::cpu) {
-    text = "fits in RAM (needs " + gb(o.fit.required_bytes + kOsReserveBytes) + " with the OS) with " + gb(o.fit.headroom_bytes) + " to spare";
+    text = Message("recommend.fits_in_ram").bytes_1("needed", o.fit.required_bytes + kOsReserveBytes).bytes_1("headroom", o.fit.headroom_bytes);
   } else if (o.fit.placement == Placement::unified) {
-    text = "with " + config_label(o.fit.memory_option_bytes) + " of unified memory fits the GPU's share with " + gb(o.fit.headroom_bytes) + " to spare";
+    text = Message("recommend.fits_unified").memory_size("memory", o.fit.memory_option_bytes).bytes_1("headroom", o.fit.headroom_bytes);
+  } else if (o.fit.gpus_used > 1) {
+    text = Message("recommend.fits_multi_gpu").integer("gpus", o.fit.gpus_used).bytes_1("headroom", o.fit.headroom_bytes);
   } else {
-    text = std::string(o.fit.gpus_used > 1 ? "on " + std::to_string(o.fit.gpus_used) + " GPUs " : "") + "fits with " +
-           gb(o.fit.headroom_bytes) + (o.fit.gpus_used > 1 ? " per GPU" : "") + " to spare";
+    text = Message("recommend.fits").bytes_1("headroom", o.fit.headroom_bytes);
   }
-  text += " at " + context_label(s.input_tokens + s.output_tokens) + " context";
+  const std::int64_t context = s.input_tokens + s.output_tokens;
+  if (context >= 1024 && context % 1024 == 0) text.then(Message("recommend.at_context_k").integer("k", context / 1024));
+  else text.then(Message("recommend.at_context_tokens").integer("tokens", context));
   if (o.speed.known) {
-    if (s.batch > 1) std::snprintf(buffer, sizeof buffer, ", ~%.0f tokens/s per sequence (%.0f for the batch of %lld)", o.speed.decode_tokens_per_s, o.speed.decode_tokens_per_s_total, static_cast<long long>(s.batch));
-    else std::snprintf(buffer, sizeof buffer, ", ~%.*f tokens/s", o.speed.decode_tokens_per_s < 10 ? 1 : 0, o.speed.decode_tokens_per_s);
-    text += buffer;
+    if (s.batch > 1) {
+      text.then(Message("recommend.speed_batch").decimal("per_sequence_tokens_per_s", o.speed.decode_tokens_per_s, 0)
+                    .decimal("batch_tokens_per_s", o.speed.decode_tokens_per_s_total, 0).integer("batch", s.batch));
+    } else {
+      text.then(Message("recommend.speed").decimal("tokens_per_s", o.speed.decode_tokens_per_s, o.speed.decode_tokens_per_s < 10 ? 1 : 0));
+    }
   } else {
-    text += ", speed unknown (no bandwidth figure)";
+    text.then(Message("recommend.speed_unknown"));
   }
-  if (o.cost.known && o.cost.rented) {
-    std::snprintf(buffer, sizeof buffer, ", $%.2f/h", o.cost.usd_per_hour);
-    text += buffer;
-  } else if (o.cost.known) {
-    std::snprintf(buffer, sizeof buffer, ", $%.0f to buy", o.cost.purchase_usd);
-    text += buffer;
-  }
-  if (o.cost.known && o.cost.usd_per_million_tokens > 0) {
-    std::snprintf(buffer, sizeof buffer, " ($%.2f per million tokens)", o.cost.usd_per_million_tokens);
-    text += buffer;
-  }
+  if (o.cost.known && o.cost.rented) text.then(Message("recommend.rent").usd("per_hour", o.cost.usd_per_hour, 2));
+  else if (o.cost.known) text.then(Message("recommend.buy").usd("price", o.cost.purchase_usd, 0));
+  if (o.cost.known && o.cost.usd_per_million_tokens > 0) text.then(Message("recommend.per_million_tokens").usd("per_million_tokens", o.cost.usd_per_million_tokens, 2));
   return text;
 }
 
 namespace {
 
 bool allowed(const HardwareSpec& hw, Goal goal) {
-  if (!hw.unsupported_reason.empty()) return false;
+  if (!hw.unsupported.id.empty()) return false;
   if (goal == Goal::local) return hw.kind != HardwareKind::instance;
   if (goal == Goal::laptop) return hw.kind == HardwareKind::laptop;
   return true;
@@ -165,11 +137,6 @@ double rank_value(const HardwareOption& o, Goal goal) {
   return kUnknown;
 }
 
-std::string tokens_text(std::int64_t tokens) {
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(tokens));
-  return buffer;
-}
 
 }  // namespace
 
@@ -227,9 +194,11 @@ Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vect
     for (const auto& [format, table] : smaller) {
       const FitResult other = fit_request(*table, hw, f);
       if (other.fits) {
-        miss.fixes.push_back(std::string(format->id) + " weights fit" + (other.gpus_used > 1 ? " on " + std::to_string(other.gpus_used) + " GPUs" : "") +
-                             (other.memory_option_bytes > 0 ? " the " + config_label(other.memory_option_bytes) + " configuration" : "") +
-                             " with " + gb(other.headroom_bytes) + " to spare");
+        Message fix = Message("recommend.fix.format").text("format", format->id);
+        if (other.gpus_used > 1) fix.then(Message("recommend.fix.on_gpus").integer("gpus", other.gpus_used));
+        if (other.memory_option_bytes > 0) fix.then(Message("recommend.fix.configuration").memory_size("memory", other.memory_option_bytes));
+        fix.then(Message("recommend.fix.to_spare").bytes_1("headroom", other.headroom_bytes));
+        miss.fixes.push_back(std::move(fix));
         break;
       }
     }
@@ -239,20 +208,18 @@ Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vect
       if (hw.unified_memory) usable += memory.at(1).parts.overhead;
       const std::int64_t limit = model.max_position_embeddings > 0 ? model.max_position_embeddings : 10'000'000;
       const std::int64_t context = max_context_that_fits(model, settings, n, usable, limit);
-      if (context > 0) miss.fixes.push_back("a context of up to " + tokens_text(context) + " tokens fits");
+      if (context > 0) miss.fixes.push_back(Message("recommend.fix.context").integer("tokens", context));
     }
     if (miss.fit.offload_possible) {
       SpeedPlacement p;
       p.gpus = 1;
       p.gpu_layers = miss.fit.offload.gpu_layers;
       const Throughput t = estimate_throughput(model, settings, hw, p);
-      char buffer[200];
-      std::snprintf(buffer, sizeof buffer, "partial offload (llama.cpp -ngl %d): %d of %d layers on the GPU, the rest in RAM, ~%.1f tokens/s",
-                    miss.fit.offload.gpu_layers, miss.fit.offload.gpu_layers, model.num_layers, t.decode_tokens_per_s);
-      miss.fixes.push_back(buffer);
+      miss.fixes.push_back(Message("recommend.fix.offload").integer("gpu_layers", miss.fit.offload.gpu_layers).integer("layers", model.num_layers)
+                               .decimal("tokens_per_s", t.decode_tokens_per_s, 1));
     }
-    miss.reason = "short by " + gb(-miss.fit.headroom_bytes) + (hw.is_cpu() ? " of RAM" : " per device") +
-                  (hw.unified_memory ? " in its largest configuration (" + config_label(miss.fit.memory_option_bytes) + ")" : "");
+    miss.reason = Message(hw.is_cpu() ? "recommend.short_of_ram" : "recommend.short_per_device").bytes_1("short", -miss.fit.headroom_bytes);
+    if (hw.unified_memory) miss.reason.then(Message("recommend.largest_configuration").memory_size("memory", miss.fit.memory_option_bytes));
   }
   r.near_misses = std::move(misses);
   return r;

@@ -34,7 +34,8 @@ namespace {
 struct Builder {
   std::vector<TensorInfo> out;
   void add(std::string name, std::vector<std::int64_t> shape, TensorClass c, int layer = -1) {
-    out.push_back({std::move(name), std::move(shape), c, layer});
+    const TensorRole role = tensor_role(name);
+    out.push_back({std::move(name), std::move(shape), c, layer, role});
   }
   /// Elements of class `c`; `attention_norms` selects the q/k norms (attn_q_norm, attn_kv_a_norm,
   /// ...) that count_params counts with the attention, not with the layer norms.
@@ -53,6 +54,7 @@ struct Builder {
     constexpr std::int64_t kRow = 256;
     if (elements >= kRow) add(name + ".weight", {kRow, elements / kRow}, c, layer);
     if (elements % kRow != 0) add(name + ".bias", {elements % kRow}, c, layer);
+    for (std::size_t i = out.size() - (elements >= kRow && elements % kRow != 0 ? 2 : 1); i < out.size(); ++i) out[i].lump = true;
   }
 };
 
@@ -81,25 +83,38 @@ void add_attention(Builder& b, const ModelSpec& m, const std::string& p, int lay
     b.add(p + "attn_output.weight", {heads * m.mla.v_head_dim, h}, A, layer);
     return;
   }
-  const std::int64_t q_out = static_cast<std::int64_t>(m.num_attention_heads) * m.head_dim;
-  const std::int64_t kv_out = static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim;
+  const AttentionShape a = m.attention(layer);
+  if (a.linear_replacement) {
+    b.add(p + "attn_linear.weight", {h, h}, A, layer);  // DeciLM replace_with_linear
+    return;
+  }
+  // The output gate of Qwen3-Next / Qwen3.5 doubles q_proj (llama.cpp stores it inside attn_q).
+  const std::int64_t q_out = static_cast<std::int64_t>(a.q_heads) * a.head_dim * (m.attention_output_gate ? 2 : 1);
+  const std::int64_t k_out = a.owns_kv ? static_cast<std::int64_t>(a.kv_heads) * a.head_dim : 0;
+  const std::int64_t v_out = a.owns_kv && a.v_proj ? static_cast<std::int64_t>(a.kv_heads) * a.v_head_dim : 0;
+  const std::int64_t o_in = static_cast<std::int64_t>(a.q_heads) * a.v_head_dim;
   b.add(p + "attn_q.weight", {h, q_out}, A, layer);
-  b.add(p + "attn_k.weight", {h, kv_out}, A, layer);
-  b.add(p + "attn_v.weight", {h, kv_out}, A, layer);
-  b.add(p + "attn_output.weight", {q_out, h}, A, layer);
+  if (k_out > 0) b.add(p + "attn_k.weight", {h, k_out}, A, layer);
+  if (v_out > 0) b.add(p + "attn_v.weight", {h, v_out}, A, layer);
+  b.add(p + "attn_output.weight", {o_in, h}, A, layer);
   if (m.qkv_bias) {
     b.add(p + "attn_q.bias", {q_out}, A, layer);
-    b.add(p + "attn_k.bias", {kv_out}, A, layer);
-    b.add(p + "attn_v.bias", {kv_out}, A, layer);
+    if (k_out > 0) b.add(p + "attn_k.bias", {k_out}, A, layer);
+    if (v_out > 0) b.add(p + "attn_v.bias", {v_out}, A, layer);
   }
   if (m.o_bias) b.add(p + "attn_output.bias", {h}, A, layer);
   if (m.qk_norm) {
-    b.add(p + "attn_q_norm.weight", {m.head_dim}, TensorClass::norms, layer);
-    b.add(p + "attn_k_norm.weight", {m.head_dim}, TensorClass::norms, layer);
+    // Per-head norms (Qwen3, Gemma 3) or over the whole projection (OLMo 2, MiniMax-M2).
+    const std::int64_t qn = m.qk_norm_full_width ? static_cast<std::int64_t>(a.q_heads) * a.head_dim : a.head_dim;
+    const std::int64_t kn = m.qk_norm_full_width ? k_out : a.head_dim;
+    b.add(p + "attn_q_norm.weight", {qn}, TensorClass::norms, layer);
+    if (a.owns_kv) b.add(p + "attn_k_norm.weight", {kn}, TensorClass::norms, layer);
   }
+  if (a.sinks) b.add(p + "attn_sinks.weight", {a.q_heads}, A, layer);
 }
 
 void add_dense_mlp(Builder& b, const ModelSpec& m, const std::string& p, const std::string& suffix, std::int64_t width, bool bias, int layer) {
+  if (width <= 0) return;
   const std::int64_t h = m.hidden_size;
   const auto M = TensorClass::mlp;
   if (m.gated_mlp) b.add(p + "ffn_gate" + suffix + ".weight", {h, width}, M, layer);
@@ -135,10 +150,41 @@ void add_moe(Builder& b, const ModelSpec& m, const std::string& p, int layer) {
 
 }  // namespace
 
+TensorRole tensor_role(std::string_view name) {
+  auto has = [&](std::string_view part) { return name.find(part) != std::string_view::npos; };
+  auto ends = [&](std::string_view suffix) { return name.size() >= suffix.size() && name.substr(name.size() - suffix.size()) == suffix; };
+  if (name == "token_embd.weight") return TensorRole::token_embd;
+  if (name == "output.weight") return TensorRole::output;
+  if (name.substr(0, 6) == "extra.") return TensorRole::extra;
+  if (!ends("weight")) return TensorRole::bias;
+  if (has("_norm.weight")) return TensorRole::norm;
+  if (has("ffn_gate_inp")) return TensorRole::router;
+  // llama-quant.cpp matches these by substring: ".attn_v.weight" also in its attn_qkv/attn_kv_b forms.
+  if (has("attn_qkv.weight")) return TensorRole::attn_qkv;
+  if (has("attn_kv_b.weight")) return TensorRole::attn_kv_b;
+  if (has("attn_v.weight")) return TensorRole::attn_v;
+  if (has("attn_k.weight")) return TensorRole::attn_k;
+  if (has("attn_q.weight")) return TensorRole::attn_q;
+  if (has("attn_output.weight")) return TensorRole::attn_output;
+  if (has("ffn_down")) return TensorRole::ffn_down;
+  if (has("ffn_gate")) return TensorRole::ffn_gate;
+  if (has("ffn_up")) return TensorRole::ffn_up;
+  return TensorRole::other;
+}
+
 std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
   Builder b;
   const ParamCounts counts = count_params(m);
-  if (!m.has_architecture() || m.params_override > 0) {
+  // A config with a file's exact count (params_override) lists its real tensors, the exact count
+  // adding the rest as "other" below, unless its architecture holds more than the file does (a
+  // partial file): then, as for a bare parameter count, the file's count wins.
+  bool architecture_fits_count = true;
+  if (m.has_architecture() && m.params_override > 0) {
+    ModelSpec architecture = m;
+    architecture.params_override = 0;
+    architecture_fits_count = count_params(architecture).total <= m.params_override;
+  }
+  if (!m.has_architecture() || m.shape_assumed || !architecture_fits_count) {
     // A bare parameter count (its layers and hidden_size, if given, size only the KV cache and
     // activations): one lump of that many weights, as count_params takes the count as given.
     b.add_lump("weights", counts.total, TensorClass::other);
@@ -150,14 +196,12 @@ std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
     const std::string p = "blk." + std::to_string(layer) + ".";
     add_norm(b, m, p + "attn_norm", layer);
     const MixerKind kind = m.mixer(layer);
-    if (kind == MixerKind::full_attention || kind == MixerKind::sliding_attention) add_attention(b, m, p, layer);
+    if (is_attention(kind)) add_attention(b, m, p, layer);
     if (m.norms_per_layer >= 4) add_norm(b, m, p + "post_attention_norm", layer);
     if (m.norms_per_layer >= 2) add_norm(b, m, p + "ffn_norm", layer);
-    if (is_moe_layer(m, layer)) {
-      add_moe(b, m, p, layer);
-    } else {
-      add_dense_mlp(b, m, p, "", m.intermediate_size, m.mlp_bias, layer);
-    }
+    const MlpKind mlp = mlp_kind(m, layer);
+    if (mlp == MlpKind::dense || mlp == MlpKind::dense_and_moe) add_dense_mlp(b, m, p, "", m.intermediate(layer), m.mlp_bias, layer);
+    if (mlp == MlpKind::moe || mlp == MlpKind::dense_and_moe) add_moe(b, m, p, layer);
     if (m.norms_per_layer >= 4) add_norm(b, m, p + "post_ffw_norm", layer);
   }
   // Linear-attention and SSM mixers (and any norm count the names above do not cover) are

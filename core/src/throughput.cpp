@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "llmsizer/precision.hpp"
+#include "llmsizer/quantization.hpp"
 
 namespace llmsizer {
 namespace {
@@ -15,20 +16,154 @@ namespace {
 constexpr int kFusedKernelsPerLayer = 12;
 /// PyTorch operators per decoder layer in eager transformers (two RMSNorms of ~8 ops each, three
 /// projections, rotary ~12 ops, cache concatenation, repeat_kv, attention, output projection, MLP
-/// 5 ops, residual adds): ~45.
+/// 5 ops, residual adds): ~45. Each is at least one kernel on the GPU.
 constexpr int kEagerOpsPerLayer = 45;
 
-double bytes_per_param(const InferenceSettings& s) {
-  return static_cast<double>(s.weights->block_bytes) / static_cast<double>(s.weights->block_elements);
+// ---- Engines as they run one step ---------------------------------------------------------------
+
+/// How attention reads the cache in a decode step.
+enum class AttentionRead {
+  shared_kv,       ///< each KV head's cache is read once for its whole query group (PagedAttention, FlashInfer, ggml)
+  per_query_head,  ///< every query head reads its K and V on its own, at the engine's own rate
+};
+
+/// How the experts of an MoE layer run.
+enum class MoeRun {
+  fused,             ///< one grouped kernel reads the touched experts (vLLM/SGLang fused_moe, ggml mul_mat_id)
+  loop_all_experts,  ///< Python loop over every expert, each iteration synchronizing (transformers < 4.53)
+  loop_hit_experts,  ///< the same loop over the experts the step's tokens chose (transformers ≥ 4.53)
+};
+
+/// What one engine does per step, besides reading weights.
+struct EngineModel {
+  double host_per_layer_s = 0;    ///< host time per decoder layer and forward (eager engines)
+  int kernels_per_layer = kFusedKernelsPerLayer;
+  bool graphs = false;            ///< decode replays a CUDA graph: no per-kernel host time
+  double fixed_s = 0;             ///< per step outside the model, serialized with it (scheduler, sampler)
+  AttentionRead attention = AttentionRead::shared_kv;
+  double per_head_bytes_per_s = 0;  ///< per_query_head: K/V bytes per second read for one query head's share
+  double cache_copies = 0;        ///< whole-cache copies per step (torch.cat: a read and a write = 2)
+  bool kernel_floor = false;      ///< eager kernels each take at least kKernelFloorS on the GPU
+  MoeRun moe = MoeRun::fused;
+  bool pipeline = false;          ///< several GPUs hold consecutive layers (device_map), not tensor parallel
+};
+
+bool version_before(int version, int threshold) { return version > 0 && version < threshold; }
+
+EngineModel engine_model(const InferenceSettings& s, std::int64_t context, const SpeedOptions& options) {
+  EngineModel e;
+  switch (s.engine) {
+    case Engine::generic:
+      e.host_per_layer_s = kFusedKernelsPerLayer * kKernelLaunchS;
+      break;
+    case Engine::transformers:
+      e.host_per_layer_s = version_before(s.engine_version, kTransformersFastHostVersion) ? kTransformersLayerHostOldS : kTransformersLayerHostS;
+      e.kernels_per_layer = kEagerOpsPerLayer;
+      e.attention = AttentionRead::per_query_head;
+      e.per_head_bytes_per_s = kTransformersDecodeAttentionBytesPerS;
+      e.kernel_floor = true;
+      e.cache_copies = 2.0;  // DynamicCache.update: torch.cat([cache, new]) per layer and step
+      e.moe = version_before(s.engine_version, kTransformersHitExpertsVersion) ? MoeRun::loop_all_experts : MoeRun::loop_hit_experts;
+      e.pipeline = true;
+      break;
+    case Engine::autoawq:
+      e.host_per_layer_s = kAutoAwqFusedLayerHostS;
+      e.attention = AttentionRead::per_query_head;
+      e.per_head_bytes_per_s = kAutoAwqDecodeAttentionBytesPerS;
+      e.moe = MoeRun::loop_hit_experts;
+      e.pipeline = true;
+      break;
+    case Engine::litgpt:
+      e.host_per_layer_s = kLitgptLayerHostS;
+      e.kernels_per_layer = kEagerOpsPerLayer;
+      e.kernel_floor = true;
+      e.attention = AttentionRead::per_query_head;
+      e.per_head_bytes_per_s = kTransformersDecodeAttentionBytesPerS;
+      e.moe = MoeRun::loop_hit_experts;
+      e.pipeline = true;
+      break;
+    case Engine::vllm: {
+      e.graphs = !options.enforce_eager && context <= kVllmGraphMaxContext;
+      e.host_per_layer_s = e.graphs ? 0.0 : kFusedKernelsPerLayer * kEagerOpS;
+      e.fixed_s = kVllmStepOverheadS;
+      break;
+    }
+    case Engine::sglang:
+      e.graphs = true;
+      e.host_per_layer_s = 0;
+      e.fixed_s = kSglangStepOverheadS;
+      break;
+    case Engine::llama_cpp:
+    case Engine::ollama:  // llama.cpp's llama-server
+      // llama.cpp replays a CUDA graph per token (ggml-cuda, since 2024): launches are replays.
+      e.graphs = true;
+      e.host_per_layer_s = 0;
+      break;
+  }
+  return e;
 }
 
-/// Weight bytes per step as the memory system sees them: a dequantizing kernel streams its bytes
-/// at kDequantBandwidthFactor of the plain kernels' rate, i.e. they cost 1/0.7 as much time.
-double weight_time_bytes(const InferenceSettings& s, double weight_bytes) {
-  const std::string_view id = s.weights->id;
-  const bool dequantizes = s.weights->bits_per_weight() < 16.0 && id.rfind("fp8", 0) != 0;
-  return dequantizes ? weight_bytes / kDequantBandwidthFactor : weight_bytes;
+/// How an engine runs one weight format's matrix-vector products at decode.
+struct LinearKernel {
+  double bandwidth_share = 1.0;  ///< of the device's effective bandwidth the kernel reaches
+  double host_s = 0;             ///< host time per linear call beyond the engine's per-layer time
+  bool synchronizes = false;     ///< the call waits for the device (host and GPU take turns)
+};
+
+LinearKernel linear_kernel(const InferenceSettings& s) {
+  LinearKernel k;
+  const WeightFormat& f = *s.weights;
+  const bool sixteen = f.bits_per_weight() >= 16.0;
+  switch (s.engine) {
+    case Engine::transformers:
+      switch (f.scheme) {
+        case QuantScheme::fp8:
+          k = {kTransformersFp8BandwidthShare, kTransformersFp8LinearHostS, true};
+          break;
+        case QuantScheme::gptq:
+          if (f.bits >= 8) k.host_s = version_before(s.engine_version, kTransformersFastHostVersion) ? kAutoGptqInt8LinearHostS : kGptqModelInt8LinearHostS;
+          else k.bandwidth_share = kExllamaBandwidthShare;
+          break;
+        case QuantScheme::awq:
+          k.host_s = kAwqGemmLinearHostS;
+          k.bandwidth_share = kAwqGemmBandwidthShare;
+          break;
+        case QuantScheme::bnb_4bit:
+        case QuantScheme::llm_int8:
+          k.host_s = kBnbLinearHostS;
+          break;
+        default:
+          if (!sixteen) k.bandwidth_share = kDequantBandwidthFactor;
+      }
+      break;
+    case Engine::litgpt:
+      if (f.scheme == QuantScheme::bnb_4bit || f.scheme == QuantScheme::llm_int8) k.host_s = kBnbLinearHostS;
+      else if (!sixteen) k.bandwidth_share = kDequantBandwidthFactor;
+      break;
+    case Engine::autoawq:
+      if (f.scheme == QuantScheme::awq) k.bandwidth_share = kAutoAwqGemmBandwidthShare;
+      break;
+    case Engine::vllm:
+      // vLLM ≥ 0.5: GPTQ 4/8-bit and FP8 run Marlin/CUTLASS kernels near the memory-bound ideal;
+      // its plain AWQ GEMM kernel (before awq_marlin became the default) does not.
+      if (f.scheme == QuantScheme::awq) k.bandwidth_share = kVllmAwqBandwidthShare;
+      break;
+    case Engine::sglang:
+      // BF16 cuBLAS, FP8 block kernels, awq_marlin (the Qwen3 table's settings); gptq_marlin like FP8.
+      k.bandwidth_share = f.scheme == QuantScheme::awq ? kSglangAwqBandwidthShare : sixteen ? kSglangBf16BandwidthShare : kSglangFp8BandwidthShare;
+      break;
+    case Engine::generic:
+    case Engine::llama_cpp:
+    case Engine::ollama: {
+      const bool dequantizes = !sixteen && f.scheme != QuantScheme::fp8 && f.ecosystem != Ecosystem::gguf;
+      if (dequantizes) k.bandwidth_share = kDequantBandwidthFactor;
+      break;
+    }
+  }
+  return k;
 }
+
+// ---- Model quantities -----------------------------------------------------------------------------
 
 /// Parameters whose FLOPs every token pays: active parameters less the embedding lookup (a tied
 /// table is used again as the output layer, which is a GEMM).
@@ -41,9 +176,7 @@ double compute_params(const ModelSpec& m) {
 /// meets (query heads per KV head) queries with a multiply-add: 2 × group × KV elements.
 double attention_flops_per_token(const ModelSpec& m, std::int64_t context) {
   if (!m.has_architecture()) return 0;
-  const double group = m.mla.kv_lora_rank > 0 ? m.num_attention_heads
-                                              : static_cast<double>(m.num_attention_heads) / std::max(1, m.num_kv_heads);
-  return 2.0 * group * static_cast<double>(kv_cache_elements(m, context));
+  return 2.0 * query_group(m) * static_cast<double>(kv_cache_elements(m, context));
 }
 
 /// Bytes of KV cache (and recurrent state) read per step on one of `tp` devices.
@@ -56,36 +189,52 @@ double kv_bytes_per_device(const ModelSpec& m, const InferenceSettings& s, std::
   return whole / m.num_kv_heads * here;
 }
 
-struct Overheads {
-  double host_launch_s = 0;
-  double fixed_s = 0;
+int moe_layer_count(const ModelSpec& m) {
+  if (m.moe.num_experts <= 0) return 0;
+  int n = 0;
+  for (int i = 0; i < m.num_layers; ++i) n += is_moe_layer(m, i) ? 1 : 0;
+  return n;
+}
+
+/// Linear layers a decoder layer calls per forward: q, k, v, o (MLA: its four projections), then
+/// gate/up/down (up/down without a gate); MoE layers the router and the shared expert(s), their
+/// experts counted apart.
+double linears_per_step(const ModelSpec& m) {
+  if (!m.has_architecture()) return 0;
+  const int mlp = m.gated_mlp ? 3 : 2;
+  const int moe = moe_layer_count(m);
+  const int dense = m.num_layers - moe;
+  const double shared = m.moe.num_shared_experts > 0 || m.moe.shared_expert_intermediate_size > 0 ? mlp + (m.moe.shared_expert_gate ? 1 : 0) : 0;
+  return 4.0 * m.num_layers + static_cast<double>(dense) * mlp + static_cast<double>(moe) * (1.0 + shared);
+}
+
+/// Weight bytes one step reads, split into what every token uses and the routed experts the
+/// batch touches, from the format's tensor-by-tensor layout (16-bit embeddings and lm_head of
+/// GPTQ/AWQ/FP8 checkpoints included).
+struct StepWeights {
+  double dense = 0;    ///< attention, dense MLPs, shared experts, norms, lm_head
+  double experts = 0;  ///< routed experts touched this step
+  double total() const { return dense + experts; }
 };
 
-Overheads engine_overheads(const ModelSpec& m, const InferenceSettings& s, std::int64_t context, bool cpu,
-                           const SpeedOptions& options) {
-  Overheads o;
-  const double layers = std::max(1, m.num_layers);
-  if (cpu) return o;  // CPU kernels are function calls; thread hand-offs are inside the compute time
-  switch (s.engine) {
-    case Engine::generic:
-      o.host_launch_s = kFusedKernelsPerLayer * layers * kKernelLaunchS;
-      break;
-    case Engine::transformers:
-      o.host_launch_s = kEagerOpsPerLayer * layers * kEagerOpS;
-      break;
-    case Engine::vllm: {
-      const bool graphs = !options.enforce_eager && context <= kVllmGraphMaxContext;
-      o.host_launch_s = graphs ? 0.0 : kFusedKernelsPerLayer * layers * kEagerOpS;
-      o.fixed_s = kVllmStepOverheadS;
-      break;
-    }
-    case Engine::llama_cpp:
-    case Engine::ollama:  // llama.cpp's llama-server
-      // llama.cpp replays a CUDA graph per token (ggml-cuda, since 2024): launches are replays.
-      o.host_launch_s = 0;
-      break;
+StepWeights step_weights(const ModelSpec& m, const InferenceSettings& s, const WeightsLayout& layout, std::int64_t batch) {
+  StepWeights w;
+  const double embeddings = static_cast<double>(layout.class_bytes(TensorClass::embeddings));
+  const bool tied = count_params(m).lm_head == 0;
+  double routed = 0;
+  for (const auto& t : layout.tensors) {
+    if (t.name.find("_exps") != std::string::npos) routed += static_cast<double>(t.bytes);
   }
-  return o;
+  // The embedding table is gathered (one row per token), not streamed; a tied table is streamed
+  // as the output layer.
+  w.dense = static_cast<double>(layout.total_bytes) - routed - (tied ? 0.0 : embeddings);
+  if (routed > 0 && m.moe.num_experts > 0) {
+    const double share = static_cast<double>(m.moe.experts_per_token) / m.moe.num_experts;
+    const double touched = std::min(1.0, 1.0 - std::pow(1.0 - share, static_cast<double>(batch)));
+    w.experts = routed * touched;
+  }
+  (void)s;
+  return w;
 }
 
 double link_gb_per_s(const HardwareSpec& hw) {
@@ -100,7 +249,18 @@ double allreduce_seconds(const HardwareSpec& hw, int tp, double bytes) {
   return latency + 2.0 * (tp - 1) / tp * bytes / (link_gb_per_s(hw) * 1e9);
 }
 
+/// One forward over `tokens` new tokens per sequence at `context` cached tokens, on the GPU(s).
+struct ForwardInput {
+  std::int64_t tokens = 1;     ///< new tokens per sequence (1: decode)
+  std::int64_t context = 1;    ///< tokens attended to by the last new token
+};
+
 }  // namespace
+
+double query_group(const ModelSpec& m) {
+  if (m.mla.kv_lora_rank > 0) return m.num_attention_heads;
+  return static_cast<double>(m.num_attention_heads) / std::max(1, m.num_kv_heads);
+}
 
 double effective_bandwidth_gb_per_s(const HardwareSpec& hw, bool cpu) {
   if (cpu) return (hw.measured_bandwidth_gb_per_s > 0 && hw.is_cpu() ? hw.measured_bandwidth_gb_per_s
@@ -129,23 +289,137 @@ double params_read_per_step(const ModelSpec& m, std::int64_t batch) {
   return read;
 }
 
+namespace {
+
+/// The GPU part of one forward (decode step or prefill) of an engine, by cause.
+StepTime gpu_forward(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, int gpus, const WeightsLayout& layout,
+                     const ForwardInput& in, const SpeedOptions& options) {
+  StepTime t;
+  const EngineModel e = engine_model(s, in.context, options);
+  const LinearKernel k = linear_kernel(s);
+  const bool pipeline = e.pipeline && gpus > 1;
+  const int tp = pipeline ? 1 : std::max(1, gpus);
+  const double batch = static_cast<double>(s.batch);
+  const double tokens = static_cast<double>(in.tokens) * batch;
+  const double layers = std::max(1, m.num_layers);
+  const double bw = effective_bandwidth_gb_per_s(hw, false) * 1e9;
+  const double tf = effective_tflops(hw, false) * 1e12;
+
+  // Weights: the format's kernel streams them at its share of the bandwidth. A prefill of many
+  // tokens touches every expert.
+  const std::int64_t touching = in.tokens > 1 ? in.tokens * s.batch : s.batch;
+  const StepWeights w = step_weights(m, s, layout, touching);
+  double weights_s = w.total() / tp / (bw * k.bandwidth_share);
+
+  // Attention over the cache (decode) and FLOPs.
+  double attention_s = 0;
+  const double kv = kv_bytes_per_device(m, s, in.context, tp);
+  if (in.tokens == 1) {
+    if (e.attention == AttentionRead::per_query_head && m.has_architecture() && !(s.engine == Engine::transformers && !s.flash_attention)) {
+      const double per_head = kv * query_group(m);  // every query head reads its K/V share
+      attention_s = per_head / std::min(e.per_head_bytes_per_s, bw);
+    } else if (e.attention == AttentionRead::per_query_head && m.has_architecture()) {
+      // transformers SDPA/eager: repeat_kv copies K and V out to every query head (read the
+      // cache, write the copies; no copy for MHA), then attention reads the copies.
+      const double group = query_group(m);
+      attention_s = (group > 1.0 ? kv + 2.0 * kv * group : kv) / bw;
+    } else {
+      attention_s = kv / bw;
+    }
+    attention_s += e.cache_copies * kv / bw;
+  }
+  const double prompt_attention = in.tokens > 1 ? 0.5 * attention_flops_per_token(m, in.context) * tokens : 0.0;
+  const double flops = (2.0 * compute_params(m) * tokens + (in.tokens == 1 ? attention_flops_per_token(m, in.context) * batch : prompt_attention)) / tp;
+  t.compute_s = tf > 0 ? flops / tf : 0;
+
+  // Small kernels: each takes a minimum time on the GPU whatever its size.
+  const double floor_s = e.kernel_floor ? layers * e.kernels_per_layer * kKernelFloorS : 0.0;
+  t.attention_s = attention_s;
+  t.memory_s = weights_s + attention_s + floor_s;
+
+  // Host: Python and the dispatcher per layer, and per linear call of the format's wrapper.
+  const double linears = linears_per_step(m);
+  t.host_launch_s = e.host_per_layer_s * layers + (e.graphs ? 0.0 : k.host_s * linears);
+  // Quantized GEMM kernels (Marlin, AWQ) take a minimum time per call on the GPU whatever the
+  // matrix: vLLM/SGLang fuse QKV and gate/up, so 4 calls per layer.
+  if ((s.engine == Engine::vllm || s.engine == Engine::sglang) && s.weights->bits_per_weight() < 16.0) {
+    t.memory_s += layers * 4.0 * kQuantGemmFloorS;
+  }
+
+  // MoE experts run in a Python loop: each iteration synchronizes (torch.where on the mask).
+  if (m.moe.num_experts > 0 && e.moe != MoeRun::fused) {
+    const double experts = e.moe == MoeRun::loop_all_experts || in.tokens > 1
+                               ? m.moe.num_experts
+                               : std::min<double>(m.moe.num_experts, m.moe.num_experts * (1.0 - std::pow(1.0 - static_cast<double>(m.moe.experts_per_token) / m.moe.num_experts, batch)));
+    const double mlp = m.gated_mlp ? 3 : 2;
+    const double per_iteration = kMoeLoopIterationS + (k.synchronizes ? mlp * k.host_s : 0.0);
+    t.serial_s = moe_layer_count(m) * experts * per_iteration;
+  } else if (m.moe.num_experts > 0) {
+    // Fused MoE kernels read the touched experts at their own share of the bandwidth.
+    double fused_share = 1.0;
+    if (s.engine == Engine::vllm) fused_share = kVllmFusedMoeBandwidthShare / k.bandwidth_share;
+    if (s.engine == Engine::sglang) fused_share = kSglangFusedMoeShareOfDense;
+    t.memory_s += w.experts / tp / (bw * k.bandwidth_share) * (1.0 / fused_share - 1.0);
+    if (s.engine == Engine::sglang && s.weights->scheme == QuantScheme::gptq) {
+      // GPTQ-Marlin MoE: both GEMMs of every expert launched, each at its floor.
+      t.memory_s += moe_layer_count(m) * static_cast<double>(m.moe.num_experts) * 2.0 * kMarlinMoeExpertGemmS;
+    }
+  }
+
+  // Several GPUs: tensor parallel all-reduces, or pipeline hand-offs between consecutive GPUs.
+  if (tp > 1 && m.has_architecture()) {
+    // Two all-reduces per layer (after attention and after the MLP) of tokens × hidden × 2 bytes.
+    t.communication_s = 2.0 * layers * allreduce_seconds(hw, tp, tokens * static_cast<double>(m.hidden_size) * 2.0);
+  } else if (pipeline && m.has_architecture()) {
+    // accelerate device_map: the hidden state moves to the next GPU (gpus − 1 copies) and every
+    // module's forward runs through an AlignDevicesHook (host time per layer).
+    t.communication_s = (gpus - 1) * (kDeviceCopyLatencyS + tokens * static_cast<double>(m.hidden_size) * 2.0 / (link_gb_per_s(hw) * 1e9));
+    t.host_launch_s += layers * kAccelerateHookLayerS;
+  }
+  t.fixed_s = e.fixed_s;
+  const double device = std::max(t.memory_s, t.compute_s);
+  // A synchronizing kernel makes host and device take turns; otherwise the host runs ahead.
+  const double overlapped = k.synchronizes ? t.host_launch_s + device : std::max(device, t.host_launch_s);
+  t.total_s = overlapped + t.serial_s + t.communication_s + t.fixed_s;
+  if (t.serial_s > overlapped) t.bound = "bound.expert_loop";
+  else if (k.synchronizes) t.bound = "bound.synchronizing_kernels";
+  else if (t.host_launch_s >= device) t.bound = "bound.kernel_launches";
+  else if (device == t.compute_s) t.bound = "bound.compute";
+  else t.bound = "bound.memory_bandwidth";
+  if (t.fixed_s > overlapped) t.bound = "bound.engine_overhead";
+  return t;
+}
+
+const WeightsLayout& layout_of(const ModelSpec& m, const InferenceSettings& s, WeightsLayout& own) {
+  if (s.weights_layout != nullptr) return *s.weights_layout;
+  own = weights_layout(m, *s.weights, s.group_size);
+  return own;
+}
+
+double bytes_per_param(const InferenceSettings& s) {
+  return static_cast<double>(s.weights->block_bytes) / static_cast<double>(s.weights->block_elements);
+}
+
+}  // namespace
+
 StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where,
                      std::int64_t context, const SpeedOptions& options) {
-  StepTime t;
   const bool cpu = where.gpus == 0 || hw.is_cpu();
-  const int tp = cpu ? 1 : std::max(1, where.gpus);
+  const bool offload = !cpu && where.gpu_layers >= 0 && where.gpu_layers < m.num_layers;
+  if (!cpu && !offload) {
+    WeightsLayout own;
+    return gpu_forward(m, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{1, context}, options);
+  }
+  StepTime t;
   const double batch = static_cast<double>(s.batch);
-  const double weights = weight_time_bytes(s, params_read_per_step(m, s.batch) * bytes_per_param(s));
+  const double weights = params_read_per_step(m, s.batch) * bytes_per_param(s);
   const double flops = (2.0 * compute_params(m) + attention_flops_per_token(m, context)) * batch;
   const double bw = effective_bandwidth_gb_per_s(hw, cpu) * 1e9;
   const double tf = effective_tflops(hw, cpu) * 1e12;
-  const Overheads o = engine_overheads(m, s, context, cpu, options);
-  t.host_launch_s = o.host_launch_s;
-  t.fixed_s = o.fixed_s;
   const int layers = std::max(1, m.num_layers);
-  const bool offload = !cpu && where.gpu_layers >= 0 && where.gpu_layers < m.num_layers;
   if (offload) {
-    // Output layer and gpu_layers on the GPU; the other layers are read and computed by the CPU.
+    // Output layer and gpu_layers on the GPU; the other layers are read and computed by the CPU
+    // (llama.cpp -ngl: the engine that offloads layers).
     const ParamCounts c = count_params(m);
     const double output = static_cast<double>(c.lm_head > 0 ? c.lm_head : c.embedding) * bytes_per_param(s);
     const double kv = kv_bytes_per_device(m, s, context, 1);
@@ -158,60 +432,46 @@ StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const Hardw
     const double cpu_memory = (1.0 - gpu_share) * layer_part / host_bw;
     const double cpu_compute = host_tf > 0 ? flops * (1.0 - gpu_share) / host_tf : 0;
     t.offload_s = std::max(cpu_memory, cpu_compute);
-  } else if (s.engine == Engine::transformers) {
-    // transformers' DynamicCache appends with torch.cat: each step reads the layer's cache and
-    // writes a one-token-longer copy, besides attention's read: 3 × the cache's bytes.
-    // With several GPUs, accelerate's device_map="auto" puts layers on each and runs them one
-    // GPU after another, so the devices do not add bandwidth.
-    t.memory_s = (weights + 3.0 * kv_bytes_per_device(m, s, context, 1)) / bw;
-    t.compute_s = tf > 0 ? flops / tf : 0;
   } else {
-    t.memory_s = (weights / tp + kv_bytes_per_device(m, s, context, tp)) / bw;
-    t.compute_s = tf > 0 ? flops / tp / tf : 0;
-    if (tp > 1 && m.has_architecture()) {
-      // Two all-reduces per layer (after attention and after the MLP) of batch × hidden × 2 bytes.
-      t.communication_s = 2.0 * layers * allreduce_seconds(hw, tp, batch * static_cast<double>(m.hidden_size) * 2.0);
-    }
+    // CPU kernels are function calls; thread hand-offs are inside the compute time.
+    t.memory_s = (weights + kv_bytes_per_device(m, s, context, 1)) / bw;
+    t.compute_s = tf > 0 ? flops / tf : 0;
   }
-  const double device = std::max({t.memory_s, t.compute_s, t.host_launch_s});
-  t.total_s = device + t.offload_s + t.communication_s + t.fixed_s;
-  if (t.offload_s > device) t.bound = "CPU layers (host memory bandwidth)";
-  else if (device == t.host_launch_s) t.bound = "kernel launches (host overhead)";
-  else if (device == t.compute_s) t.bound = "compute";
-  else t.bound = cpu ? "memory bandwidth (CPU)" : "memory bandwidth";
-  if (t.fixed_s > device && t.offload_s <= device) t.bound = "engine overhead per step";
+  const double device = std::max(t.memory_s, t.compute_s);
+  t.total_s = device + t.offload_s;
+  if (t.offload_s > device) t.bound = "bound.cpu_layers";
+  else if (device == t.compute_s) t.bound = "bound.compute";
+  else t.bound = cpu ? "bound.memory_bandwidth_cpu" : "bound.memory_bandwidth";
   return t;
 }
 
 double prefill_seconds(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where) {
   const bool cpu = where.gpus == 0 || hw.is_cpu();
-  const int tp = cpu ? 1 : std::max(1, where.gpus);
   const double tokens = static_cast<double>(s.input_tokens) * static_cast<double>(s.batch);
+  const double tf = effective_tflops(hw, cpu) * 1e12;
+  if (tf <= 0) return 0;
+  const bool offload = !cpu && where.gpu_layers >= 0 && where.gpu_layers < m.num_layers;
+  if (!cpu && !offload) {
+    // One forward over the prompt: FLOPs or the weights, and never under the host's time to
+    // issue one forward (an eager engine's per-layer floor), plus the synchronizing MoE loop.
+    WeightsLayout own;
+    const StepTime t = gpu_forward(m, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{s.input_tokens, s.input_tokens}, SpeedOptions{});
+    const double floor = s.engine == Engine::autoawq ? kAutoAwqPrefillFloorS : 0.0;
+    return std::max(t.total_s - t.fixed_s, floor);
+  }
   // Causal attention over the prompt: token t meets t keys; summed, half of T × KV(T) per sequence.
   const double attention = 0.5 * attention_flops_per_token(m, s.input_tokens) * tokens;
   const double flops = 2.0 * compute_params(m) * tokens + attention;
-  const double tf = effective_tflops(hw, cpu) * 1e12;
-  if (tf <= 0) return 0;
   const double weights = params_read_per_step(m, s.batch) * bytes_per_param(s);
   const double bw = effective_bandwidth_gb_per_s(hw, cpu) * 1e9;
-  const bool offload = !cpu && where.gpu_layers >= 0 && where.gpu_layers < m.num_layers;
-  double seconds = 0;
   if (offload) {
     // llama.cpp runs large prompt batches of CPU layers on the GPU too, copying their weights over
     // PCIe (ggml-cuda offloads ops with batch ≥ 32): those layers cost max(copy, compute).
     const double gpu_share = static_cast<double>(where.gpu_layers) / std::max(1, m.num_layers);
     const double pcie = (hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : 16.0) * 1e9;
-    seconds = std::max(flops * gpu_share / tf, weights * gpu_share / bw) +
-              std::max(flops * (1 - gpu_share) / tf, weights * (1 - gpu_share) / pcie);
-  } else if (s.engine == Engine::transformers && tp > 1) {
-    seconds = std::max(flops / tf, weights / bw);
-  } else {
-    seconds = std::max(flops / tp / tf, weights / tp / bw);
-    if (tp > 1 && m.has_architecture()) {
-      seconds += 2.0 * std::max(1, m.num_layers) * allreduce_seconds(hw, tp, tokens * static_cast<double>(m.hidden_size) * 2.0);
-    }
+    return std::max(flops * gpu_share / tf, weights * gpu_share / bw) + std::max(flops * (1 - gpu_share) / tf, weights * (1 - gpu_share) / pcie);
   }
-  return seconds;
+  return std::max(flops / tf, weights / bw);
 }
 
 Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw,
@@ -220,19 +480,28 @@ Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, c
   const bool cpu = where.gpus == 0 || hw.is_cpu();
   if (effective_bandwidth_gb_per_s(hw, cpu) <= 0) return r;
   r.known = true;
+  InferenceSettings settings = s;
+  WeightsLayout own;
+  if (!cpu && settings.weights_layout == nullptr) {
+    own = weights_layout(m, *s.weights, s.group_size);
+    settings.weights_layout = &own;
+  }
+  // Decode steps cost a linear function of the context: the step at the middle of the generation
+  // is their mean.
   const std::int64_t middle = s.input_tokens + std::max<std::int64_t>(1, s.output_tokens / 2);
-  r.step = decode_step(m, s, hw, where, middle, options);
+  r.step = decode_step(m, settings, hw, where, middle, options);
   r.decode_tokens_per_s = 1.0 / r.step.total_s;
   r.decode_tokens_per_s_total = static_cast<double>(s.batch) / r.step.total_s;
-  const int tp = cpu ? 1 : std::max(1, where.gpus);
+  const bool pipeline = !cpu && where.gpus > 1 && (s.engine == Engine::transformers || s.engine == Engine::autoawq || s.engine == Engine::litgpt);
+  const int tp = cpu || pipeline ? 1 : std::max(1, where.gpus);
   r.bytes_per_step = static_cast<std::int64_t>(params_read_per_step(m, s.batch) * bytes_per_param(s) / tp +
                                                kv_bytes_per_device(m, s, middle, tp));
   r.flops_per_step = (2.0 * compute_params(m) + attention_flops_per_token(m, middle)) * static_cast<double>(s.batch);
-  const double prefill = prefill_seconds(m, s, hw, where);
+  const double prefill = prefill_seconds(m, settings, hw, where);
   if (prefill > 0) {
     // The prompt pass pays the engine's per-step costs once too.
-    const StepTime first = decode_step(m, s, hw, where, s.input_tokens + 1, options);
-    const double prompt_pass = prefill + first.fixed_s + first.communication_s;
+    const StepTime first = decode_step(m, settings, hw, where, s.input_tokens + 1, options);
+    const double prompt_pass = prefill + first.fixed_s + (cpu ? first.communication_s : 0.0);
     r.prefill_tokens_per_s = static_cast<double>(s.input_tokens) * static_cast<double>(s.batch) / prompt_pass;
     r.time_to_first_token_s = prompt_pass;
     if (s.output_tokens > 0) {
@@ -250,12 +519,17 @@ CpuVsGpu compare_cpu_gpu(const ModelSpec& m, const InferenceSettings& s, const H
   CpuVsGpu r;
   InferenceSettings one = s;
   one.batch = 1;
+  WeightsLayout own;
+  if (one.weights_layout == nullptr) {
+    own = weights_layout(m, *s.weights, s.group_size);
+    one.weights_layout = &own;
+  }
   const std::int64_t middle = s.input_tokens + std::max<std::int64_t>(1, s.output_tokens / 2);
   const SpeedPlacement on_cpu{0, -1};
   r.cpu_tokens_per_s = 1.0 / decode_step(m, one, cpu_hw, on_cpu, middle).total_s;
   r.gpu_tokens_per_s = 1.0 / decode_step(m, one, gpu_hw, gpu_where, middle).total_s;
   for (std::int64_t b = 1; b <= 1024; b *= 2) {
-    InferenceSettings batched = s;
+    InferenceSettings batched = one;
     batched.batch = b;
     const double cpu = static_cast<double>(b) / decode_step(m, batched, cpu_hw, on_cpu, middle).total_s;
     const double gpu = static_cast<double>(b) / decode_step(m, batched, gpu_hw, gpu_where, middle).total_s;
@@ -265,19 +539,14 @@ CpuVsGpu compare_cpu_gpu(const ModelSpec& m, const InferenceSettings& s, const H
     }
   }
   r.cpu_is_enough = r.cpu_tokens_per_s >= kReadingTokensPerS;
-  char text[400];
-  if (r.cpu_is_enough) {
-    std::snprintf(text, sizeof text,
-                  "%s alone gives ~%.1f tokens/s for one sequence, above reading speed (%.1f tokens/s): a CPU with %s weights is enough for one reader; the GPU gives ~%.0f tokens/s",
-                  cpu_hw.name.c_str(), r.cpu_tokens_per_s, kReadingTokensPerS, std::string(s.weights->id).c_str(), r.gpu_tokens_per_s);
-  } else {
-    std::snprintf(text, sizeof text,
-                  "%s alone gives ~%.1f tokens/s, below reading speed (%.1f tokens/s): use the GPU (~%.0f tokens/s) or a smaller weight format",
-                  cpu_hw.name.c_str(), r.cpu_tokens_per_s, kReadingTokensPerS, r.gpu_tokens_per_s);
-  }
-  r.note = text;
-  if (r.crossover_batch == 0) r.note += "; the CPU stays ahead up to batch 1024";
-  else if (r.crossover_batch > 1) r.note += "; the GPU pulls ahead from batch " + std::to_string(r.crossover_batch);
+  r.note = Message(r.cpu_is_enough ? "cpu_vs_gpu.cpu_is_enough" : "cpu_vs_gpu.use_the_gpu")
+               .text("cpu", cpu_hw.name)
+               .decimal("cpu_tokens_per_s", r.cpu_tokens_per_s, 1)
+               .decimal("reading_tokens_per_s", kReadingTokensPerS, 1)
+               .text("format", s.weights->id)
+               .decimal("gpu_tokens_per_s", r.gpu_tokens_per_s, 0);
+  if (r.crossover_batch == 0) r.note.then(Message("cpu_vs_gpu.cpu_stays_ahead"));
+  else if (r.crossover_batch > 1) r.note.then(Message("cpu_vs_gpu.gpu_ahead_from_batch").integer("batch", r.crossover_batch));
   return r;
 }
 

@@ -11,6 +11,23 @@ namespace llmsizer::training_detail {
 /// Bytes of one activation value: 16-bit compute keeps 16-bit activations, fp32 keeps 4 bytes.
 inline std::int64_t activation_bytes(TrainingPrecision p) { return p == TrainingPrecision::fp32 ? 4 : 2; }
 
+/// Hugging Face QLoRA on a bitsandbytes base: PEFT's prepare_model_for_kbit_training (called by
+/// TRL's SFTTrainer and the QLoRA recipes) casts every parameter that is not a Params4bit to fp32
+/// (peft/src/peft/utils/other.py: "cast all non INT8 parameters to fp32"): embeddings, norms,
+/// lm_head. Unsloth keeps them 16-bit (its own prepare_model_for_kbit_training upcasts only LoRA
+/// weights); GPTQ bases are left alone (is_gptq_quantized); litgpt does not call it.
+inline bool kbit_upcast(const TrainingSettings& s) {
+  return s.method == TrainingMethod::qlora && s.framework == TrainingFramework::trainer && s.quantized_base != QuantizedBase::gptq_int4 &&
+         s.precision != TrainingPrecision::fp32;
+}
+
+/// Unsloth's fused LoRA kernels (unsloth/kernels/fast_lora.py LoRA_QKV, LoRA_MLP, LoRA_W) run when
+/// every adapter of a layer has no dropout: they save only each block's input and the gate/up
+/// outputs, dequantizing the 4-bit weight inside.
+inline bool unsloth_fast_lora(const TrainingSettings& s) {
+  return s.framework == TrainingFramework::unsloth && (s.method == TrainingMethod::lora || s.method == TrainingMethod::qlora) && s.lora_dropout == 0;
+}
+
 /// Bytes kept per token by one decoder layer whose weights train, and by one whose weights are
 /// frozen but which backward still goes through (LoRA's base).
 struct LayerActivationBytes {

@@ -1,5 +1,6 @@
 // The whole page (HTML, JS, WASM, CSS, strings) stays under its download budget: every file in the
-// built web folder, each compressed with gzip -9 as a server would send it, summed.
+// built web folder, each compressed with gzip -9 as a server would send it, summed — in one language:
+// a reader loads English or Japanese strings, never both (the Japanese files are listed, not counted).
 // usage: node page_size.mjs WEB_DIR [BUDGET_BYTES]
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -21,12 +22,15 @@ function* files(dir) {
 let raw = 0;
 let gz = 0;
 const rows = [];
+const otherLanguage = /^i18n\/(messages\.)?ja\.json$/;
 for (const path of files(webDir)) {
   const body = readFileSync(path);
   const size = gzipSync(body, { level: 9 }).length;
+  const name = relative(webDir, path);
+  rows.push([otherLanguage.test(name) ? `${name} (other language)` : name, body.length, size]);
+  if (otherLanguage.test(name)) continue;
   raw += body.length;
   gz += size;
-  rows.push([relative(webDir, path), body.length, size]);
 }
 rows.sort((a, b) => b[2] - a[2]);
 for (const [name, r, g] of rows) console.log(`${String(g).padStart(8)} gz ${String(r).padStart(9)} raw  ${name}`);

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { defaults, menusFrom, toRequest } from '../../web/lib/state.js';
+import { defaults, toRequest } from '../../web/lib/state.js';
 import { loadCore } from './load_core.mjs';
 
 const webDir = process.argv[2];
@@ -21,9 +21,11 @@ const m = /<script type="application\/json" id="prerendered">([^<]*)<\/script>/.
 check(m !== null, 'index.html has the prerendered block');
 if (m) {
   const block = JSON.parse(m[1]);
-  const request = JSON.stringify(toRequest(defaults(menusFrom({}, null, null))));
-  check(block.request === request, `the block's request is the page's default request: ${block.request} vs ${request}`);
   const core = await loadCore(webDir);
+  const coreDefaults = JSON.parse(core.listOptions()).defaults;
+  check(JSON.stringify(block.defaults) === JSON.stringify(coreDefaults), 'the block\'s starting view is the core\'s (listOptions defaults)');
+  const request = JSON.stringify(toRequest(defaults(coreDefaults)));
+  check(block.request === request, `the block's request is the page's default request: ${block.request} vs ${request}`);
   const now = JSON.parse(core.estimate(request));
   check(JSON.stringify(block.response) === JSON.stringify(now), 'the block\'s response equals the core\'s answer now');
   check(!now.error && now.memory && now.memory.device_bytes > 0, 'the default request has a real answer');

@@ -29,6 +29,7 @@ export const PART_COLORS = {
   optimizer: '#b91c1c',
   master_weights: '#0e7490',
   adapters: '#a16207',
+  step_temporary: '#9f1239',
 };
 export const PART_ORDER = Object.keys(PART_COLORS);
 

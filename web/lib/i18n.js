@@ -13,16 +13,25 @@ export function preferredLang(navigatorLanguages) {
   return 'en';
 }
 
+/** The page's strings with the core's messages added under "msg.<id>" (web/i18n/messages.<lang>.json:
+ *  one template per message id the core can say; view.js message() renders them). */
+export function withMessages(strings, messages) {
+  const out = { ...strings };
+  for (const [id, template] of Object.entries(messages)) out[`msg.${id}`] = template;
+  return out;
+}
+
 const cache = new Map();
-/** The strings for `lang` (a Promise of a plain object). */
+/** The strings for `lang`, messages included (a Promise of a plain object). */
 export function loadStrings(lang) {
   if (!cache.has(lang)) {
     // boot.js may have fetched and parsed them while the modules loaded; the other language loads on demand.
     const early = globalThis.llmsizerBoot && globalThis.llmsizerBoot.strings && globalThis.llmsizerBoot.strings[lang];
-    cache.set(lang, early || fetch(new URL(`../i18n/${lang}.json`, import.meta.url)).then((r) => {
+    const json = (file) => fetch(new URL(`../i18n/${file}`, import.meta.url)).then((r) => {
       if (!r.ok) throw new Error(`strings for ${lang}: HTTP ${r.status}`);
       return r.json();
-    }));
+    });
+    cache.set(lang, early || Promise.all([json(`${lang}.json`), json(`messages.${lang}.json`)]).then(([s, m]) => withMessages(s, m)));
   }
   return cache.get(lang);
 }

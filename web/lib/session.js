@@ -30,20 +30,25 @@ function earlyWasm() {
 }
 
 /**
- * The default view's answer, computed when the page was built: scripts/prerender.mjs runs this same
- * WASM core on the default request and writes request and response into index.html. Used only
- * when the request is that one, character for character; any other state (a link, another page)
- * waits for the core. It lets the page show its first answer while the core is still compiling.
+ * What the page was built with: scripts/prerender.mjs runs this same WASM core and writes into
+ * index.html its starting view (listOptions `defaults`), the request the page makes of it and the
+ * core's answer. The answer is used only when the request is that one, character for character;
+ * any other state (a link, another page) waits for the core. It lets the page show its first answer
+ * while the core is still compiling. Null when the page has no such block (the embed view).
  */
-function prerendered(requestText) {
+function prerenderedBlock() {
   const node = document.getElementById('prerendered');
   if (!node) return null;
   try {
     const doc = JSON.parse(node.textContent);
-    return doc && doc.request === requestText && doc.response && typeof doc.response === 'object' && !doc.response.error ? doc.response : null;
+    return doc && typeof doc === 'object' && doc.defaults && typeof doc.defaults === 'object' ? doc : null;
   } catch {
     return null;
   }
+}
+
+function prerenderedAnswer(block, requestText) {
+  return block && block.request === requestText && block.response && typeof block.response === 'object' && !block.response.error ? block.response : null;
 }
 
 /**
@@ -75,16 +80,7 @@ export async function startSession() {
       return { error: { field: '', message: String((e && e.message) || e) } };
     }
   };
-  // The menus' lists (listOptions, listModels, listHardware) are read after the first result: the
-  // core checks the link's values meanwhile (vet), and the first answer does not wait for them.
-  const options = {};
-  const menus = menusFrom(options, null, null);
-  const base = defaults(menus);
-  const { state: fromLink, notices, fromUrl } = readUrl(location.href, menus, base);
-  // A link whose request is the default one (the page's own link after a first visit, or one that
-  // sets only the language, unit or budget) asks the core nothing it has not answered already.
-  const early = !notices.length ? prerendered(JSON.stringify(toRequest(fromLink))) : null;
-  const session = { core: null, call, options, menus, base, notices, lang, t: null, f: null };
+  const session = { core: null, call, lang, t: null, f: null };
   const loaded = corePromise.then((c) => {
     core = c;
     session.core = c;
@@ -94,6 +90,24 @@ export async function startSession() {
   // With the prerendered answer the core is started when the page asks (session.loadCore, once
   // that answer is on the screen); otherwise at once. boot.js compiles it meanwhile either way.
   session.loadCore = () => { startCore(); return loaded; };
+  // The menus' lists (listOptions, listModels, listHardware) are read after the first result: the
+  // core checks the link's values meanwhile (vet), and the first answer does not wait for them.
+  // The starting view is the core's: built into the page, else asked of the core once it is loaded.
+  const options = {};
+  const menus = menusFrom(options, null, null);
+  const block = prerenderedBlock();
+  let coreDefaults = block && block.defaults;
+  if (!coreDefaults) {
+    startCore();
+    await loaded;
+    coreDefaults = call('listOptions').defaults;
+  }
+  const base = defaults(coreDefaults);
+  const { state: fromLink, notices, fromUrl } = readUrl(location.href, menus, base);
+  // A link whose request is the default one (the page's own link after a first visit, or one that
+  // sets only the language, unit or budget) asks the core nothing it has not answered already.
+  const early = !notices.length ? prerenderedAnswer(block, JSON.stringify(toRequest(fromLink))) : null;
+  Object.assign(session, { options, menus, base, notices });
   if (early) {
     Object.assign(session, { fromUrl, state: fromLink, firstResponse: early });
   } else {

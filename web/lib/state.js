@@ -15,8 +15,6 @@ const OPTIONAL_KEYS = new Set(['config', 'file_model', 'name', 'group_size', 'da
  *  document), never in a link — a probe file is several kilobytes, too big for a URL. */
 export const PROBE_HARDWARE = 'probe';
 
-export const ATTENTION_TARGETS = ['q_proj', 'k_proj', 'v_proj', 'o_proj'];
-export const ALL_LINEAR_TARGETS = [...ATTENTION_TARGETS, 'gate_proj', 'up_proj', 'down_proj'];
 
 const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage',
   'dataset_tokens']);
@@ -51,43 +49,47 @@ export function menusFrom(options, models, hardware) {
     precision: ids(training.precisions || ['mixed-bf16', 'mixed-fp16', 'bf16', 'fp32']),
     quantization: ids(training.quantizations || ['nf4', 'nf4-no-double-quant', 'gptq-int4']),
     goal: ids(options.goals || ['best-value', 'cheapest', 'fastest', 'local', 'laptop']),
+    // LoRA target names: the core's modules and presets (listOptions lora_targets).
+    lora_targets: options.lora_targets ? new Set([...(options.lora_targets.modules || []), ...Object.keys(options.lora_targets.presets || {})]) : null,
     unit: new Set(['gb', 'gib']),
     lang: new Set(['en', 'ja']),
   };
 }
 
-/** Defaults: Qwen2.5-7B-Instruct at bf16, 1024 + 1024 tokens, against a 24 GB memory budget (the
- *  same whether or not this build has a hardware catalog, so a link means the same everywhere). */
-export function defaults(menus) {
-  const pick = (menu, wanted, fallback) => (!menus[menu] || menus[menu].has(wanted) ? wanted : fallback ?? [...menus[menu]][0] ?? wanted);
+/** The page's state for the core's starting view (listOptions `defaults`, a request: the model,
+ *  formats, tokens, the memory budget and the training form's values). The core decides them; the
+ *  page keeps only its own display choices (unit, language) and that it starts on the budget. */
+export function defaults(coreDefaults) {
+  const d = coreDefaults || {};
+  const training = d.training || {};
   return {
-    model: 'qwen2.5-7b-instruct',
+    model: d.model,
     config: '',
     file_model: '',
     name: '',
-    task: 'inference',
-    weights: pick('weights', 'bf16'),
+    task: d.task,
+    weights: d.weights,
     group_size: 0,
-    kv_cache: pick('kv_cache', 'bf16'),
-    engine: pick('engine', 'generic'),
-    input_tokens: 1024,
-    output_tokens: 1024,
-    batch: 1,
-    gpus: 1,
+    kv_cache: d.kv_cache,
+    engine: d.engine,
+    input_tokens: d.input_tokens,
+    output_tokens: d.output_tokens,
+    batch: d.batch,
+    gpus: d.gpus,
     hardware: 'budget',
-    budget_gb: 24,
-    goal: pick('goal', 'best-value'),
-    method: pick('method', 'lora'),
-    optimizer: pick('optimizer', 'adamw'),
-    precision: pick('precision', 'mixed-bf16'),
-    quantization: pick('quantization', 'nf4'),
-    seq_len: 2048,
-    micro_batch: 1,
-    checkpointing: true,
-    lora_rank: 16,
-    lora_targets: ALL_LINEAR_TARGETS.join(','),
-    zero_stage: 0,
-    offload: false,
+    budget_gb: d.budget_bytes / 1e9,
+    goal: d.goal,
+    method: training.method,
+    optimizer: training.optimizer,
+    precision: training.precision,
+    quantization: training.quantization,
+    seq_len: training.seq_len,
+    micro_batch: training.micro_batch,
+    checkpointing: training.gradient_checkpointing,
+    lora_rank: training.lora_rank,
+    lora_targets: (training.lora_targets || []).join(','),
+    zero_stage: training.zero_stage,
+    offload: training.offload_optimizer,
     dataset_tokens: 0,
     unit: 'gb',
     lang: '',
@@ -165,8 +167,10 @@ export function readUrl(href, menus, base) {
     } else if (TEXT_KEYS.has(key)) {
       state[key] = value.replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 120);
     } else if (key === 'lora_targets') {
+      // Names the core lists (or, before it has listed them, plain module names: it vets them).
       const parts = value.split(',');
-      if (!parts.every((p) => ALL_LINEAR_TARGETS.includes(p))) { reject('unknown-id'); continue; }
+      const known = (p) => (menus.lora_targets ? menus.lora_targets.has(p) : /^[a-z][a-z0-9_-]{0,39}$/.test(p));
+      if (!parts.every(known)) { reject('unknown-id'); continue; }
       state.lora_targets = [...new Set(parts)].join(',');
     } else if (key === 'model' || key === 'hardware') {
       const known = menus[key] ? menus[key].has(value) : /^[A-Za-z0-9._-]{1,100}$/.test(value);
@@ -242,6 +246,10 @@ export function toRequest(state, { withHardware = true } = {}) {
     if (state.probe) request.hardware = state.probe;  // the probe document itself (contract: hardware object)
   } else if (withHardware && state.hardware && state.hardware !== 'budget') {
     request.hardware = state.hardware;
+  } else if (withHardware && state.hardware === 'budget') {
+    // The budget in bytes; the core says whether the request fits it (and rejects what is no budget).
+    const gb = state.budget_gb;
+    request.budget_bytes = typeof gb === 'number' && Number.isFinite(gb) ? Math.round(gb * 1e9) : gb;
   }
   return request;
 }
@@ -251,6 +259,7 @@ export function stateKeyForField(field) {
   const f = String(field || '');
   if (f.startsWith('model')) return 'model';
   if (f.startsWith('hardware')) return 'hardware';
+  if (f === 'budget_bytes') return 'budget_gb';
   const map = { kv_cache: 'kv_cache', 'training.method': 'method', 'training.optimizer': 'optimizer',
     'training.precision': 'precision', 'training.seq_len': 'seq_len', 'training.micro_batch': 'micro_batch',
     'training.gradient_checkpointing': 'checkpointing', 'training.lora_rank': 'lora_rank',

@@ -14,6 +14,52 @@ export function el(tag, { cls, text, attrs } = {}, ...children) {
   return e;
 }
 
+/**
+ * A core message in the page's language. The core sends each sentence twice: as English text and,
+ * under the field's `_data` twin, as data ({id, args, parts}); the page's strings hold a template
+ * "msg.<id>" per id (web/i18n/messages.<lang>.json). Arguments are written by their unit suffix:
+ * _bytes in GB or GiB as chosen, _count as a count, _b bytes per element, _ratio "n×", _usd
+ * dollars, _term another message ("term.<id>"); plain numbers and words as they are. `fallback`
+ * (the core's English) stands in for an id the strings lack.
+ */
+export function message(t, f, data, fallback = '') {
+  const text = renderMessage(t, f, data);
+  return text === null ? String(fallback ?? '') : text;
+}
+
+function renderMessage(t, f, data) {
+  if (!data || typeof data !== 'object' || typeof data.id !== 'string') return null;
+  const key = `msg.${data.id}`;
+  const template = t(key);
+  if (template === key) return null;
+  const args = data.args && typeof data.args === 'object' ? data.args : {};
+  let text = template.replace(/\{(\w+)\}/g, (m, name) => (Object.prototype.hasOwnProperty.call(args, name) ? argumentText(t, f, name, args[name]) : m));
+  for (const part of Array.isArray(data.parts) ? data.parts : []) {
+    const more = renderMessage(t, f, part);
+    if (more === null) return null;
+    text += more;
+  }
+  return text;
+}
+
+function argumentText(t, f, name, value) {
+  if (name.endsWith('_term')) return renderMessage(t, f, { id: `term.${value}` }) ?? String(value);
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value);
+  if (name.endsWith('_bytes')) return f.bytes(value);
+  if (name.endsWith('_count')) return f.count(value);
+  if (name.endsWith('_b')) return `${f.sig(value)} B`;
+  if (name.endsWith('_ratio')) return `${f.sig(value)}×`;
+  if (name.endsWith('_usd')) return f.usd(value);
+  return Number.isInteger(value) ? String(value) : f.sig(value);
+}
+
+/** The messages of a list field (warnings, features, fixes): each `_data` entry, else the text. */
+export function messages(t, f, texts, data) {
+  const list = Array.isArray(texts) ? texts : [];
+  const items = Array.isArray(data) ? data : [];
+  return list.map((text, i) => message(t, f, items[i], text));
+}
+
 /** The memory that matters for this setting: the device peak, or host memory when nothing runs on a device. */
 export function totalBytes(response) {
   const m = response.memory || {};
@@ -21,8 +67,8 @@ export function totalBytes(response) {
 }
 
 /**
- * The fit verdict: from the core's `fit` when it gave one (catalog hardware), else for a memory
- * budget the user typed, the total compared with that budget (display only). capacity in bytes.
+ * The fit verdict, as the core gave it in `fit`: for a device (catalog hardware, a probe file) or for
+ * the memory budget the person typed (`budget_bytes`, then `fit.budget`). capacity in bytes.
  */
 export function verdictOf(response, state, hardwareName) {
   const total = totalBytes(response);
@@ -31,20 +77,15 @@ export function verdictOf(response, state, hardwareName) {
     // The memory the core counts as usable on this device (usable_bytes), else what headroom implies.
     const headroom = typeof fit.headroom_bytes === 'number' ? fit.headroom_bytes : null;
     const required = typeof fit.required_bytes === 'number' ? fit.required_bytes : total;
-    const capacity = typeof fit.usable_bytes === 'number' ? fit.usable_bytes
-      : typeof fit.capacity_bytes === 'number' ? fit.capacity_bytes : headroom !== null ? required + headroom : null;
-    const device = (response.hardware && response.hardware.name) || hardwareName;
-    return { known: true, fits: Boolean(fit.fits), capacity, device, fromCore: true, total: required };
-  }
-  if (state.hardware === 'budget' && state.budget_gb > 0) {
-    const capacity = Math.round(state.budget_gb * 1e9);
-    return { known: true, fits: total <= capacity, capacity, device: null, fromCore: false, total };
+    const capacity = typeof fit.usable_bytes === 'number' ? fit.usable_bytes : headroom !== null ? required + headroom : null;
+    const device = fit.budget ? null : (response.hardware && response.hardware.name) || hardwareName;
+    return { known: true, fits: Boolean(fit.fits), capacity, device, total: required };
   }
   return { known: false, total, capacity: null };
 }
 
 /** The verdict block: total, fits / does not fit, headroom. */
-export function renderVerdict(box, response, verdict, { t, f, budgetGb }) {
+export function renderVerdict(box, response, verdict, { t, f }) {
   box.replaceChildren();
   box.className = `verdict ${verdict.known ? (verdict.fits ? 'fits' : 'nofit') : ''}`;
   box.append(el('p', { cls: 'total-label', text: t('result.total') }),
@@ -53,7 +94,7 @@ export function renderVerdict(box, response, verdict, { t, f, budgetGb }) {
     box.append(el('p', { cls: 'verdict-text', text: t('verdict.noHardware') }));
     return;
   }
-  const where = verdict.device ? verdict.device : t('verdict.budget', { value: f.bytes(budgetGb * 1e9) });
+  const where = verdict.device ? verdict.device : t('verdict.budget', { value: f.bytes(verdict.capacity) });
   const text = verdict.fits ? t('verdict.fits', { where }) : t('verdict.noFit', { where });
   box.append(el('p', { cls: 'verdict-text', text: `${verdict.fits ? '✓' : '✗'} ${text}`, attrs: { id: 'verdict-text', 'data-fits': verdict.fits } }));
   if (verdict.capacity !== null) {
@@ -61,6 +102,9 @@ export function renderVerdict(box, response, verdict, { t, f, budgetGb }) {
     box.append(el('p', { cls: 'hint', text: diff >= 0 ? t('verdict.headroom', { value: f.bytes(diff), capacity: f.bytes(verdict.capacity) })
       : t('verdict.short', { value: f.bytes(-diff), capacity: f.bytes(verdict.capacity) }) }));
   }
+  // Training that does not fit: the core's verdict names the longest sequence that does.
+  const fit = response.fit;
+  if (fit && fit.note_data) box.append(el('p', { cls: 'hint', text: message(t, f, fit.note_data, fit.note), attrs: { 'data-field': 'fit-note' } }));
 }
 
 /** Parts in display order: the known ones first, then any part a newer core adds. */
@@ -126,8 +170,19 @@ export function renderFields(obj, ctx, skip = [], hint = '') {
   const { t, f } = ctx;
   const dl = el('dl', { cls: 'fields' });
   const nameFor = (k) => (hint === 'bytes' ? `${k}_bytes` : hint === 'ms' ? `${k}_ms` : k);
-  for (const [k, v] of Object.entries(obj || {})) {
-    if (skip.includes(k) || v === null || v === undefined) continue;
+  const source = obj || {};
+  for (const [k, v] of Object.entries(source)) {
+    if (skip.includes(k) || v === null || v === undefined || k.endsWith('_data')) continue;
+    if (typeof v === 'string' && source[`${k}_data`]) {
+      // A sentence (or a term such as what bounds the speed) with its message beside it.
+      dl.append(el('dt', { text: fieldLabel(t, k) }), el('dd', { text: message(t, f, source[`${k}_data`], v), attrs: { 'data-field': k } }));
+      continue;
+    }
+    if (typeof v === 'string' && t(`enum.${k}.${v}`) !== `enum.${k}.${v}`) {
+      // An id from a fixed list (placement, price kind): its word in the page's language.
+      dl.append(el('dt', { text: fieldLabel(t, k) }), el('dd', { text: t(`enum.${k}.${v}`), attrs: { 'data-field': k, 'data-value': v } }));
+      continue;
+    }
     if (v === 0 && (k === 'flops' || k === 'hours' || k === 'usd')) continue;  // not computed without dataset size or price
     const dt = el('dt', { text: fieldLabel(t, k) });
     if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object')) {
@@ -169,11 +224,8 @@ export function renderExplain(box, response, { t, f }) {
   const list = el('dl', { cls: 'explain' });
   for (const line of lines) {
     const part = partLabel(t, String(line.part || ''));
-    list.append(el('dt', { text: `${part} = ${line.formula || ''}`, attrs: { 'data-explain': line.part } }));
-    const dd = el('dd', { text: `= ${line.values || ''}` });
-    if (typeof line.bytes === 'number' && f.divisor !== 1e9) dd.append(el('span', { cls: 'explain-bytes', text: ` → ${f.bytes(line.bytes)}` }));
-    list.append(dd);
+    list.append(el('dt', { text: `${part} = ${message(t, f, line.formula_data, line.formula)}`, attrs: { 'data-explain': line.part } }));
+    list.append(el('dd', { text: `= ${message(t, f, line.values_data, line.values)}` }));
   }
   box.append(list);
-  if (t('explain.coreLanguage') !== 'explain.coreLanguage' && t('explain.coreLanguage')) box.append(el('p', { cls: 'hint', text: t('explain.coreLanguage') }));
 }

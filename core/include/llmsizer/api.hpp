@@ -17,6 +17,9 @@ std::string list_models();
 std::string list_hardware();
 /// The formats, engines and options the request accepts (for the page's menus).
 std::string list_options();
+/// Every message the core can say, as {"schema_version": 1, "messages": {id: English template}}:
+/// the page's English string table for messages (web/i18n/messages.en.json is this, checked by a test).
+std::string list_messages();
 
 /** The summary of a model file from its first bytes (GGUF, safetensors, a safetensors index or a
  *  config.json): architecture, exact parameter count and weight bytes, or an error whose

@@ -1,22 +1,29 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// The data files compiled into the core (data/models, data/hardware, data/measured): text only;
-/// the JSON edge parses what it needs. No file is read at run time.
+/// What the estimator needs from the compiled-in data: the model presets and the hardware catalog,
+/// looked up by id. An interface, so the estimator stays pure: the edge implements it over the data
+/// files (core/src/json/embedded_catalog.cpp), tests can hand in their own.
+#include <optional>
 #include <string_view>
+#include <vector>
+
+#include "llmsizer/hardware.hpp"
+#include "llmsizer/model.hpp"
 
 namespace llmsizer {
 
-struct EmbeddedDocument {
-  std::string_view kind;  ///< folder under data/: "models", "hardware", "measured"
-  std::string_view id;    ///< file stem, equal to the document's "id"
-  std::string_view json;  ///< the file's text
+class Catalog {
+ public:
+  virtual ~Catalog() = default;
+  /// The preset `id` (lowercase), or none.
+  virtual std::optional<ModelSpec> model(std::string_view id) const = 0;
+  /// The hardware entry `id` (lowercase), or none.
+  virtual std::optional<HardwareSpec> hardware(std::string_view id) const = 0;
+  /// Every hardware entry, in catalog order (GPUs, then CPUs, instances and laptops, then probe files).
+  virtual const std::vector<HardwareSpec>& all_hardware() const = 0;
+  /// The cloud instances whose GPU is `gpu_id`, in catalog order: the buy-or-rent break-even of one
+  /// owned GPU needs these and nothing else.
+  virtual std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) const = 0;
 };
-
-/// All embedded documents, sorted by kind then id (the generator sorts the file list).
-const EmbeddedDocument* embedded_documents_begin();
-const EmbeddedDocument* embedded_documents_end();
-
-/// The document of `kind` whose id is `id`, or nullptr.
-const EmbeddedDocument* find_embedded_document(std::string_view kind, std::string_view id);
 
 }  // namespace llmsizer

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmsizer/message.hpp"
 #include "llmsizer/model.hpp"
 
 namespace llmsizer {
@@ -14,6 +15,6 @@ namespace llmsizer {
  *  from their `text_config`. Throws InputError naming `field_prefix + ".<key>"` for a missing or
  *  out-of-range required field; fields not used for sizing are ignored and listed in `warnings`. */
 ModelSpec model_from_hf_config(const nlohmann::json& config, const std::string& field_prefix,
-                               std::vector<std::string>& warnings);
+                               std::vector<Message>& warnings);
 
 }  // namespace llmsizer

@@ -24,9 +24,8 @@ namespace llmsizer {
  *  early the readers throw a plain InputError instead. `field()` is "file". */
 class TruncatedInputError : public InputError {
  public:
-  TruncatedInputError(std::string field, const std::string& message, std::int64_t needed_bytes,
-                      std::int64_t parsed_bytes)
-      : InputError(std::move(field), message), needed_bytes_(needed_bytes), parsed_bytes_(parsed_bytes) {}
+  TruncatedInputError(std::string field, Message message, std::int64_t needed_bytes, std::int64_t parsed_bytes)
+      : InputError(std::move(field), std::move(message)), needed_bytes_(needed_bytes), parsed_bytes_(parsed_bytes) {}
   std::int64_t needed_bytes() const noexcept { return needed_bytes_; }
   std::int64_t parsed_bytes() const noexcept { return parsed_bytes_; }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "llmsizer/memory.hpp"
+#include "llmsizer/message.hpp"
 #include "llmsizer/quantization.hpp"
 #include "llmsizer/model.hpp"
 
@@ -63,37 +64,12 @@ struct HardwareSpec {
   std::string measured_source;
 
   std::string source;              ///< where the facts come from
-  std::string unsupported_reason;  ///< non-empty: the entry cannot run the usual CUDA/Metal/CPU engines
+  Message unsupported;             ///< why the entry cannot run the usual CUDA/Metal/CPU engines (empty id: it can)
 
   bool is_cpu() const { return device_count == 0; }
   bool is_rented() const { return price_usd_per_hour > 0; }
 };
 
-/** Every catalog entry (data/hardware) and every measured probe file (data/measured, named
- *  "measured: <name>"), parsed from the compiled-in JSON on first use into a function-local
- *  `static const` vector (hardware_json.cpp): the data are immutable, so parsing once is
- *  deterministic and thread-safe (C++11 magic statics), and a whole-catalog recommendation stays
- *  well under a millisecond. */
-const std::vector<HardwareSpec>& hardware_catalog();
-
-/// The catalog entry `id` (case-insensitive), or nullptr.
-const HardwareSpec* find_hardware(std::string_view id);
-
-/** The catalog entry `id` (case-insensitive), equal to find_hardware's, made from its own data file
- *  (and its GPU's, for an instance or laptop) without parsing the whole catalog: what one request
- *  naming one device needs. In the browser the whole catalog's first parse took tens of
- *  milliseconds before the first answer could be drawn. Probe entries ("measured: ...") come from
- *  the catalog. */
-std::optional<HardwareSpec> hardware_entry(std::string_view id);
-
-/** The catalog's cloud instances whose GPU is `gpu_id` (as hardware_catalog() has them), read from
- *  their own data files: what the buy-or-rent break-even of one owned GPU needs. */
-std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id);
-
-/** Entries made from one llmsizer-probe document (data/measured/<id>.json, its `summary.cpu` and
- *  `summary.cuda`): named "measured: <name>", with the measured bandwidth and matrix throughput
- *  used as they are (no efficiency factor on top). */
-std::vector<HardwareSpec> hardware_from_probe_text(std::string_view probe_json);
 
 /// Reserve for the desktop a GPU also draws (compositor, browser, desktop apps): an RTX 5090 on a
 /// Windows desktop with no model loaded showed a median of 1,585.5 MiB used (nvidia-smi, four
@@ -166,11 +142,14 @@ class MemoryByDevices {
  public:
   /// Lays the weights out once (the costly part of an estimate) for every estimate it makes.
   MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings);
+  /// Uses `layout`, the weights already laid out in the settings' format and group size.
+  MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, WeightsLayout layout);
   MemoryByDevices(const MemoryByDevices&) = delete;  // settings_ points into layout_
   MemoryByDevices& operator=(const MemoryByDevices&) = delete;
   const MemoryEstimate& at(int gpus) const;
   const ModelSpec& model() const { return model_; }
   const InferenceSettings& settings() const { return settings_; }
+  const WeightsLayout& layout() const { return layout_; }
 
  private:
   const ModelSpec& model_;

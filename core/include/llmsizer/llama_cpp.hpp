@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "llmsizer/message.hpp"
 #include "llmsizer/model.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/tensors.hpp"
@@ -55,6 +56,11 @@ enum class LlamaCppCpu {
   arm_dotprod,  ///< NEON + dotprod: Q4_0, IQ4_NL, MXFP4, Q8_0 (rows % 4), Q4_K, Q5_K, Q6_K (rows % 8)
   arm_i8mm,     ///< NEON + i8mm: the dotprod set (8x8 / 4x8 layouts)
 };
+/// The request's name of a CPU family ("none", "x86_avx2", "x86_avx512", "arm_dotprod", "arm_i8mm").
+const char* llama_cpp_cpu_id(LlamaCppCpu cpu);
+/// Every CPU family, in the order requests and menus list them.
+inline constexpr LlamaCppCpu kLlamaCppCpus[] = {LlamaCppCpu::none, LlamaCppCpu::x86_avx2, LlamaCppCpu::x86_avx512,
+                                                LlamaCppCpu::arm_dotprod, LlamaCppCpu::arm_i8mm};
 // Not modelled: ggml built with AMX (x86 Sapphire Rapids and later) first offers an AMX buffer for
 // Q4_0, Q4_1, Q8_0, Q4_K, Q5_K, Q6_K and IQ4_XS (ggml-cpu/amx/common.h qtype_has_amx_kernels).
 
@@ -135,9 +141,42 @@ struct LlamaCppMemory {
   std::int64_t host_bytes = 0;       ///< all of the above in RAM
   std::int64_t device_bytes = 0;     ///< all of the above on the GPU
 
+  // What the weights' buffers hold (for the explanation).
+  int n_gpu_layers = 0;              ///< as resolved: layers on the GPU, counting the output layer
+  std::int64_t tensors_device = 0;   ///< tensors in the GPU model buffer (a duplicated tied output counted)
+  std::int64_t tensors_mapped = 0;   ///< tensors in the CPU_Mapped range that are not repacked
+  std::int64_t tensors_cpu = 0;      ///< tensors read into the CPU buffer (--no-mmap)
+  std::int64_t tensors_repack = 0;   ///< matrices in CPU_REPACK
+
   std::vector<LlamaCppLayerKv> layers;
-  std::vector<std::string> notes;    ///< rules that applied, one sentence each ("Phi-3's window is off in llama.cpp: ...")
+  std::vector<Message> notes;        ///< rules that applied, one message each ("Phi-3's window is off in llama.cpp: ...")
 };
+
+/** The request's llama.cpp settings (contract: the llama.cpp request fields), defaults as
+ *  llama-server's. The estimate turns them and the request's context, batch, cache type and flash
+ *  attention into LlamaCppSettings. */
+struct LlamaCppOptions {
+  std::int64_t ubatch = 512;       ///< [-ub] common/common.h n_ubatch
+  std::int64_t n_batch = 2048;     ///< [-b] common/common.h n_batch
+  int parallel = 0;                ///< [-np] sequences served at once; 0: the request's batch (at most 256)
+  bool kv_unified = false;         ///< [-kvu]
+  bool mmap = true;                ///< [--no-mmap / --load-mode none] when false
+  int n_gpu_layers = -1;           ///< [-ngl] -1: all; counts the output layer (layers + 1 = all)
+  std::vector<std::string> override_tensor;  ///< [-ot PATTERN=CPU] tensors kept on the CPU
+  LlamaCppCpu cpu_family = LlamaCppCpu::x86_avx2;  ///< which weights the CPU backend repacks
+  bool swa_full = false;           ///< [--swa-full]
+  bool offload_kqv = true;         ///< [--no-kv-offload] when false
+};
+/// Request limits (contract): ubatch 1-65536, n_batch 1-1,000,000, parallel 1-256 (LLAMA_MAX_SEQ),
+/// at most 64 override patterns.
+constexpr std::int64_t kLlamaCppMaxUbatch = 65536;
+constexpr std::int64_t kLlamaCppMaxBatch = 1'000'000;
+constexpr int kLlamaCppMaxSequences = 256;
+constexpr int kLlamaCppMaxPatterns = 64;
+
+/** Throws InputError(field, ...) when `pattern` is not a regular expression llama.cpp's -ot takes
+ *  (the syntax regex_lite reads: ECMAScript without back-references and look-arounds). */
+void check_override_pattern(const std::string& pattern, const std::string& field);
 
 /** The llama-server command line that runs with `settings` (llama.cpp v0.5.0 flags, common/arg.cpp):
  *  "llama-server -m MODEL.gguf -c 8192 -np 1 -b 2048 -ub 512 -fa on -ctk f16 -ctv f16 -ngl all",

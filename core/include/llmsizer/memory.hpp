@@ -3,10 +3,14 @@
 /// Inference memory: weights + KV cache + activations (peak temporaries) + runtime overhead, per
 /// engine, on one device or in host RAM. The parts and their formulas are kept for the explanation.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "llmsizer/llama_cpp.hpp"
+#include "llmsizer/message.hpp"
 #include "llmsizer/model.hpp"
+#include "llmsizer/ollama.hpp"
 #include "llmsizer/precision.hpp"
 
 namespace llmsizer {
@@ -19,10 +23,15 @@ enum class Engine {
   transformers,  ///< Hugging Face `generate` (transformers ≥ 4.45: only the last position's logits)
   vllm,          ///< vLLM: paged KV cache in 16-token blocks, profile-run activations, CUDA graphs
   llama_cpp,     ///< llama.cpp: KV cache for the whole context, compute buffer per micro-batch
+  sglang,        ///< SGLang: token-granular paged (radix) KV cache, CUDA graphs, FlashInfer attention
+  autoawq,       ///< AutoAWQ with fused modules (fuse_layers=True): static KV cache, fused attention and MLP
+  litgpt,        ///< Lightning litgpt generate: its own eager model, KV cache sized to prompt + new tokens
   ollama,        ///< Ollama: llama.cpp's llama-server under Ollama's flags (ollama.hpp)
 };
 
 const char* engine_id(Engine engine);
+/// Every engine, in the order requests and menus list them.
+inline constexpr Engine kEngines[] = {Engine::generic, Engine::transformers, Engine::vllm, Engine::llama_cpp, Engine::sglang, Engine::autoawq, Engine::litgpt, Engine::ollama};
 
 struct InferenceSettings {
   const WeightFormat* weights = nullptr;   ///< required
@@ -44,6 +53,8 @@ struct InferenceSettings {
   /// caller has prepared it once for many estimates of one request (fit searches, recommendations);
   /// nullptr: computed here. It must be the layout of this model, format and group size.
   const WeightsLayout* weights_layout = nullptr;
+  LlamaCppOptions llama_cpp;  ///< engine llama.cpp: its llama-server settings (llama_cpp.hpp)
+  OllamaOptions ollama;       ///< engine ollama: Ollama's settings (ollama.hpp)
 };
 
 /// transformers versions at which `generate`'s memory behaviour changed (major × 100 + minor).
@@ -61,17 +72,29 @@ struct MemoryParts {
   std::int64_t optimizer = 0;
   std::int64_t master_weights = 0;
   std::int64_t adapters = 0;
+  /// Training: what the optimizer step allocates on top of the states when that step is the peak
+  /// (torch AdamW foreach sqrt(v), DeepSpeed ZeRO's fp32 gradient partition).
+  std::int64_t step_temporary = 0;
   std::int64_t sum() const {
-    return weights + kv_cache + activations + overhead + gradients + optimizer + master_weights + adapters;
+    return weights + kv_cache + activations + overhead + gradients + optimizer + master_weights + adapters + step_temporary;
   }
 };
 
 /// One part of an estimate, as the article would write it: formula with the numbers put in.
 struct ExplainLine {
-  std::string part;     ///< "weights", "kv_cache", ...
-  std::string formula;  ///< "params × bytes per parameter"
-  std::string values;   ///< "7.62e9 × 2 B"
+  std::string part;  ///< "weights", "kv_cache", ...
+  Message formula;   ///< "params × bytes per parameter"
+  Message values;    ///< "7.62e9 × 2 B = 15.23 GB"
   std::int64_t bytes = 0;
+};
+
+/// What engine llama.cpp (or the llama-server Ollama starts) allocates for a request, and how it is run.
+struct LlamaCppRun {
+  LlamaCppSettings settings;     ///< llama-server's flags
+  LlamaCppMemory memory;         ///< its buffers
+  std::string command_line;      ///< llama_cpp_command_line(settings)
+  std::optional<OllamaMemory> ollama;  ///< engine ollama: its resolved settings and `ollama ps` (ollama.memory is `memory`)
+  std::string ollama_command_line;     ///< engine ollama: ollama_command_line
 };
 
 struct MemoryEstimate {
@@ -80,7 +103,8 @@ struct MemoryEstimate {
   std::int64_t tensor_peak_bytes = 0;///< framework tensor peak (torch.cuda.max_memory_allocated)
   std::int64_t host_bytes = 0;       ///< CPU RAM
   std::vector<ExplainLine> explain;
-  std::vector<std::string> warnings;
+  std::vector<Message> warnings;
+  std::optional<LlamaCppRun> llama_cpp;  ///< engines llama.cpp and ollama (with a model architecture)
 };
 
 /** KV cache bytes for `batch` sequences of `context_tokens`:

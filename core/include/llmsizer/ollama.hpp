@@ -39,6 +39,23 @@ struct OllamaMemory {
   std::int64_t ps_vram = 0;         ///< of it on GPUs (the PROCESSOR split)
 };
 
+/** The request's Ollama settings (request object `ollama`, contract). Ollama's KV cache type and
+ *  flash attention are the request's `kv_cache` and `flash_attention` (or `ollama.kv_cache_type` /
+ *  `ollama.flash_attention`, which set them). */
+struct OllamaOptions {
+  int num_parallel = 0;             ///< [OLLAMA_NUM_PARALLEL] 0: the request's batch (at most 256)
+  std::int64_t num_batch = 512;     ///< [num_batch]
+  int num_gpu = -1;                 ///< [num_gpu] -1: llama-server decides (all layers, when they fit)
+  bool use_mmap = true;             ///< [use_mmap]
+  int flash_attention = -1;         ///< [OLLAMA_FLASH_ATTENTION] -1 unset (auto), 0 off, 1 on
+};
+
+/** The commands that start Ollama with `settings` and load the model with its options:
+ *  "OLLAMA_CONTEXT_LENGTH=8192 OLLAMA_NUM_PARALLEL=1 ollama serve", then, when an option differs
+ *  from Ollama's default, the API call that sets it (num_batch, num_gpu, use_mmap have no
+ *  environment variable: api/types.go Options). */
+std::string ollama_command_line(const OllamaSettings& settings, const std::string& model = "MODEL");
+
 /// Ollama's default context by the GPUs' memory (server/routes.go): 262144 from 47 GiB, 32768 from
 /// 23 GiB, else 4096.
 std::int64_t ollama_default_context(std::int64_t total_vram_bytes);

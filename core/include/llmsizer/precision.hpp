@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "llmsizer/ggml_types.hpp"
 #include "llmsizer/model.hpp"
 
 namespace llmsizer {
@@ -25,6 +26,13 @@ enum class QuantScheme {
   stored,    ///< an imported file's exact weight bytes (block_bytes) over all its parameters
 };
 
+/// A floating-point element type of activations and caches.
+enum class Dtype { f32, f16, bf16 };
+
+/// Where a format comes from, and so which runtimes and conventions apply.
+enum class Ecosystem { generic, transformers, gguf, vllm, mlx, file };
+const char* ecosystem_id(Ecosystem ecosystem);
+
 /** A storage format for weights. `block_elements`/`block_bytes` give the nominal layout of the
  *  quantized tensors (bf16: 1 weight in 2 bytes; GGUF Q4_K_M: its main type Q4_K, 256 weights in
  *  144 bytes; GPTQ: the packed weights alone). The real bytes of a model come per tensor from
@@ -32,7 +40,7 @@ enum class QuantScheme {
 struct WeightFormat {
   std::string_view id;         ///< request value: "bf16", "nf4", "gptq-int4", "q4_k_m", ...
   std::string_view name;       ///< human name
-  std::string_view ecosystem;  ///< "generic", "transformers", "vllm", "gguf", "mlx"
+  Ecosystem ecosystem;         ///< generic, transformers, vllm, gguf, mlx (file: an imported file's bytes)
   std::int64_t block_elements; ///< weights per block of the main type
   std::int64_t block_bytes;    ///< bytes per block of the main type, scales included where in-block
   std::string_view source;     ///< where the layout is defined
@@ -40,7 +48,11 @@ struct WeightFormat {
   int bits = 0;                ///< packed bits per weight (gptq/awq/mlx/bnb), 0 for the rest
   int group_size = 0;          ///< default group (gptq/awq 128, mlx 64, bnb block 64); 0: none
   bool variant = false;        ///< bnb: double quantization; fp8: per-channel scales
-  std::string_view gguf_type;  ///< gguf: llama.cpp file type name ("Q4_K_M", "F16", ...)
+  GgufFileType gguf_type = GgufFileType::none;  ///< gguf: llama.cpp's file type (Q4_K_M, F16, ...)
+  /// What activations and, by default, the KV cache are held in: the model's dtype in
+  /// Transformers/vLLM (bf16 for quantized checkpoints of bf16 models), f16 for llama.cpp's
+  /// default cache (-ctk/-ctv f16), f32 and f16 for those plain formats.
+  Dtype compute = Dtype::bf16;
 
   /// Bits per weight of the main type's layout (not of the whole model: see WeightsLayout).
   double bits_per_weight() const { return 8.0 * static_cast<double>(block_bytes) / static_cast<double>(block_elements); }

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "llmsizer/gguf.hpp"
+#include "llmsizer/ggml_types.hpp"
 #include "llmsizer/model.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/tensors.hpp"
@@ -25,6 +25,8 @@ struct TensorStorage {
   std::int64_t elements = 0;
   std::int64_t bytes = 0;    ///< bytes of the tensor with its scales, zeros and indices
   int stored_tensors = 1;    ///< entries in the file (GPTQ: qweight, qzeros, scales, g_idx → 4)
+  bool lump = false;         ///< TensorInfo::lump: many tensors' elements, not one matrix
+  std::int64_t matrices = 1; ///< matrices stacked in it (MoE experts: shape[2]); 1 otherwise
 };
 
 /** The weights of a model in one format. */
@@ -69,7 +71,7 @@ DiskSize checkpoint_disk_size(const ModelSpec& model, const WeightFormat& format
  *  largest quantized matrix exists once more in 16 bits during the forward
  *  (bitsandbytes/autograd/_functions.py MatMul4Bit.forward). Bytes: largest quantized matrix's
  *  elements × 2. */
-std::int64_t bnb_dequant_buffer_bytes(const WeightsLayout& layout);
+std::int64_t bnb_dequant_buffer_bytes(const ModelSpec& model, const WeightsLayout& layout);
 
 /** GPTQ ExLlamaV2 kernels (AutoGPTQ/GPTQModel/optimum): one scratch buffer per device sized for
  *  the largest layer: temp_dq = in × out × 2 + 128 bytes (the dequantized fp16 weight) plus

@@ -48,14 +48,14 @@ struct HardwareOption {
   FitResult fit;
   Throughput speed;
   OptionCost cost;
-  std::string reason;  ///< "fits with 3.2 GB to spare at 8k context, ~41 tokens/s, $0.52/h"
+  Message reason;  ///< "fits with 3.2 GB to spare at 8k context, ~41 tokens/s, $0.52/h"
 };
 
 struct NearMiss {
   const HardwareSpec* hardware = nullptr;
   FitResult fit;
-  std::vector<std::string> fixes;  ///< what would make it fit, one sentence each
-  std::string reason;
+  std::vector<Message> fixes;  ///< what would make it fit, one sentence each
+  Message reason;
 };
 
 struct Recommendation {
@@ -65,7 +65,7 @@ struct Recommendation {
 };
 
 /** One sentence on a fitting option, built from its numbers. */
-std::string option_reason(const HardwareOption& option, const InferenceSettings& settings);
+Message option_reason(const HardwareOption& option, const InferenceSettings& settings);
 
 /** Ranks every entry of `catalog` for the request. Each entry's fit uses the memory estimates of
  *  `memory` (one per device count), so the whole catalog costs a handful of estimates. */

@@ -6,6 +6,7 @@
 /// model come out tensor by tensor.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "llmsizer/model.hpp"
@@ -17,6 +18,17 @@ enum class TensorClass { embeddings, attention, mlp, lm_head, norms, other };
 
 const char* tensor_class_id(TensorClass c);
 
+/** What a tensor does, as quantizers choose its type: classified once from its GGUF name, as
+ *  llama.cpp does (src/llama-quant.cpp tensor_get_category: token_embd, attn_q/k/v/qkv/kv_b/output,
+ *  ffn_gate/up/down, output), plus the tensors no quantizer touches (biases, norms, the MoE router)
+ *  and those outside the text model (a vision tower, "extra."). */
+enum class TensorRole {
+  token_embd, output, attn_q, attn_k, attn_v, attn_qkv, attn_kv_b, attn_output, ffn_gate, ffn_up, ffn_down,
+  router, norm, bias, extra, other,
+};
+/// The role of the tensor named `name` ("blk.3.ffn_down_exps.weight" → ffn_down).
+TensorRole tensor_role(std::string_view name);
+
 /** One stored tensor. `shape` is in ggml order: shape[0] is the contiguous row (a linear layer's
  *  input features), shape[1] its output features, shape[2] the experts of a stacked MoE tensor.
  *  Hugging Face stores the same linear weight as [out, in]. */
@@ -25,6 +37,10 @@ struct TensorInfo {
   std::vector<std::int64_t> shape;  ///< ggml order (ne[0] first)
   TensorClass tensor_class = TensorClass::other;
   int layer = -1;                   ///< decoder layer, -1 outside the layers
+  TensorRole role = TensorRole::other;  ///< tensor_role(name)
+  /// Stands for many tensors the list does not spell out (a bare parameter count, SSM mixers): its
+  /// elements are right, its shape (256-wide rows) is not a layer's.
+  bool lump = false;
 
   std::int64_t elements() const;
   int dims() const { return static_cast<int>(shape.size()); }

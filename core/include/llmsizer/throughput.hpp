@@ -9,6 +9,7 @@
 
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/memory.hpp"
+#include "llmsizer/message.hpp"
 #include "llmsizer/model.hpp"
 
 namespace llmsizer {
@@ -47,11 +48,133 @@ constexpr double kVllmStepOverheadS = 3.8e-3;
 /// vLLM captures CUDA graphs only up to max_seq_len_to_capture = 8192 tokens (vLLM 0.4-0.6 engine
 /// argument default); longer sequences run eagerly.
 constexpr std::int64_t kVllmGraphMaxContext = 8192;
-/// Latency of one small all-reduce (a decode step's hidden state): ~10 µs over NVLink, ~25 µs over
-/// PCIe (NCCL small-message latencies; vLLM's custom all-reduce exists because NCCL's ~20+ µs
-/// dominated small decode all-reduces). Assumption within that range.
-constexpr double kAllReduceLatencyNvlinkS = 10e-6;
-constexpr double kAllReduceLatencyPcieS = 25e-6;
+/// Time of one small all-reduce (a decode step's hidden state) as a tensor-parallel step pays it,
+/// kernel and rank synchronization included: 35 µs over NVLink, 50 µs over PCIe. The published
+/// tensor-parallel steps exceed weights + engine overhead by that much per all-reduce (2 per
+/// layer): Qwen2-72B in vLLM 0.5 on 2 and 4 A100s (Qwen2 vLLM table) 6-8 ms over 160 all-reduces,
+/// Qwen3-235B-A22B in SGLang on 8 H20s (Qwen3 table) 5.5 ms over 188. nccl-tests put NCCL's
+/// small-message all-reduce at 20-30 µs on 8 NVLink GPUs; vLLM's custom all-reduce exists because
+/// that dominated decode.
+constexpr double kAllReduceLatencyNvlinkS = 35e-6;
+constexpr double kAllReduceLatencyPcieS = 50e-6;
+/// Shortest time a small eager kernel (a norm, a rotary op, an add on one token) keeps the GPU
+/// busy, launch gap included: 2 µs.
+constexpr double kKernelFloorS = 2e-6;
+/// Shortest GPU time of one quantized GEMM call (Marlin/AWQ kernels: a workspace reduction and
+/// a launch per call): 7 µs. Qwen2 vLLM table (A100, input 1): GPTQ-Int4 takes 0.47 ms more per
+/// step than BF16 for Qwen2-0.5B (96 GEMM calls) and 0.9 ms more than its weights explain for
+/// Qwen2-1.5B (112 calls).
+constexpr double kQuantGemmFloorS = 7e-6;
+
+// --- transformers (eager PyTorch generate) ---------------------------------------------------
+/// transformers version from which kTransformersLayerHostS applies (major × 100 + minor); the
+/// published tables bracket the change between 4.38 and 4.51.
+constexpr int kTransformersFastHostVersion = 445;
+/// Host time per decoder layer and forward of eager transformers, 4.45 and later (the default):
+/// 0.60 ms. Qwen3 speed table (QwenLM/Qwen2.5 docs/source/getting_started/speed_benchmark.md,
+/// transformers 4.51.3, torch 2.6, H20, batch 1, input 1, host-bound): Qwen3-0.6B/1.7B (28 layers)
+/// 17.1/16.7 ms per token, 4B/8B (36) 21.8/22.1 ms, 14B (40) 24.6 ms, 32B (64) 38.1 ms: 0.595 to
+/// 0.61 ms per layer over six models whose weights differ 50-fold.
+constexpr double kTransformersLayerHostS = 0.60e-3;
+/// The same before 4.45: 0.83 ms. Qwen2 speed table (QwenLM/Qwen2.5 docs/source/benchmark/
+/// speed_benchmark.rst, transformers 4.38.2, torch 2.1.2, A100): Qwen2-0.5B (24 layers) 20.0 ms,
+/// 1.5B (28) 24.5 ms; Qwen1.5 table (hf_infer.rst, torch 2.1.2): 0.5B/1.8B (24) 17.1/19.3 ms, 4B
+/// (40) 33.0 ms, 7B (32) 27.0 ms: 0.71 to 0.88 ms per layer, median 0.83.
+constexpr double kTransformersLayerHostOldS = 0.83e-3;
+/// Decode attention in transformers (flash_attn on one query token after unpadding) reads every
+/// query head's K and V on its own, at a fixed rate rather than the device's bandwidth: 353 GB/s
+/// (512 B of K+V per head and token at head_dim 128 in 1.45 ns). The growth of the step with the
+/// context in the Qwen tables: Qwen2-7B +31 ms at 30,720 prompt tokens (28 layers × 28 heads:
+/// 1.3 ns per head-token), Qwen1.5-7B/14B (MHA) 1.8/1.75 ns, Qwen3-4B/8B/14B/32B 1.5/1.5/1.6/1.5
+/// ns; the A100 and the H20 (twice its bandwidth) give the same.
+constexpr double kTransformersDecodeAttentionBytesPerS = 353e9;
+/// From transformers 4.53 the MoE blocks loop only over the experts the tokens chose
+/// (huggingface/transformers PR #32429 for Mixtral/Qwen2-MoE, merged 2025-04; PR #38133 for
+/// Qwen3-MoE, merged 2025-06); before, over every expert (`for expert_idx in range(num_experts)`).
+constexpr int kTransformersHitExpertsVersion = 453;
+/// One iteration of that loop: torch.where on the expert mask synchronizes with the device, then
+/// ~12 eager ops of the expert MLP: 80 µs. Qwen1.5-MoE-A2.7B (24 layers × 60 experts) 118 ms per
+/// token, Qwen2-57B-A14B GPTQ-Int4 (28 × 64) 180 ms (Qwen1.5/Qwen2 tables, A100), Qwen3-30B-A3B
+/// (48 × 128) 529 ms (Qwen3 table, H20): 68, 87 and 81 µs per iteration after the dense part.
+constexpr double kMoeLoopIterationS = 80e-6;
+/// transformers fine-grained FP8 (integrations/finegrained_fp8.py FP8Linear.forward): two Triton
+/// launches (act_quant, w8a8_block_fp8_matmul) and torch.cuda.synchronize() per linear. Qwen3
+/// table, FP8 vs BF16 per token: 0.6B +23.6 ms over 196 linears, 1.7B +25.3/196, 4B +35.9/252,
+/// 8B +42.6/252, 14B +52.2/280, 32B +97.6/448: 117 µs of host time per linear plus the weights
+/// at 690 GB/s (17% of the H20's 4 TB/s, 0.22 of its effective bandwidth).
+constexpr double kTransformersFp8LinearHostS = 117e-6;
+constexpr double kTransformersFp8BandwidthShare = 0.22;
+/// GPTQ 8-bit linears (AutoGPTQ 0.7.1 CUDA kernels, Qwen2 table, A100): +7.5 ms per token for
+/// Qwen2-0.5B (168 linears), +7.2 ms for 1.5B (196), +6.1 ms for 7B (196) over BF16: 38 µs each.
+constexpr double kAutoGptqInt8LinearHostS = 38e-6;
+/// GPTQModel 2.2 8-bit linears (Qwen3 table, H20): 0.6B +20.6 ms, 1.7B +19.0 ms over 196 linears: 100 µs.
+constexpr double kGptqModelInt8LinearHostS = 100e-6;
+/// AutoGPTQ's 4-bit ExLlama kernel (transformers GPTQConfig exllama_config version 1) at batch 1:
+/// Qwen1.5-72B and Qwen2-72B GPTQ-Int4 on one A100 take 107 and 110 ms per token for ~41 GB of
+/// weights: 0.37 TB/s, 0.23 of the effective 1.63 TB/s.
+constexpr double kExllamaBandwidthShare = 0.23;
+/// AutoAWQ GEMM linears through transformers (do_fuse=False): +5.8 ms per token for Qwen2-0.5B
+/// (168 linears), +5.2 ms for 1.5B (196), +5.1 ms for Qwen1.5-0.5B (168): 32 µs each; Qwen2-72B-AWQ
+/// on one A100 takes 100 ms per token for ~41 GB: 0.41 TB/s, 0.25 of the effective bandwidth.
+constexpr double kAwqGemmLinearHostS = 32e-6;
+constexpr double kAwqGemmBandwidthShare = 0.25;
+/// bitsandbytes 4-bit linears at batch 1 (bnb.matmul_4bit → gemv_4bit, Python wrapper per call):
+/// litgpt tables (bitsandbytes 0.41.1, A100 40GB): Llama-2-7B +18 ms over 224 linears, 13B
+/// +19.5 ms over 280: ~75 µs each.
+constexpr double kBnbLinearHostS = 75e-6;
+
+// --- other engines ---------------------------------------------------------------------------
+/// AutoAWQ fused modules (from_quantized(fuse_layers=True)): fused QKV, one attention op writing a
+/// static cache, fused MLP: 83 µs of host time per layer. AutoAWQ README benchmark (AutoAWQ 0.1.6,
+/// RTX 4090 with a Ryzen 9 7950X): TinyLlama-1.1B (22 layers) decodes 549 tokens/s = 1.82 ms per
+/// step while its 0.6 GB of weights take 0.75 ms.
+constexpr double kAutoAwqFusedLayerHostS = 83e-6;
+/// Its decode attention (FasterTransformer-style masked multi-head attention over the static
+/// cache) reads per query head at the device's effective bandwidth: README 2048/2048 rows of
+/// TinyLlama (431 tokens/s) and Vicuna-7B (133 tokens/s) against their 64/64 rows.
+constexpr double kAutoAwqDecodeAttentionBytesPerS = 1e15;  // i.e. capped at the effective bandwidth
+/// Its first forward over a prompt costs at least 55 ms: README prefill of 64 tokens takes 58.8 ms
+/// (TinyLlama), 58.5 ms (Mistral-7B GEMM), 59.3 ms (MPT-7B), 56.1 ms (Falcon-7B), 55.2 ms
+/// (DeepSeek-33B), whatever the model's size.
+constexpr double kAutoAwqPrefillFloorS = 55e-3;
+/// AutoAWQ GEMM kernel at batch 1 (the default checkpoint "version"): Mistral-7B GEMM decodes 156
+/// tokens/s vs 188 with the GEMV kernel on the same card (README): 0.83 of GEMV, which streams at
+/// the effective bandwidth.
+constexpr double kAutoAwqGemmBandwidthShare = 0.83;
+/// litgpt generate (its own eager GPT module, torch 2.1): ~1.0 ms per layer. litgpt tables
+/// (A100 40GB, 50 new tokens after 6): Llama-2-7B (32 layers) 32.3 ms per token, 13B (40) 40.3 ms.
+constexpr double kLitgptLayerHostS = 1.0e-3;
+/// SGLang 0.4.6 decode (Qwen3 table, H20, batch 1, CUDA graphs): the step time of the six dense
+/// Qwen3 models at input 1 is a fixed 1.1 ms plus the weights at 1.36 TB/s for BF16 (0.6B-32B:
+/// 2.41, 4.39, 7.51, 12.24, 21.2, 48.3 ms), at 1.64 TB/s for FP8 block kernels and 0.94 TB/s for
+/// awq_marlin: 0.42, 0.51 and 0.29 of the H20's effective 3.2 TB/s. The same table's transformers
+/// rows stream BF16 at ≥ 1.72 TB/s on that GPU, so these are SGLang's kernels, not the card.
+constexpr double kSglangStepOverheadS = 1.1e-3;
+constexpr double kSglangBf16BandwidthShare = 0.42;
+constexpr double kSglangFp8BandwidthShare = 0.51;
+constexpr double kSglangAwqBandwidthShare = 0.29;
+/// GPTQ-Marlin MoE in SGLang 0.4.6 launches both GEMMs of every expert of a layer, each at least
+/// ~2.5 µs: Qwen3-30B-A3B GPTQ-Int4 takes 32 ms per step (48 layers × 128 experts) against 7.3 ms
+/// in BF16, Qwen3-235B-A22B GPTQ-Int4 on 4 GPUs 68 ms (94 × 128) (Qwen3 table).
+constexpr double kMarlinMoeExpertGemmS = 2.5e-6;
+/// vLLM's AWQ GEMM kernel at batch 1 (before awq_marlin): Qwen2-7B-AWQ 96.7 vs GPTQ-Int4 143.4
+/// tokens/s in the Qwen2 vLLM table: half the bandwidth of Marlin.
+constexpr double kVllmAwqBandwidthShare = 0.5;
+/// vLLM 0.5 fused_moe Triton kernel at batch 1 with its default config (no tuned config for
+/// Qwen2-57B-A14B's 64 experts on A100): Qwen2 vLLM table, Qwen2-57B-A14B-Instruct on 2 GPUs
+/// 31.4 tokens/s at input 1 = 31.8 ms per step, of which ~23 ms read 6.2 GB of touched experts
+/// per GPU: 0.27 TB/s, 0.17 of the effective bandwidth. SGLang 0.4.6's fused_moe reads
+/// Qwen3-30B-A3B's experts at ~0.75 of its dense share (7.3 ms per step).
+constexpr double kVllmFusedMoeBandwidthShare = 0.17;
+constexpr double kSglangFusedMoeShareOfDense = 0.75;
+/// accelerate device_map: one device-to-device copy of the hidden state per GPU boundary.
+constexpr double kDeviceCopyLatencyS = 20e-6;
+/// accelerate AlignDevicesHook pre/post-forward per decoder layer when the model spans GPUs.
+constexpr double kAccelerateHookLayerS = 0;
+
+/// Query heads per KV head (MLA: every head reads the shared latent).
+double query_group(const ModelSpec& model);
+
 /// Tokens a person reads per second: 238 words per minute for silent reading of non-fiction
 /// (Brysbaert 2019, "How many words do we read per minute?", J. Memory and Language 109) at
 /// ~1.3 tokens per English word (OpenAI tokenizer rule of thumb: 1 token ≈ 0.75 words) → 5.2.
@@ -68,16 +191,18 @@ struct SpeedPlacement {
   int gpu_layers = -1;   ///< partial offload: decoder layers on the GPU (-1: all)
 };
 
-/// Time of one decode step, by cause, seconds.
+/// Time of one decode step (or one prefill forward), by cause, seconds.
 struct StepTime {
-  double memory_s = 0;         ///< bytes read / effective bandwidth (GPU part)
+  double memory_s = 0;         ///< bytes read / effective bandwidth at each kernel's share of it (GPU part), attention included
   double compute_s = 0;        ///< FLOPs / effective compute
-  double host_launch_s = 0;    ///< host time to launch the step's kernels (overlaps the GPU)
+  double host_launch_s = 0;    ///< host time to issue the step's kernels (Python, dispatcher, launches; overlaps the GPU)
   double offload_s = 0;        ///< CPU layers of a partial offload: bytes / host bandwidth
-  double communication_s = 0;  ///< tensor-parallel all-reduces
-  double fixed_s = 0;          ///< engine work per step outside the model
+  double communication_s = 0;  ///< tensor-parallel all-reduces, pipeline hand-offs
+  double fixed_s = 0;          ///< engine work per step outside the model (scheduler), not overlapped
+  double attention_s = 0;      ///< part of memory_s: attention over the cache (and cache copies)
+  double serial_s = 0;         ///< host-synchronous work: a per-expert Python loop, synchronizing kernels
   double total_s = 0;
-  std::string bound;           ///< what limits it: "memory bandwidth", "compute", "kernel launches", ...
+  std::string bound;           ///< what limits it, a term id: "bound.memory_bandwidth", "bound.compute", ...
 };
 
 struct Throughput {
@@ -121,7 +246,7 @@ struct CpuVsGpu {
   double gpu_tokens_per_s = 0;     ///< one sequence on the GPU
   std::int64_t crossover_batch = 0;///< smallest batch where the GPU's total tokens/s beat the CPU's (0: never up to 1024)
   bool cpu_is_enough = false;      ///< CPU decode ≥ reading speed (kReadingTokensPerS)
-  std::string note;
+  Message note;
 };
 CpuVsGpu compare_cpu_gpu(const ModelSpec& model, const InferenceSettings& settings, const HardwareSpec& cpu,
                          const HardwareSpec& gpu, const SpeedPlacement& gpu_where);

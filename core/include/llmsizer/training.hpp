@@ -7,12 +7,14 @@
 /// precision needs 2 + 2 + 8 + 4 = 16 bytes per parameter before activations.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "llmsizer/lora.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/model.hpp"
+#include "llmsizer/training_frameworks.hpp"
 
 namespace llmsizer {
 
@@ -30,6 +32,17 @@ enum class QuantizedBase {
 };
 
 const char* optimizer_id(Optimizer optimizer);
+const char* method_id(TrainingMethod method);
+const char* precision_id(TrainingPrecision precision);
+const char* quantization_id(QuantizedBase base);
+
+/// Every value of each choice, in the order requests and menus list them.
+inline constexpr TrainingMethod kTrainingMethods[] = {TrainingMethod::full, TrainingMethod::freeze, TrainingMethod::lora, TrainingMethod::qlora};
+inline constexpr Optimizer kOptimizers[] = {Optimizer::adamw, Optimizer::adamw_8bit, Optimizer::paged_adamw_8bit, Optimizer::paged_adamw,
+                                            Optimizer::sgd, Optimizer::sgd_momentum, Optimizer::adafactor, Optimizer::lion};
+inline constexpr TrainingPrecision kTrainingPrecisions[] = {TrainingPrecision::mixed_bf16, TrainingPrecision::mixed_fp16, TrainingPrecision::bf16,
+                                                            TrainingPrecision::fp32};
+inline constexpr QuantizedBase kQuantizedBases[] = {QuantizedBase::nf4, QuantizedBase::nf4_single, QuantizedBase::gptq_int4};
 
 struct TrainingSettings {
   TrainingMethod method = TrainingMethod::full;
@@ -59,6 +72,8 @@ struct TrainingSettings {
   // several GPUs
   int gpus = 1;                         ///< 0: CPU only
   int zero_stage = 0;                   ///< 0: DDP (replicas); 1-3: DeepSpeed ZeRO / FSDP
+  TrainingFramework framework = TrainingFramework::trainer;  ///< whose own buffers and habits apply
+  ZeroConfig zero;                      ///< DeepSpeed bucket settings (stages 1-2)
   bool offload_optimizer = false;
   bool offload_params = false;
   // time and cost
@@ -92,6 +107,10 @@ struct TrainingActivations {
   std::int64_t loss_bytes = 0;       ///< logits and cross-entropy buffers at their peak
   std::int64_t transient_bytes = 0;  ///< QLoRA dequantized matrix, DoRA weight-norm temporaries
   std::int64_t per_layer_token_bytes = 0;  ///< one layer's saved bytes per token (for the explanation)
+  std::int64_t host_bytes = 0;       ///< checkpointed layer inputs offloaded to host RAM (Unsloth)
+  /// 16-bit logits blocks the caching allocator keeps reserved but cannot reuse for the loss's
+  /// larger fp32 gradient buffers (device memory only, not a tensor).
+  std::int64_t loss_cached_bytes = 0;
   std::int64_t peak_bytes() const { return kept_bytes + std::max(recompute_bytes, loss_bytes) + transient_bytes; }
 };
 TrainingActivations training_activations(const ModelSpec& model, const TrainingSettings& settings);
@@ -105,6 +124,15 @@ struct TrainableParams {
   std::int64_t embedding_copies = 0;  ///< PEFT modules_to_save copies (embedding + lm_head)
 };
 TrainableParams trainable_params(const ModelSpec& model, const TrainingSettings& settings);
+
+/// What a training method cannot do with a model, and the request field that asked for it.
+struct TrainingModelProblem {
+  std::string field;  ///< "training.lora_targets" or "training.method"
+  Message message;
+};
+/** What the method needs of the model: LoRA target names that exist in it, layers for freeze
+ *  training. None when the request can be estimated. */
+std::optional<TrainingModelProblem> training_model_problem(const ModelSpec& model, const TrainingSettings& settings);
 
 /** Training time and cost. FLOPs per token: 6·N + 12·L·q·s (PaLM, Chowdhery et al. 2022,
  *  Appendix B: N the non-embedding parameters, L layers, q = heads × head_dim, s sequence length);
@@ -134,7 +162,30 @@ struct TrainingEstimate {
   std::int64_t model_states_bytes = 0;   ///< weights + gradients + optimizer + master + adapters (persistent)
   std::int64_t step_temporary_bytes = 0; ///< alive only during the optimizer step (ZeRO fp32 gradients, foreach temporaries)
   std::int64_t buffer_bytes = 0;         ///< ZeRO communication buckets and gathered layers
+  std::vector<std::string> lora_modules; ///< LoRA/QLoRA: the module names that matched matrices of the model
+  std::int64_t load_peak_bytes = 0;      ///< tensors while the checkpoint loads (FSDP full state dict), per device
+  std::int64_t host_activation_bytes = 0;  ///< checkpointed layer inputs offloaded to host RAM (Unsloth)
+  std::int64_t allocator_cached_bytes = 0; ///< freed activation blocks still reserved when the step peaks (device_bytes only)
 };
 TrainingEstimate estimate_training(const ModelSpec& model, const TrainingSettings& settings);
+
+/** Whether training fits a device of `capacity_bytes` (what it can hold, as nvidia-smi counts:
+ *  memory.device_bytes is compared), and the longest sequence and the largest micro-batch that
+ *  fit with the other settings unchanged (0: not even 1). Monotone searches over
+ *  estimate_training. */
+struct TrainingFit {
+  bool fits = false;
+  std::int64_t device_bytes = 0;
+  std::int64_t max_seq_len = 0;
+  std::int64_t max_micro_batch = 0;
+};
+TrainingFit training_fit(const ModelSpec& model, const TrainingSettings& settings, std::int64_t capacity_bytes,
+                         std::int64_t max_seq_len_limit = 1'048'576, std::int64_t max_micro_batch_limit = 4096);
+
+/// The searches' upper ends in an answer: the request's own limits on seq_len (10 M tokens) would
+/// cost ~24 estimates; 4 M tokens (22) covers every published long-context run, and micro-batches
+/// above 65,536 are not trained.
+constexpr std::int64_t kMaxTrainingFitTokens = 4'194'304;
+constexpr std::int64_t kMaxTrainingFitBatch = 65'536;
 
 }  // namespace llmsizer

@@ -6,7 +6,10 @@
 /// GiB vs MiB as the source really meant. Each kind (inference, training, file_size, speed) has
 /// its own row function in validate.cpp.
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "llmsizer/embedded_data.hpp"
 
 namespace llmsizer {
 
@@ -24,6 +27,8 @@ struct ValidationRow {
   bool used = false;            ///< counted in the kind's summary
   bool approximate = false;     ///< mapped with a stand-in (a weight format not yet in the core, ...)
   std::string excluded_reason;  ///< why the row is not compared (used == false)
+  bool oom = false;             ///< the source recorded out of memory: estimated = device_bytes, measured = usable capacity (GB)
+  bool predicted_fit = false;   ///< for an oom row: the estimate says it fits (a wrong verdict)
   std::vector<std::string> notes;  ///< mapping choices: stand-ins, assumed defaults, unit reading
 };
 
@@ -39,14 +44,18 @@ struct ValidationSummary {
   double median_abs_error_exact = 0.0;  ///< over used rows without a stand-in
   double p90_abs_error_exact = 0.0;
   double median_signed_error = 0.0;     ///< > 0: the estimate is high
-  /// Gate of the accuracy test (issue 9): inference 5%, training 15%, file size 2%, decode speed 25%.
-  double gate = 0.0;
 };
 
 struct ValidationReport {
   std::vector<ValidationRow> rows;
   std::vector<ValidationSummary> summaries;
 };
+
+/// The validation data files (data/validation/<kind>.json), compiled into this library only.
+const EmbeddedDocument* validation_documents_begin();
+const EmbeddedDocument* validation_documents_end();
+/// The validation document of `kind` ("inference", "training", "file_size", "speed"), or nullptr.
+const EmbeddedDocument* find_validation_document(std::string_view kind);
 
 /// Compares every embedded validation row of `kind` ("" = all kinds) with its estimate.
 /// Deterministic; reads no files (the rows are compiled in).

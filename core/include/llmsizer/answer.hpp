@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// The answer to a typed request: memory by part with its explanation, the weights as stored and
+/// the download, training's states and time, and on a device the fit, speed, CPU-or-GPU and cost.
+/// `answer` is pure: the same request and catalog give the same answer, natively and in WASM. The
+/// edge writes it as JSON (core/src/json/to_json.cpp).
+///
+/// To add a response field: a member here, where answer.cpp computes it, and one line in to_json.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "llmsizer/catalog.hpp"
+#include "llmsizer/cost.hpp"
+#include "llmsizer/hardware.hpp"
+#include "llmsizer/memory.hpp"
+#include "llmsizer/quantization.hpp"
+#include "llmsizer/recommend.hpp"
+#include "llmsizer/request.hpp"
+#include "llmsizer/throughput.hpp"
+#include "llmsizer/training.hpp"
+
+namespace llmsizer {
+
+/// The model as an answer describes it: exact counts and the features that change memory or speed.
+struct ModelSummary {
+  ParamCounts params;
+  std::vector<Message> features;
+};
+ModelSummary summarize_model(const ModelSpec& model);
+
+/// The weights as stored in the request's format: bytes by tensor class and by storage type.
+struct WeightsSummary {
+  double bits_per_weight = 0;
+  std::array<std::int64_t, 6> bytes_by_class{};  ///< indexed by TensorClass
+  struct Type {
+    std::string type;
+    std::int64_t tensors = 0;
+    std::int64_t bytes = 0;
+  };
+  std::vector<Type> types;  ///< by type name, ascending
+};
+
+/// An inference request placed on a device.
+struct InferenceOnHardware {
+  HardwareSpec hardware;           ///< as used: a GPU asked to run with gpus 0 has its devices set to 0
+  FitResult fit;
+  Throughput throughput;
+  std::optional<CpuVsGpu> cpu_vs_gpu;
+  std::string cpu_id;              ///< the CPU compared with
+  OptionCost cost;
+};
+
+/// A training request's memory against one device of the hardware.
+struct TrainingOnHardware {
+  HardwareSpec hardware;
+  bool fits = false;
+  std::int64_t required_bytes = 0;
+  std::int64_t usable_bytes = 0;
+  std::int64_t headroom_bytes = 0;
+};
+
+/// The request's memory against a budget the person gave (request `budget_bytes`): the device peak,
+/// or host memory when nothing runs on a device, against the budget as given.
+struct BudgetFit {
+  bool fits = false;
+  std::int64_t required_bytes = 0;
+  std::int64_t usable_bytes = 0;
+  std::int64_t headroom_bytes = 0;
+};
+
+struct Answer {
+  ModelSummary model;
+  MemoryEstimate memory;              ///< the request's estimate (training: its memory)
+  WeightsSummary weights;
+  DiskSize disk;
+  std::optional<TrainingEstimate> training;
+  std::optional<InferenceOnHardware> inference_hardware;
+  std::optional<TrainingOnHardware> training_hardware;
+  std::optional<BudgetFit> budget_fit;
+  /// Training on a device or within a budget: whether it fits, the longest sequence at this
+  /// micro-batch and the largest micro-batch at this sequence length that fit (0: not even 1).
+  std::optional<TrainingFit> training_fit;
+  std::vector<Message> warnings;  ///< the request's, the estimate's, then the download's
+};
+
+/// The answer to `request`. Lays the weights out once and estimates the request's memory once; the
+/// fit on a device reuses both (its searches for the longest context and largest batch reuse the layout).
+Answer answer(const Request& request, const Catalog& catalog);
+
+/// Every catalog option for an inference request, ranked by `request.goal` (contract: Recommendation).
+Recommendation recommend(const Request& request, const Catalog& catalog);
+
+}  // namespace llmsizer

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// The typed request: every field of a JSON request (contract: Request) read, checked and with its
+/// default resolved, once, by the edge's parse_request (core/src/json/parse_request.cpp). Everything
+/// past it — the estimate, the fit, speed, cost, the recommendation — reads this struct only.
+///
+/// To add a request field: a member here (with its default), one line in parse_request where it is
+/// read (that is also where its error is raised), and its use in answer.cpp.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "llmsizer/cost.hpp"
+#include "llmsizer/hardware.hpp"
+#include "llmsizer/memory.hpp"
+#include "llmsizer/model.hpp"
+#include "llmsizer/precision.hpp"
+#include "llmsizer/recommend.hpp"
+#include "llmsizer/training.hpp"
+
+namespace llmsizer {
+
+enum class Task { inference, training };
+const char* task_id(Task task);
+
+/// Largest context and batch the core sizes (contract: "a whole number from 1 to 10000000").
+constexpr std::int64_t kMaxTokens = 10'000'000;
+constexpr std::int64_t kMaxBatch = 1'000'000;
+constexpr std::int64_t kMaxGpus = 4096;
+
+struct Request {
+  Task task = Task::inference;
+  ModelSpec model;
+
+  /// The weights' storage format: a catalog entry, or `file_format` (an imported file's exact bytes).
+  const WeightFormat* weights = nullptr;
+  /// A model imported from a weights file with no `weights` in the request: its stored bytes as a
+  /// one-block format (id "file"). Shared so that copies of the request keep `weights` valid.
+  std::shared_ptr<const WeightFormat> file_format;
+  int group_size = 0;  ///< GPTQ/AWQ/MLX group size; 0: the format's default; -1: GPTQ per column
+  const KvCacheFormat* kv_cache = nullptr;
+  Engine engine = Engine::generic;
+  int engine_version = 0;               ///< major × 100 + minor; 0: the engine's current behaviour
+  std::string engine_version_text;      ///< as the request wrote it (echoed in the settings)
+  std::int64_t input_tokens = 1024;
+  std::int64_t output_tokens = 1024;    ///< 0 for training
+  std::int64_t batch = 1;
+  int gpus = 1;                         ///< 0: CPU only
+  bool flash_attention = true;
+  /// Engine llama.cpp: the request's llama-server fields (ubatch, n_batch, parallel, ...); the
+  /// CPU family also for Ollama's llama-server.
+  LlamaCppOptions llama_cpp;
+  /// Engine ollama: the request's `ollama` object (its flash attention resolved: -1 auto when neither
+  /// `ollama.flash_attention` nor `flash_attention` is given).
+  OllamaOptions ollama;
+
+  /// `hardware`: a catalog entry, an inline object or a probe file's device; none when absent.
+  std::optional<HardwareSpec> hardware;
+  /// The CPU that "CPU or GPU" compares with (request `cpu`, else the catalog's reference desktop
+  /// CPU); set when the hardware is a GPU with a known bandwidth.
+  std::optional<HardwareSpec> cpu;
+  OwnershipCosts costs;                 ///< request `cost`
+  Goal goal = Goal::best_value;         ///< request `goal` (recommend)
+  bool enforce_eager = false;           ///< vLLM --enforce-eager (speed only)
+  /// `budget_bytes`: a memory budget to fit in when no hardware is named (the page's "my budget").
+  std::optional<std::int64_t> budget_bytes;
+
+  TrainingSettings training;            ///< task training: the `training` object, defaults resolved
+
+  /// Warnings raised while reading (unknown fields, a group size that does not apply, what an
+  /// imported config leaves out), in the order found.
+  std::vector<Message> warnings;
+
+  /// The inference settings of this request (the memory, speed and fit functions' input).
+  InferenceSettings inference() const;
+};
+
+}  // namespace llmsizer

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+// The compiled-in data files as the estimator's Catalog: presets from data/models, devices from
+// data/hardware and data/measured.
+#include "llmsizer/embedded_catalog.hpp"
+
+#include <cctype>
+
+#include <nlohmann/json.hpp>
+
+#include "embedded_catalog_docs.hpp"
+#include "hardware_json.hpp"
+#include "llmsizer/config_import.hpp"
+#include "llmsizer/embedded_data.hpp"
+
+namespace llmsizer {
+
+using nlohmann::json;
+
+std::vector<HardwareSpec> hardware_from_probe_text(std::string_view probe_json) {
+  return hardware_from_probe(json::parse(probe_json.begin(), probe_json.end()));
+}
+
+const std::vector<HardwareSpec>& hardware_catalog() {
+  static const std::vector<HardwareSpec> catalog = [] {
+    std::vector<HardwareSpec> gpus, rest;
+    std::vector<json> later;
+    for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
+      if (doc->kind == "hardware") {
+        json d = json::parse(doc->json.begin(), doc->json.end());
+        if (d.value("kind", std::string()) == "gpu") gpus.push_back(hardware_from_json(d, std::string(doc->id), gpus));
+        else later.push_back(std::move(d));
+      } else if (doc->kind == "measured") {
+        for (auto& h : hardware_from_probe(json::parse(doc->json.begin(), doc->json.end()))) rest.push_back(std::move(h));
+      }
+    }
+    std::vector<HardwareSpec> all = gpus;
+    for (const auto& d : later) all.push_back(hardware_from_json(d, d.value("id", std::string()), gpus));
+    for (auto& h : rest) all.push_back(std::move(h));
+    return all;
+  }();
+  return catalog;
+}
+
+namespace {
+/// Catalog ids are matched case-insensitively.
+std::string lowercase(std::string_view id) {
+  std::string lower(id);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+}  // namespace
+
+std::optional<HardwareSpec> hardware_entry(std::string_view id) {
+  const std::string lower = lowercase(id);
+  // data/hardware/<id>.json: the file stem is the entry's id (tests/hardware_data_test.cpp).
+  const EmbeddedDocument* doc = find_embedded_document("hardware", lower);
+  if (doc == nullptr) {
+    const HardwareSpec* h = find_hardware(lower);
+    return h != nullptr ? std::optional<HardwareSpec>(*h) : std::nullopt;
+  }
+  const json d = json::parse(doc->json.begin(), doc->json.end());
+  std::vector<HardwareSpec> gpus;  // what hardware_catalog() hands an instance or laptop: its GPU
+  const std::string gpu_id = json_string(d, "kind") != "gpu" ? json_string(d, "gpu_id") : std::string();  // null for inf2
+  const EmbeddedDocument* gpu_doc = gpu_id.empty() ? nullptr : find_embedded_document("hardware", gpu_id);
+  if (gpu_doc != nullptr) {
+    const json g = json::parse(gpu_doc->json.begin(), gpu_doc->json.end());
+    if (json_string(g, "kind") == "gpu") gpus.push_back(hardware_from_json(g, std::string(gpu_doc->id), {}));
+  }
+  return hardware_from_json(d, std::string(doc->id), gpus);
+}
+
+std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) {
+  std::vector<HardwareSpec> out;
+  const std::optional<HardwareSpec> gpu = hardware_entry(gpu_id);
+  if (!gpu || gpu->kind != HardwareKind::gpu) return out;
+  const std::vector<HardwareSpec> gpus = {*gpu};
+  for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
+    // A file that names the GPU contains its id; only those are parsed (ids are plain [a-z0-9.-]).
+    if (doc->kind != "hardware" || doc->json.find(gpu->id) == std::string_view::npos) continue;
+    const json d = json::parse(doc->json.begin(), doc->json.end());
+    if (json_string(d, "kind") == "instance" && json_string(d, "gpu_id") == gpu->id) out.push_back(hardware_from_json(d, std::string(doc->id), gpus));
+  }
+  return out;
+}
+
+const HardwareSpec* find_hardware(std::string_view id) {
+  const std::string lower = lowercase(id);
+  for (const auto& h : hardware_catalog()) {
+    if (h.id == lower) return &h;
+  }
+  return nullptr;
+}
+
+namespace edge {
+
+json preset_document(std::string_view id) {
+  const EmbeddedDocument* doc = find_embedded_document("models", id);
+  return doc == nullptr ? json() : json::parse(doc->json.begin(), doc->json.end());
+}
+
+}  // namespace edge
+
+namespace {
+
+/// Parses what a request needs when it needs it: one preset's document, one device's file (and its
+/// GPU's); the whole catalog only for a recommendation (once, then kept: the data never change).
+class EmbeddedCatalog final : public Catalog {
+ public:
+  std::optional<ModelSpec> model(std::string_view id) const override {
+    const json doc = edge::preset_document(id);
+    if (doc.is_null()) return std::nullopt;
+    std::vector<Message> unused;  // a preset's unused config fields are not the user's concern
+    ModelSpec m = model_from_hf_config(doc.at("config"), "model.config", unused);
+    m.id = doc.at("id").get<std::string>();
+    m.name = doc.value("name", m.id);
+    return m;
+  }
+  std::optional<HardwareSpec> hardware(std::string_view id) const override { return hardware_entry(id); }
+  const std::vector<HardwareSpec>& all_hardware() const override { return hardware_catalog(); }
+  std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) const override { return llmsizer::instances_with_gpu(gpu_id); }
+};
+
+}  // namespace
+
+const Catalog& embedded_catalog() {
+  static const EmbeddedCatalog catalog;
+  return catalog;
+}
+
+}  // namespace llmsizer

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+// What a model file says about the model, for the request: the header summary of
+// inspect_model_header (file_header.hpp) plus the request `model` it gives and that model as an
+// estimate would describe it. config.json files are recognised too.
+#include <algorithm>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "llmsizer/error.hpp"
+#include "llmsizer/file_header.hpp"
+#include "llmsizer/answer.hpp"
+#include "llmsizer/embedded_catalog.hpp"
+#include "llmsizer/message_text.hpp"
+#include "read.hpp"
+#include "to_json.hpp"
+
+namespace llmsizer::edge {
+namespace {
+
+using nlohmann::json;
+
+/// Hugging Face model_type for a GGUF general.architecture (llama.cpp src/llama-arch.cpp names),
+/// so the config import applies that family's layer patterns (Gemma 2/3 windows, gpt-oss
+/// alternation, Qwen biases and QK-norm). Empty when the family is not known here.
+std::string model_type_for_gguf(const std::string& arch) {
+  static const std::pair<std::string_view, std::string_view> kTypes[] = {
+      {"llama", "llama"},        {"qwen2", "qwen2"},   {"qwen2moe", "qwen2_moe"}, {"qwen3", "qwen3"},
+      {"qwen3moe", "qwen3_moe"}, {"gemma", "gemma"},   {"gemma2", "gemma2"},      {"gemma3", "gemma3_text"},
+      {"phi3", "phi3"},          {"olmo2", "olmo2"},   {"deepseek2", "deepseek_v3"}, {"gpt-oss", "gpt_oss"},
+  };
+  for (const auto& [gguf, hf] : kTypes) {
+    if (arch == gguf) return std::string(hf);
+  }
+  return std::string();
+}
+
+/// A whole-number GGUF metadata value from the summary (0 when absent or not a number).
+std::int64_t metadata_int(const json& summary, const std::string& key) {
+  const auto meta = summary.find("metadata");
+  if (meta == summary.end() || !meta->is_object()) return 0;
+  const auto v = meta->find(key);
+  return (v != meta->end() && v->is_number_integer()) ? v->get<std::int64_t>() : 0;
+}
+
+/// The config.json-like object of a header summary: the derived partial architecture, and for
+/// GGUF the family keys it does not carry (MoE widths, MLA ranks, gpt-oss layer alternation).
+json config_from_summary(const json& summary) {
+  json cfg = summary.value("model", json::object());
+  cfg.erase("architecture");
+  if (summary.value("format", "") != "gguf") return cfg;
+  const std::string arch = summary.value("architecture", "");
+  const std::string type = model_type_for_gguf(arch);
+  if (!type.empty()) cfg["model_type"] = type;
+  auto put = [&](const char* hf_key, const char* gguf_key) {
+    const std::int64_t v = metadata_int(summary, arch + "." + gguf_key);
+    if (v > 0) cfg[hf_key] = v;
+  };
+  put("moe_intermediate_size", "expert_feed_forward_length");
+  put("shared_expert_intermediate_size", "expert_shared_feed_forward_length");
+  put("first_k_dense_replace", "leading_dense_block_count");
+  if (arch == "deepseek2") {
+    // MLA: the cached latent (kv_lora_rank) and the decoupled rope key (rope.dimension_count);
+    // key_length is nope + rope per head, value_length the value head.
+    put("kv_lora_rank", "attention.kv_lora_rank");
+    put("q_lora_rank", "attention.q_lora_rank");
+    put("n_shared_experts", "expert_shared_count");
+    const std::int64_t rope = metadata_int(summary, arch + ".rope.dimension_count");
+    const std::int64_t key = metadata_int(summary, arch + ".attention.key_length");
+    const std::int64_t value = metadata_int(summary, arch + ".attention.value_length");
+    if (rope > 0 && key > rope && value > 0) {
+      cfg["qk_rope_head_dim"] = rope;
+      cfg["qk_nope_head_dim"] = key - rope;
+      cfg["v_head_dim"] = value;
+    }
+    cfg.erase("head_dim");
+  }
+  if (arch == "gpt-oss" && cfg.contains("num_hidden_layers") && cfg.contains("sliding_window")) {
+    // llama.cpp (llama-model.cpp, LLM_ARCH_OPENAI_MOE): sliding layers alternate, layer 0 sliding.
+    json types = json::array();
+    for (std::int64_t i = 0; i < cfg["num_hidden_layers"].get<std::int64_t>(); ++i) {
+      types.push_back(i % 2 == 0 ? "sliding_attention" : "full_attention");
+    }
+    cfg["layer_types"] = types;
+  }
+  if (cfg.contains("num_experts") && !cfg.contains("moe_intermediate_size") && cfg.contains("intermediate_size")) {
+    cfg["moe_intermediate_size"] = cfg["intermediate_size"];  // Mixtral-style GGUF: one width
+  }
+  return cfg;
+}
+
+/// "Q4_K_M" from general.file_type, a single dtype ("BF16"), or "mostly <dtype with most bytes>".
+std::string format_from_summary(const json& summary) {
+  if (summary.contains("file_type") && !summary["file_type"].value("name", "").empty()) return summary["file_type"]["name"];
+  const json dtypes = summary.value("dtypes", json::object());
+  std::string largest;
+  std::int64_t most = -1;
+  for (auto it = dtypes.begin(); it != dtypes.end(); ++it) {
+    const std::int64_t b = it.value().value("bytes", std::int64_t{0});
+    if (b > most) {
+      most = b;
+      largest = it.key();
+    }
+  }
+  return dtypes.size() == 1 ? largest : "mostly " + largest;
+}
+
+/** Adds `request_model` (for a request's "model") and `resolved_model` (that model as an estimate
+ *  describes it, with its features) to a GGUF or safetensors summary. Uses {"config": ...,
+ *  "params": exact, "weight_bytes": exact}; when the header lacks a field the architecture needs,
+ *  {"params", "layers", "hidden_size", "weight_bytes"} and a warning naming the field. */
+/// A list of messages as English text and, under `<key>_data`, as data.
+void put_warnings(json& out, const std::vector<Message>& warnings) {
+  out["warnings"] = json::array();
+  out["warnings_data"] = json::array();
+  for (const auto& w : warnings) {
+    out["warnings"].push_back(render_en(w));
+    out["warnings_data"].push_back(json(message_json(w)));
+  }
+}
+
+void add_request_model(json& summary) {
+  std::vector<Message> warnings;
+  const json cfg = config_from_summary(summary);
+  const bool packed = summary.value("packed_quantization", false);
+  const std::int64_t params = packed ? 0 : summary.value("parameter_count", std::int64_t{0});
+  if (packed) {
+    warnings.push_back(Message("warning.file.packed_quantization"));
+  }
+  json request_model = {{"config", cfg}, {"weight_bytes", summary.value("weight_bytes", std::int64_t{0})},
+                        {"weights_format", format_from_summary(summary)}};
+  if (params > 0) request_model["params"] = params;
+  if (!summary.value("name", "").empty()) request_model["name"] = summary["name"];
+  ModelSpec m;
+  try {
+    std::vector<Message> ignored;
+    m = parse_model(request_model, "model", ignored, embedded_catalog());
+  } catch (const InputError& e) {
+    const std::string missing = e.field().substr(e.field().rfind('.') + 1);
+    warnings.push_back(Message("warning.file.header_missing_field").text("field", missing));
+    json bare = {{"params", std::max<std::int64_t>(1, params)}, {"weight_bytes", request_model["weight_bytes"]},
+                 {"weights_format", request_model["weights_format"]}};
+    if (request_model.contains("name")) bare["name"] = request_model["name"];
+    if (cfg.contains("num_hidden_layers") && cfg.contains("hidden_size")) {
+      for (const char* key : {"vocab_size", "intermediate_size"}) {
+        if (cfg.contains(key)) bare[key] = cfg[key];
+      }
+      bare["layers"] = cfg["num_hidden_layers"];
+      bare["hidden_size"] = cfg["hidden_size"];
+    }
+    request_model = bare;
+    std::vector<Message> ignored;
+    m = parse_model(request_model, "model", ignored, embedded_catalog());
+  }
+  if (m.model_type.empty() && m.has_architecture()) {
+    warnings.push_back(Message("warning.file.no_family"));
+  }
+  summary["request_model"] = request_model;
+  summary["resolved_model"] = model_json(m, summarize_model(m));
+  put_warnings(summary, warnings);
+}
+
+}  // namespace
+
+std::string describe_model_file(std::string_view bytes, std::int64_t file_size_bytes) {
+  try {
+    const std::size_t first = bytes.find_first_not_of(" \t\r\n");
+    const bool json_text = bytes.substr(0, 8).find('\0') == std::string_view::npos && first != std::string_view::npos && bytes[first] == '{';
+    if (json_text && file_size_bytes <= static_cast<std::int64_t>(bytes.size())) {
+      // A config.json: the same model a {"config": ...} request gives. (An index has weight_map.)
+      const json doc = json::parse(bytes.begin(), bytes.end(), nullptr, false);
+      if (doc.is_object() && !doc.contains("weight_map")) {
+        std::vector<Message> warnings;
+        const json request_model = {{"config", doc}};
+        const ModelSpec m = parse_model(request_model, "model", warnings, embedded_catalog());
+        json out = {{"format", "config.json"}, {"header_bytes", bytes.size()}};
+        out["request_model"] = request_model;
+        out["resolved_model"] = model_json(m, summarize_model(m));
+        put_warnings(out, warnings);
+        return out.dump();
+      }
+    }
+    json summary = json::parse(inspect_model_header(bytes, file_size_bytes));
+    const std::string format = summary.value("format", "");
+    if (format == "gguf" || format == "safetensors") {
+      add_request_model(summary);
+    } else if (format == "safetensors-index") {
+      summary["request_model"] = nullptr;
+      put_warnings(summary, {Message("warning.file.index_only").integer("total_size", summary.value("total_size", std::int64_t{0}))});
+    }
+    return summary.dump();
+  } catch (const InputError& e) {
+    return header_error_to_json(e).dump();
+  } catch (const std::exception& e) {
+    return header_error_to_json(InputError("file", Message("error.file.unreadable").text("detail", e.what()))).dump();
+  }
+}
+
+}  // namespace llmsizer::edge

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: MIT
+#include "parse_request.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "hardware_json.hpp"
+#include "llmsizer/error.hpp"
+#include "llmsizer/llama_cpp.hpp"
+#include "llmsizer/throughput.hpp"
+#include "read.hpp"
+#include "training_request.hpp"
+
+namespace llmsizer::edge {
+namespace {
+
+using nlohmann::json;
+
+const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cache", "engine", "input_tokens",
+                                            "output_tokens", "batch", "gpus", "hardware", "training",
+                                            "flash_attention", "engine_version", "group_size", "goal", "cost", "cpu",
+                                            "enforce_eager", "budget_bytes", "ubatch", "n_batch", "parallel", "kv_unified",
+                                            "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
+                                            "ollama"};
+
+/// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
+const char* const kLlamaCppFields[] = {"ubatch", "n_batch", "parallel", "kv_unified", "mmap", "n_gpu_layers",
+                                       "override_tensor", "cpu_family", "swa_full", "offload_kqv"};
+const std::set<std::string> kOllamaKeys = {"num_parallel", "num_batch", "num_gpu", "use_mmap", "kv_cache_type", "flash_attention"};
+
+/// The reference CPU for "CPU or GPU" when the request names none: a 16-core desktop with
+/// dual-channel DDR5 (catalog).
+constexpr const char* kReferenceCpu = "amd-ryzen-9-7950x";
+
+/// Group sizes GPTQ/AWQ/MLX checkpoints are published with (AutoGPTQ/AutoAWQ q_group_size, mlx
+/// --q-group-size); -1 is GPTQ's "one group per column".
+const std::vector<std::int64_t> kGroupSizes = {32, 64, 128, 256, 512, 1024};
+
+json parse_body(const std::string& text) {
+  std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) throw InputError("", Message("error.request.empty"));
+  json body;
+  try {
+    body = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError("", Message("error.request.not_json").text("detail", e.what()));
+  }
+  if (!body.is_object()) throw InputError("", Message("error.request.not_object").text("type", body.type_name()));
+  return body;
+}
+
+std::vector<std::string> weight_format_ids() {
+  std::vector<std::string> ids;
+  for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) ids.emplace_back(f->id);
+  return ids;
+}
+std::vector<std::string> kv_format_ids() {
+  std::vector<std::string> ids;
+  for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) ids.emplace_back(f->id);
+  return ids;
+}
+
+Engine parse_engine(const json& body) {
+  std::vector<std::string> ids;
+  for (Engine e : kEngines) ids.emplace_back(engine_id(e));
+  const std::string id = text(body, "engine", "engine", ids, engine_id(Engine::generic));
+  for (Engine e : kEngines) {
+    if (id == engine_id(e)) return e;
+  }
+  return Engine::generic;
+}
+
+/// "4.38" or "4.38.2" → 438 (major × 100 + minor); absent → 0 (the engine's current behaviour).
+int parse_engine_version(const json& body, std::string& as_written) {
+  const std::string value = text(body, "engine_version", "engine_version", {}, "");
+  if (value.empty()) return 0;
+  const Message message = Message("error.engine_version").text("got", value);
+  const std::size_t dot = value.find('.');
+  if (dot == std::string::npos || dot == 0 || dot > 2) throw InputError("engine_version", message);
+  std::size_t end = value.find('.', dot + 1);
+  if (end == std::string::npos) end = value.size();
+  if (end == dot + 1 || end - dot - 1 > 2) throw InputError("engine_version", message);
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (i != dot && i != end && !std::isdigit(static_cast<unsigned char>(value[i]))) throw InputError("engine_version", message);
+  }
+  const int major = std::stoi(value.substr(0, dot));
+  const int minor = std::stoi(value.substr(dot + 1, end - dot - 1));
+  if (major < 1) throw InputError("engine_version", message);
+  as_written = body.at("engine_version").get<std::string>();
+  return major * 100 + minor;
+}
+
+int parse_group_size(const json& body, const WeightFormat& format, std::vector<Message>& warnings) {
+  if (!body.contains("group_size") || body["group_size"].is_null()) return 0;
+  const bool grouped = format.scheme == QuantScheme::gptq || format.scheme == QuantScheme::awq || format.scheme == QuantScheme::mlx;
+  if (!grouped) {
+    warnings.push_back(Message("warning.group_size.ignored").text("format", format.id));
+    return 0;
+  }
+  const bool gptq = format.scheme == QuantScheme::gptq;
+  const std::int64_t g = whole_number(body, "group_size", "group_size", -1, 1024, 0);
+  if (g == -1 && gptq) return -1;
+  if (std::find(kGroupSizes.begin(), kGroupSizes.end(), g) == kGroupSizes.end()) {
+    throw InputError("group_size", Message(gptq ? "error.group_size_gptq" : "error.group_size").text("got", body["group_size"].dump()));
+  }
+  return static_cast<int>(g);
+}
+
+/// Rejects requests whose sizes would not fit a 64-bit byte count (over ~1e18 bytes).
+void check_magnitude(const ModelSpec& m, std::int64_t context, std::int64_t batch) {
+  constexpr double kLimit = 1e18;
+  const double width = static_cast<double>(m.hidden_size);
+  const double experts = std::max(1, m.moe.num_experts);
+  const double layer = 4.0 * width * width + 3.0 * width * static_cast<double>(std::max(m.intermediate_size, m.moe.expert_intermediate_size)) * experts;
+  const double params = m.has_architecture() ? static_cast<double>(m.num_layers) * layer + 2.0 * width * static_cast<double>(m.vocab_size)
+                                             : static_cast<double>(m.params_override);
+  if (params * 4.0 > kLimit) throw InputError("model", Message("error.model.too_large"));
+  const double kv = 2.0 * m.num_layers * static_cast<double>(std::max<std::int64_t>(static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim, m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)) *
+                    static_cast<double>(context) * static_cast<double>(batch) * 4.0;
+  if (kv > kLimit) throw InputError("input_tokens", Message("error.tokens.kv_cache_too_large"));
+  const double act = static_cast<double>(context) * static_cast<double>(batch) *
+                     (static_cast<double>(m.vocab_size) * 16.0 + 3.0 * static_cast<double>(std::max(m.intermediate_size, m.moe.expert_intermediate_size)) * 8.0 + width * 64.0);
+  const double scores = static_cast<double>(context) * static_cast<double>(context) * static_cast<double>(batch) * m.num_attention_heads * 8.0;
+  if (act > kLimit || scores > kLimit) throw InputError("input_tokens", Message("error.tokens.activations_too_large"));
+}
+
+std::string lowercase(std::string_view id) {
+  std::string lower(id);
+  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
+/// `hardware`: a catalog id, a probe file (its measured GPU if it has one, else its CPU), or an
+/// inline object with the catalog's fields.
+HardwareSpec parse_hardware(const json& body, const char* key, const Catalog& catalog) {
+  const json& value = body.at(key);
+  if (value.is_string()) {
+    const std::optional<HardwareSpec> h = catalog.hardware(lowercase(value.get<std::string>()));
+    if (!h) throw InputError(key, Message("error.hardware.unknown_id").text("id", value.get<std::string>()));
+    return *h;
+  }
+  if (value.is_object() && value.contains("probe") && value.contains("summary")) {
+    // A file written by llmsizer-probe (data/measured format), e.g. dropped on the page as "my machine".
+    std::vector<HardwareSpec> measured = hardware_from_probe(value);
+    if (measured.empty()) throw InputError(key, Message("error.hardware.probe_without_summary"));
+    for (const auto& h : measured) {
+      if (!h.is_cpu()) return h;
+    }
+    return measured.front();
+  }
+  std::vector<HardwareSpec> gpus;
+  for (const auto& h : catalog.all_hardware()) {
+    if (h.kind == HardwareKind::gpu) gpus.push_back(h);
+  }
+  return hardware_from_json(value, key, gpus);
+}
+
+OwnershipCosts parse_costs(const json& body) {
+  OwnershipCosts c;
+  if (!body.contains("cost")) return c;
+  const json& v = body.at("cost");
+  if (!v.is_object()) throw InputError("cost", Message("error.cost.not_object"));
+  c.lifetime_years = number(v, "lifetime_years", "cost.lifetime_years", 0.1, 30, c.lifetime_years);
+  c.hours_per_day = number(v, "hours_per_day", "cost.hours_per_day", 0.1, 24, c.hours_per_day);
+  c.electricity_usd_per_kwh = number(v, "electricity_usd_per_kwh", "cost.electricity_usd_per_kwh", 0, 10, c.electricity_usd_per_kwh);
+  c.pue = number(v, "pue", "cost.pue", 1, 3, c.pue);
+  c.utilization = number(v, "utilization", "cost.utilization", 0, 1, c.utilization);
+  c.upkeep_usd_per_year = number(v, "upkeep_usd_per_year", "cost.upkeep_usd_per_year", 0, 1e7, c.upkeep_usd_per_year);
+  return c;
+}
+
+/// llama.cpp's own names for types that have another id here: its file types F16 and F32
+/// (llama-quantize, GGUF general.file_type) are GGUF files; its cache types -ctk/-ctv f16 and f32
+/// are the 16- and 32-bit caches. Every other llama.cpp name (Q4_K_M, q8_0, ...) already is an id.
+std::string llama_cpp_alias(const json& body, const char* key) {
+  const auto it = body.find(key);
+  if (it == body.end() || !it->is_string()) return std::string();
+  std::string value = it->get<std::string>();
+  for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool weights = std::string_view(key) == "weights";
+  if (value == "f16") return weights ? "gguf-f16" : "fp16";
+  if (value == "f32") return weights ? "gguf-f32" : "fp32";
+  return std::string();
+}
+
+/// Layers llama.cpp may put on the GPU: -1 (all) or 0 to layers + 1 (the output layer counts).
+int gpu_layers(const json& obj, const char* key, const std::string& field, const ModelSpec& m) {
+  const std::int64_t max = std::max(0, m.num_layers) + 1;
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return -1;
+  const Message message = Message("error.llama_cpp.n_gpu_layers").integer("max", max).integer("layers", m.num_layers).text("got", it->dump());
+  try {
+    return static_cast<int>(whole_number(obj, key, field, -1, max, -1));
+  } catch (const InputError&) {
+    throw InputError(field, message);
+  }
+}
+
+/// The llama.cpp fields and the `ollama` object (read whatever the engine; a field the engine does
+/// not read is named in a warning).
+void parse_llama_cpp(const json& body, Request& r) {
+  const bool llama = r.engine == Engine::llama_cpp;
+  const bool ollama = r.engine == Engine::ollama;
+  for (const char* field : kLlamaCppFields) {
+    const bool applies = llama || (ollama && std::string_view(field) == "cpu_family");
+    if (body.contains(field) && !applies) {
+      r.warnings.push_back(Message("warning.request.engine_field_ignored").text("field", field).text("applies", "llama.cpp").text("engine", engine_id(r.engine)));
+    }
+  }
+  LlamaCppOptions& o = r.llama_cpp;
+  o.ubatch = whole_number(body, "ubatch", "ubatch", 1, kLlamaCppMaxUbatch, o.ubatch);
+  o.n_batch = whole_number(body, "n_batch", "n_batch", 1, kLlamaCppMaxBatch, o.n_batch);
+  o.parallel = static_cast<int>(whole_number(body, "parallel", "parallel", 1, kLlamaCppMaxSequences, 0));
+  o.kv_unified = boolean(body, "kv_unified", "kv_unified", o.kv_unified);
+  o.mmap = boolean(body, "mmap", "mmap", o.mmap);
+  o.n_gpu_layers = gpu_layers(body, "n_gpu_layers", "n_gpu_layers", r.model);
+  o.swa_full = boolean(body, "swa_full", "swa_full", o.swa_full);
+  o.offload_kqv = boolean(body, "offload_kqv", "offload_kqv", o.offload_kqv);
+  std::vector<std::string> cpus;
+  for (LlamaCppCpu c : kLlamaCppCpus) cpus.emplace_back(llama_cpp_cpu_id(c));
+  const std::string cpu = text(body, "cpu_family", "cpu_family", cpus, llama_cpp_cpu_id(o.cpu_family));
+  for (LlamaCppCpu c : kLlamaCppCpus) {
+    if (cpu == llama_cpp_cpu_id(c)) o.cpu_family = c;
+  }
+  if (body.contains("override_tensor") && !body["override_tensor"].is_null()) {
+    const json& list = body["override_tensor"];
+    if (!list.is_array() || list.size() > static_cast<std::size_t>(kLlamaCppMaxPatterns)) {
+      throw InputError("override_tensor", Message("error.llama_cpp.override_tensor_list").integer("max", kLlamaCppMaxPatterns).text("got", list.dump()));
+    }
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string field = "override_tensor[" + std::to_string(i) + "]";
+      if (!list[i].is_string() || list[i].get<std::string>().empty()) {
+        throw InputError(field, Message("error.llama_cpp.override_tensor_list").integer("max", kLlamaCppMaxPatterns).text("got", list[i].dump()));
+      }
+      check_override_pattern(list[i].get<std::string>(), field);
+      o.override_tensor.push_back(list[i].get<std::string>());
+    }
+  }
+
+  // Ollama: num_parallel (OLLAMA_NUM_PARALLEL), num_batch, num_gpu, use_mmap; its KV cache type and
+  // flash attention are the request's kv_cache and flash_attention, which these two set.
+  OllamaOptions& ol = r.ollama;
+  ol.flash_attention = body.contains("flash_attention") && !body["flash_attention"].is_null() ? (r.flash_attention ? 1 : 0) : -1;
+  if (!body.contains("ollama") || body["ollama"].is_null()) return;
+  const json& v = body["ollama"];
+  if (!v.is_object()) throw InputError("ollama", Message("error.ollama.not_object").text("got", v.dump()));
+  if (!ollama) r.warnings.push_back(Message("warning.request.engine_field_ignored").text("field", "ollama").text("applies", "ollama").text("engine", engine_id(r.engine)));
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (kOllamaKeys.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", "ollama." + it.key()));
+  }
+  ol.num_parallel = static_cast<int>(whole_number(v, "num_parallel", "ollama.num_parallel", 1, kLlamaCppMaxSequences, 0));
+  ol.num_batch = whole_number(v, "num_batch", "ollama.num_batch", 1, kLlamaCppMaxUbatch, ol.num_batch);
+  ol.num_gpu = gpu_layers(v, "num_gpu", "ollama.num_gpu", r.model);
+  ol.use_mmap = boolean(v, "use_mmap", "ollama.use_mmap", ol.use_mmap);
+  if (v.contains("kv_cache_type") && !v["kv_cache_type"].is_null()) {
+    // OLLAMA_KV_CACHE_TYPE: f16 (the default), q8_0, q4_0 (docs/faq.md)
+    const std::string type = text(v, "kv_cache_type", "ollama.kv_cache_type", {"f16", "q8_0", "q4_0"}, "f16");
+    const KvCacheFormat* format = find_kv_cache_format(type == "f16" ? "fp16" : type);
+    if (body.contains("kv_cache") && !body["kv_cache"].is_null() && format != r.kv_cache) {
+      throw InputError("ollama.kv_cache_type", Message("error.ollama.conflict").text("other", "kv_cache").text("value", r.kv_cache->id));
+    }
+    r.kv_cache = format;
+  }
+  if (v.contains("flash_attention") && !v["flash_attention"].is_null()) {
+    const bool flash = boolean(v, "flash_attention", "ollama.flash_attention", true);
+    if (ol.flash_attention >= 0 && flash != r.flash_attention) {
+      throw InputError("ollama.flash_attention", Message("error.ollama.conflict").text("other", "flash_attention").text("value", r.flash_attention ? "true" : "false"));
+    }
+    r.flash_attention = flash;
+    ol.flash_attention = flash ? 1 : 0;
+  }
+}
+
+/// The fields every task reads: model, task, formats, tokens, devices.
+void parse_common(const json& body, const Catalog& catalog, Request& r) {
+  for (auto it = body.begin(); it != body.end(); ++it) {
+    if (kRequestKeys.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", it.key()));
+  }
+  if (!body.contains("model")) throw InputError("model", Message("error.model.required"));
+  std::vector<Message> model_warnings;
+  r.model = parse_model(body.at("model"), "model", model_warnings, catalog);
+  r.warnings.insert(r.warnings.end(), model_warnings.begin(), model_warnings.end());
+
+  r.task = text(body, "task", "task", {"inference", "training"}, "inference") == "training" ? Task::training : Task::inference;
+  // A model imported from a weights file brings its exact stored bytes: they stand for the
+  // weights unless the request names a format (then params × bytes per parameter of that format).
+  if (r.model.file_weight_bytes > 0 && !body.contains("weights")) {
+    WeightFormat stored{"file", "as stored in the imported file", Ecosystem::file, std::max<std::int64_t>(1, count_params(r.model).total),
+                        r.model.file_weight_bytes, "the file's header", QuantScheme::stored, 0, 0, false, GgufFileType::none};
+    r.file_format = std::make_shared<const WeightFormat>(stored);
+    r.weights = r.file_format.get();
+  } else {
+    const std::string alias = llama_cpp_alias(body, "weights");
+    r.weights = find_weight_format(!alias.empty() ? alias : text(body, "weights", "weights", weight_format_ids(), "bf16"));
+  }
+  r.group_size = parse_group_size(body, *r.weights, r.warnings);
+  // llama.cpp's default cache type is f16 (-ctk/-ctv f16); Transformers/vLLM follow the model dtype.
+  // The cache defaults to the dtype the runtime computes in (llama.cpp: -ctk/-ctv f16).
+  const char* kv_default = r.weights->compute == Dtype::f32 ? "fp32" : r.weights->compute == Dtype::f16 ? "fp16" : "bf16";
+  const std::string kv_alias = llama_cpp_alias(body, "kv_cache");
+  r.kv_cache = find_kv_cache_format(!kv_alias.empty() ? kv_alias : text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default));
+  r.engine = parse_engine(body);
+  r.input_tokens = whole_number(body, "input_tokens", "input_tokens", 1, kMaxTokens, 1024);
+  r.output_tokens = whole_number(body, "output_tokens", "output_tokens", 0, kMaxTokens, r.task == Task::training ? 0 : 1024);
+  r.batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
+  r.gpus = static_cast<int>(whole_number(body, "gpus", "gpus", 0, kMaxGpus, 1));
+  r.flash_attention = boolean(body, "flash_attention", "flash_attention", true);
+  r.engine_version = parse_engine_version(body, r.engine_version_text);
+  if (r.input_tokens + r.output_tokens > kMaxTokens) {
+    throw InputError("output_tokens", Message("error.tokens.context_too_long").integer("max", kMaxTokens).integer("got", r.input_tokens + r.output_tokens));
+  }
+}
+
+/// Inference on a device: the device, what owning it costs, the GPUs it has, engine speed options,
+/// and the CPU to compare with.
+void parse_inference_hardware(const json& body, const Catalog& catalog, Request& r) {
+  HardwareSpec hw = parse_hardware(body, "hardware", catalog);
+  r.costs = parse_costs(body);
+  const bool host_only = r.gpus == 0 && !hw.is_cpu();  // gpus 0: the host's CPU and RAM
+  if (hw.kind == HardwareKind::instance && r.gpus > (host_only ? 0 : hw.device_count)) {
+    throw InputError("gpus", Message("error.gpus.instance").text("id", hw.id).integer("gpus", host_only ? 0 : hw.device_count));
+  }
+  r.enforce_eager = boolean(body, "enforce_eager", "enforce_eager", false);  // vLLM --enforce-eager
+  // "CPU or GPU" is answered for a GPU whose speed is known: there the CPU is read.
+  if (!hw.is_cpu() && !host_only && effective_bandwidth_gb_per_s(hw, false) > 0) {
+    if (body.contains("cpu")) {
+      const std::string id = text(body, "cpu", "cpu", {}, kReferenceCpu);
+      r.cpu = catalog.hardware(lowercase(id));
+      if (!r.cpu || !r.cpu->is_cpu()) throw InputError("cpu", Message("error.cpu.not_a_cpu").text("id", id));
+    } else {
+      r.cpu = catalog.hardware(kReferenceCpu);
+    }
+  }
+  r.hardware = std::move(hw);
+}
+
+/// Training on a device: its dense 16-bit peak (a probe's measurement first) and an instance's
+/// price per GPU-hour feed the time and cost, unless the request gave its own.
+void parse_training_hardware(const json& body, const Catalog& catalog, Request& r) {
+  HardwareSpec hw = parse_hardware(body, "hardware", catalog);
+  if (hw.is_cpu()) throw InputError("hardware", Message("error.hardware.training_needs_gpu"));
+  TrainingSettings& t = r.training;
+  if (t.peak_tflops <= 0) t.peak_tflops = hw.measured_tflops > 0 ? hw.measured_tflops : hw.matrix_tflops;
+  if (t.usd_per_gpu_hour <= 0 && hw.is_rented()) t.usd_per_gpu_hour = hw.price_usd_per_hour / std::max(1, hw.device_count);
+  r.hardware = std::move(hw);
+}
+
+/// A memory budget in bytes (up to 1 PB), read last: it matters only without hardware.
+void parse_budget(const json& body, Request& r) {
+  if (!body.contains("budget_bytes") || body["budget_bytes"].is_null()) return;
+  r.budget_bytes = whole_number(body, "budget_bytes", "budget_bytes", 1, 1'000'000'000'000'000LL, 0);
+  if (r.hardware) r.warnings.push_back(Message("warning.budget.hardware_wins"));
+}
+
+}  // namespace
+
+Request parse_request(const std::string& request_text, const Catalog& catalog, Api api) {
+  const json body = parse_body(request_text);
+  Request r;
+  parse_common(body, catalog, r);
+  if (api == Api::recommend) {
+    if (r.task != Task::inference) throw InputError("task", Message("error.task.recommend_is_inference"));
+    check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
+    parse_llama_cpp(body, r);
+    Goal goal = Goal::best_value;
+    parse_goal(text(body, "goal", "goal", {"cheapest", "fastest", "best-value", "local", "laptop"}, "best-value"), goal);
+    r.goal = goal;
+    r.costs = parse_costs(body);
+    return r;
+  }
+  if (r.task == Task::inference) {
+    check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
+    parse_llama_cpp(body, r);
+    if (body.contains("hardware")) parse_inference_hardware(body, catalog, r);
+    parse_budget(body, r);
+    return r;
+  }
+  r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
+  check_magnitude(r.model, r.training.seq_len, r.training.micro_batch);
+  if (body.contains("hardware")) parse_training_hardware(body, catalog, r);
+  // What the training method needs of the model (LoRA target names that exist in it, layers to
+  // freeze) is checked here, after the device, as it always was.
+  if (std::optional<TrainingModelProblem> problem = training_model_problem(r.model, r.training)) {
+    throw InputError(problem->field, std::move(problem->message));
+  }
+  parse_budget(body, r);
+  return r;
+}
+
+}  // namespace llmsizer::edge

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+#include "read.hpp"
+
+#include <cctype>
+#include <cmath>
+
+#include "llmsizer/config_import.hpp"
+
+namespace llmsizer::edge {
+
+namespace {
+Message whole_number_error(std::int64_t min, std::int64_t max, const json& got) {
+  return Message("error.whole_number").integer("min", min).integer("max", max).text("got", got.dump());
+}
+Message number_error(double min, double max, const json& got) {
+  return Message("error.number").text("min", json(min).dump()).text("max", json(max).dump()).text("got", got.dump());
+}
+}  // namespace
+
+std::int64_t whole_number(const json& obj, const char* key, const std::string& field, std::int64_t min,
+                          std::int64_t max, std::int64_t fallback) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  if (it->is_number_integer()) {
+    const bool negative = it->is_number_unsigned() ? false : it->get<std::int64_t>() < 0;
+    if (!negative && it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(max)) {
+      throw InputError(field, whole_number_error(min, max, *it));
+    }
+    const std::int64_t v = it->get<std::int64_t>();
+    if (v < min || v > max) throw InputError(field, whole_number_error(min, max, *it));
+    return v;
+  }
+  if (it->is_number_float()) {
+    const double v = it->get<double>();
+    if (!std::isfinite(v) || std::floor(v) != v || v < static_cast<double>(min) || v > static_cast<double>(max)) {
+      throw InputError(field, whole_number_error(min, max, *it));
+    }
+    return static_cast<std::int64_t>(v);
+  }
+  throw InputError(field, whole_number_error(min, max, *it));
+}
+
+double number(const json& obj, const char* key, const std::string& field, double min, double max, double fallback) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  if (!it->is_number()) throw InputError(field, number_error(min, max, *it));
+  const double v = it->get<double>();
+  if (!std::isfinite(v) || v < min || v > max) {
+    throw InputError(field, number_error(min, max, *it));
+  }
+  return v;
+}
+
+bool boolean(const json& obj, const char* key, const std::string& field, bool fallback) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  if (!it->is_boolean()) throw InputError(field, Message("error.boolean").text("got", it->dump()));
+  return it->get<bool>();
+}
+
+std::string text(const json& obj, const char* key, const std::string& field, const std::vector<std::string>& allowed,
+                 const std::string& fallback) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  std::string list;
+  for (std::size_t i = 0; i < allowed.size(); ++i) list += (i ? ", " : "") + allowed[i];
+  if (!it->is_string()) {
+    throw InputError(field, allowed.empty() ? Message("error.string").text("got", it->dump()) : Message("error.one_of").text("allowed", list).text("got", it->dump()));
+  }
+  std::string value = it->get<std::string>();
+  for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (allowed.empty()) return value;
+  for (const auto& a : allowed) {
+    if (a == value) return value;
+  }
+  throw InputError(field, Message("error.one_of").text("allowed", list).text("got", it->dump()));
+}
+
+namespace {
+/// `weight_bytes` (exact stored bytes) and `weights_format` (what the file stores) of a model
+/// imported from a weights file.
+void read_file_weights(const json& value, const std::string& field, ModelSpec& m) {
+  m.file_weight_bytes = whole_number(value, "weight_bytes", field + ".weight_bytes", 1, 100'000'000'000'000LL, 0);
+  if (m.file_weight_bytes > 0) {
+    const auto format = value.find("weights_format");
+    m.file_weights_format = format != value.end() && format->is_string() ? format->get<std::string>() : "as stored";
+  }
+}
+}  // namespace
+
+ModelSpec parse_model(const json& value, const std::string& field, std::vector<Message>& warnings, const Catalog& catalog) {
+  if (value.is_string()) {
+    const std::string id = value.get<std::string>();
+    std::string lower = id;
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::optional<ModelSpec> preset = catalog.model(lower);
+    if (!preset) {
+      throw InputError(field, Message("error.model.unknown_preset").text("id", id));
+    }
+    return std::move(*preset);
+  }
+  if (!value.is_object()) {
+    throw InputError(field, Message("error.model.not_a_model").text("got", value.dump()));
+  }
+  if (value.contains("config")) {
+    ModelSpec m = model_from_hf_config(value.at("config"), field + ".config", warnings);
+    if (value.contains("name") && value["name"].is_string()) m.name = value["name"].get<std::string>();
+    // Exact figures from a weights file's header (inspect_model_file) beside its config.
+    if (value.contains("params")) {
+      m.params_override = static_cast<std::int64_t>(std::llround(number(value, "params", field + ".params", 1.0, 1e13, 0.0)));
+    }
+    read_file_weights(value, field, m);
+    return m;
+  }
+  if (value.contains("params")) {
+    // A bare parameter count: 1 to 10 trillion parameters (the range the core is tested to).
+    const double params = number(value, "params", field + ".params", 1.0, 1e13, 0.0);
+    ModelSpec m;
+    m.id = "custom";
+    m.name = value.value("name", std::string("custom model"));
+    m.params_override = static_cast<std::int64_t>(std::llround(params));
+    // Optional shape for the layer-dependent parts: layers and hidden_size (MHA, 4h MLP assumed).
+    const std::int64_t layers = whole_number(value, "layers", field + ".layers", 1, 10'000, 0);
+    const std::int64_t hidden = whole_number(value, "hidden_size", field + ".hidden_size", 1, 1'000'000, 0);
+    if ((layers > 0) != (hidden > 0)) {
+      throw InputError(layers > 0 ? field + ".hidden_size" : field + ".layers", Message("error.model.layers_and_hidden_size"));
+    }
+    if (layers > 0) {
+      m.num_layers = static_cast<int>(layers);
+      m.hidden_size = hidden;
+      const std::int64_t heads = whole_number(value, "heads", field + ".heads", 1, 100'000, std::max<std::int64_t>(1, hidden / 128));
+      m.num_attention_heads = static_cast<int>(heads);
+      m.num_kv_heads = static_cast<int>(whole_number(value, "kv_heads", field + ".kv_heads", 1, heads, heads));
+      m.head_dim = static_cast<int>(std::max<std::int64_t>(1, hidden / heads));
+      m.intermediate_size = whole_number(value, "intermediate_size", field + ".intermediate_size", 1, 100'000'000, 4 * hidden);
+      m.vocab_size = whole_number(value, "vocab_size", field + ".vocab_size", 1, 100'000'000, 32'000);
+      m.gated_mlp = false;
+      m.shape_assumed = true;
+      warnings.push_back(Message("warning.model.params_with_shape").integer("mlp_width", m.intermediate_size));
+    }
+    read_file_weights(value, field, m);
+    return m;
+  }
+  throw InputError(field, Message("error.model.neither_config_nor_params"));
+}
+
+}  // namespace llmsizer::edge

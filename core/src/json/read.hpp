@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Strict readers of a request's JSON fields, shared by the edge's parsers: each throws InputError
+// naming the JSON path and the allowed range.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "llmsizer/catalog.hpp"
+#include "llmsizer/error.hpp"
+#include "llmsizer/model.hpp"
+
+namespace llmsizer::edge {
+
+using nlohmann::json;
+
+/// A whole number in [min, max] at `obj[key]`, or `fallback` when absent.
+std::int64_t whole_number(const json& obj, const char* key, const std::string& field, std::int64_t min,
+                          std::int64_t max, std::int64_t fallback);
+/// A number in [min, max] at `obj[key]`, or `fallback` when absent.
+double number(const json& obj, const char* key, const std::string& field, double min, double max, double fallback);
+bool boolean(const json& obj, const char* key, const std::string& field, bool fallback);
+/// A string at `obj[key]` (one of `allowed` when non-empty), or `fallback` when absent.
+std::string text(const json& obj, const char* key, const std::string& field, const std::vector<std::string>& allowed,
+                 const std::string& fallback);
+
+/// The model of a request: a preset id (from `catalog`), {"config": {...}}, or {"params": N, ...}.
+ModelSpec parse_model(const json& value, const std::string& field, std::vector<Message>& warnings, const Catalog& catalog);
+
+/** What a model file's first bytes say (api.hpp inspect_model_file): inspect_model_header's
+ *  summary (or its error, whose `needed_bytes` asks for a longer prefix), plus `request_model` (the
+ *  request "model" it gives: {"config", "params", "weight_bytes", "weights_format"}, or a bare count
+ *  when the header lacks the attention shape; null for an index), `resolved_model` (that model as
+ *  an estimate's "model" describes it, with features) and `warnings`. A config.json gives
+ *  {"format": "config.json", "request_model": {"config": ...}, "resolved_model", "warnings"}. */
+std::string describe_model_file(std::string_view bytes, std::int64_t file_size_bytes);
+
+}  // namespace llmsizer::edge

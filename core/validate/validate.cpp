@@ -1,0 +1,854 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/validate.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "llmsizer/api.hpp"
+#include "llmsizer/embedded_catalog.hpp"
+#include "llmsizer/embedded_data.hpp"
+#include "llmsizer/hardware.hpp"
+#include "llmsizer/precision.hpp"
+
+namespace llmsizer {
+namespace {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr double kGB = 1e9;
+
+/// The kinds of measurement, in report order (each a data/validation/<kind>.json file). Their
+/// accuracy gates live in the tests (tests/validation_test.cpp), not here.
+constexpr const char* kKinds[] = {"inference", "training", "file_size", "speed"};
+
+std::string lower(std::string text) {
+  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string string_at(const json& obj, const char* key) {
+  const auto it = obj.find(key);
+  return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+/// The preset for a row's `model_ref`: its lowercase name, or an alias where the preset id is the
+/// Hugging Face repository name and the row uses a short name.
+std::string preset_for(const std::string& model_ref) {
+  static const std::map<std::string, std::string> kAliases = {
+      {"llama-3-8b", "meta-llama-3-8b"},  // vLLM PR #10511 serves meta-llama/Meta-Llama-3-8B
+      {"vicuna-7b-v1.5", "llama-2-7b-hf"},  // lmsys/vicuna-7b-v1.5 is a fine-tuned Llama-2-7B (same config)
+  };
+  const std::string id = lower(model_ref);
+  const auto alias = kAliases.find(id);
+  const std::string preset = alias != kAliases.end() ? alias->second : id;
+  return find_embedded_document("models", preset) != nullptr ? preset : std::string();
+}
+
+/// The weight format for a row's `quantization`: the first candidate the core knows. A candidate
+/// list names the checkpoint's own format first (what the quantization work adds) and the article's
+/// plain format last; a plain (generic, quantized) format standing in for a checkpoint format makes
+/// the row approximate: GPTQ/AWQ/FP8/NF4 checkpoints keep embeddings and lm_head in 16 bits and
+/// store scales, which the plain bytes per parameter do not count.
+bool map_weights(const std::string& quantization, ValidationRow& row, std::string& weights) {
+  const std::string q = lower(quantization);
+  std::vector<std::string> candidates;
+  if (q.empty() || q == "bf16" || contains(q, "none")) candidates = {"bf16"};
+  else if (q == "fp16") candidates = {"fp16"};
+  else if (q == "gptq-int4") candidates = {"gptq-int4", "int4"};
+  else if (q == "gptq-int8") candidates = {"gptq-int8", "int8"};
+  else if (q == "awq-int4") candidates = {"awq-int4", "awq", "int4"};
+  else if (q == "fp8") candidates = {"fp8-block", "fp8"};
+  else if (contains(q, "nf4") && contains(q, "double")) candidates = {"nf4-dq", "nf4", "int4"};
+  else if (contains(q, "nf4")) candidates = {"nf4", "int4"};
+  else return false;
+  for (const auto& id : candidates) {
+    const WeightFormat* format = find_weight_format(id);
+    if (format == nullptr) continue;
+    weights = id;
+    if (format->ecosystem == Ecosystem::generic && format->bits_per_weight() < 16.0 && id != candidates.front()) {
+      row.approximate = true;
+      row.notes.push_back("weights: \"" + quantization + "\" estimated with the plain format \"" + id + "\" until the core has \"" + candidates.front() + "\"");
+    } else if (format->ecosystem == Ecosystem::generic && format->bits_per_weight() < 16.0) {
+      row.approximate = true;
+      row.notes.push_back("weights: the plain format \"" + id + "\" counts every weight at " + std::to_string(format->bits_per_weight()) + " bits; the checkpoint keeps embeddings and lm_head in 16 bits");
+    }
+    return true;
+  }
+  return false;
+}
+
+/// "4.38.2" → "4.38".
+std::string major_minor(const std::string& version) {
+  const std::size_t first = version.find('.');
+  if (first == std::string::npos) return version;
+  const std::size_t second = version.find('.', first + 1);
+  return second == std::string::npos ? version : version.substr(0, second);
+}
+
+ValidationRow excluded(ValidationRow row, std::string reason) {
+  row.used = false;
+  row.excluded_reason = std::move(reason);
+  return row;
+}
+
+/// The catalog GPU of a row's `gpu` text. The Qwen2.5 docs say "NVIDIA A100 80GB": the SXM part
+/// (2039 GB/s; the PCIe card has 1935 GB/s, 5% less) is the catalog entry used.
+std::string catalog_gpu(const std::string& text) {
+  const std::string g = lower(text);
+  if (contains(g, "h20")) return "nvidia-h20";
+  if (contains(g, "a100") && contains(g, "40g")) return "nvidia-a100-40gb-sxm";
+  if (contains(g, "a100")) return "nvidia-a100-80gb-sxm";
+  if (contains(g, "4090")) return "nvidia-rtx-4090";
+  return "";
+}
+
+/// Runs `request` through the JSON edge (the path every user takes) and returns the response.
+json estimate_json(const ojson& request) {
+  return json::parse(estimate(request.dump()));
+}
+
+/// The usable memory of one GPU a row names, bytes (0: not in the catalog).
+std::int64_t gpu_capacity_bytes(const json& setting, const json& measured) {
+  const std::string gpu = catalog_gpu(string_at(setting, "gpu"));
+  if (!gpu.empty()) {
+    if (const auto hw = hardware_entry(gpu)) return usable_device_bytes(*hw, hw->device_memory_bytes);
+  }
+  // PEFT README: "GPU capacity 80 GB" without the model (an A100 80GB by the README's setup).
+  if (measured.contains("gpu_capacity_gb")) return static_cast<std::int64_t>(measured.at("gpu_capacity_gb").get<double>() * kGiB);
+  return 0;
+}
+
+/// A row that recorded an out-of-memory failure: the estimate of its request against the GPU's
+/// usable memory (memory.device_bytes, what the driver must hold). Not in the medians.
+ValidationRow oom_verdict(ValidationRow row, const json& request, std::int64_t capacity) {
+  row.oom = true;
+  row.request = request.dump();
+  const json response = estimate_json(request);
+  if (response.contains("error")) return excluded(row, "out-of-memory row; estimate error: " + response["error"].value("message", std::string()));
+  row.estimated = response["memory"]["device_bytes"].get<double>() / kGB;
+  row.measured = static_cast<double>(capacity) / kGB;
+  row.unit = "GB";
+  row.quantity = "memory.device_bytes against the GPU's usable memory (the source recorded out of memory)";
+  row.predicted_fit = capacity > 0 && row.estimated * kGB <= static_cast<double>(capacity);
+  char text[160];
+  std::snprintf(text, sizeof text, "out of memory: estimate %.2f GB vs %.2f GB usable: %s", row.estimated, row.measured,
+                row.predicted_fit ? "predicted to FIT (wrong)" : "predicted not to fit");
+  row.notes.push_back(text);
+  row.used = false;
+  row.excluded_reason = "out-of-memory row (no number): checked as a verdict, predicted " + std::string(row.predicted_fit ? "to fit" : "not to fit");
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inference memory
+
+/// A row's identity (id, kind, source), the start of every kind's mapping.
+ValidationRow row_for(const json& r, const char* kind) {
+  ValidationRow row;
+  row.id = string_at(r, "id");
+  row.kind = kind;
+  row.source = string_at(r, "source");
+  return row;
+}
+
+/// The start of a memory or speed row's request: the preset of its model and its weight format.
+/// Returns why the row cannot be mapped, or "" when `request` holds both.
+std::string model_and_weights(const json& r, ValidationRow& row, ojson& request) {
+  const std::string preset = preset_for(string_at(r, "model_ref"));
+  if (preset.empty()) return "no preset for " + string_at(r, "model_ref") + " in data/models";
+  request["model"] = preset;
+  const std::string quantization = string_at(r.at("setting"), "quantization");
+  std::string weights;
+  if (!map_weights(quantization, row, weights)) return "quantization \"" + quantization + "\" has no weight format";
+  request["weights"] = weights;
+  return "";
+}
+
+ValidationRow inference_row(const json& r) {
+  ValidationRow row = row_for(r, "inference");
+  const json& setting = r.at("setting");
+  const json& measured = r.at("measured");
+  const std::string framework = lower(string_at(setting, "framework"));
+  const std::string model_ref = string_at(r, "model_ref");
+
+  if (contains(row.source, "deepseek-ai/DeepSeek-LLM")) {
+    return excluded(row, "DeepSeek-LLM README: framework and tool not stated, 'sequence length' not said to be prompt or total, 67B rows on 8 GPUs with the split not stated, and no DeepSeek-LLM preset");
+  }
+  if (contains(row.source, "QwenLM/Qwen/")) {
+    return excluded(row, "first-generation Qwen (remote-code QWenLMHeadModel, not in the presets); input length not stated");
+  }
+  if (measured.contains("oom") && starts_with(framework, "litgpt")) {
+    // litgpt generate OOM cells: the same request as the table's other rows, as a verdict.
+    ojson request;
+    if (const std::string why = model_and_weights(r, row, request); !why.empty()) return excluded(row, why);
+    request["engine"] = "litgpt";
+    request["input_tokens"] = 6;
+    request["output_tokens"] = 50;
+    request["gpus"] = 1;
+    return oom_verdict(row, request, gpu_capacity_bytes(setting, measured));
+  }
+  if (measured.contains("oom")) {
+    return excluded(row, "records only that the run did not fit (out of memory); no number to compare");
+  }
+  if (contains(lower(string_at(r, "notes")), "caution")) {
+    return excluded(row, "the source itself calls this value inconsistent and did not report it");
+  }
+  ojson request;
+  if (const std::string why = model_and_weights(r, row, request); !why.empty()) return excluded(row, why);
+
+
+  // vLLM logs give parts (weights, activation profile, KV pool), not the request's peak: vLLM
+  // preallocates gpu_memory_utilization × the card whatever the request. The weights part is
+  // compared per GPU (tensor parallel split).
+  if (starts_with(framework, "vllm")) {
+    const bool per_gpu = measured.contains("weights_gib_per_gpu");
+    if (!per_gpu && !measured.contains("weights_gib")) {
+      return excluded(row, "vLLM log without the weights in GiB (block counts depend on an unstated GPU)");
+    }
+    row.measured = measured.at(per_gpu ? "weights_gib_per_gpu" : "weights_gib").get<double>();
+    const int tp = setting.value("tensor_parallel", 1);
+    request["engine"] = "vllm";
+    request["gpus"] = tp;
+    request["input_tokens"] = 1;
+    request["output_tokens"] = 0;
+    row.quantity = "memory.parts.weights per GPU (vLLM 'Loading model weights took', GiB)";
+    row.unit = "GiB";
+    row.request = request.dump();
+    const json response = estimate_json(request);
+    if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].dump());
+    row.estimated = response["memory"]["parts"]["weights"].get<double>() / kGiB;
+    row.used = true;
+    return row;
+  }
+
+  // Tokens, batch, engine.
+  std::int64_t input = setting.value("input_len", std::int64_t{0});
+  std::int64_t output = setting.value("output_len", std::int64_t{0});
+  if (starts_with(framework, "litgpt")) {
+    // litgpt generate/base.py defaults at that commit: prompt "Hello, my name is" (6 Llama/
+    // GPT-NeoX tokens with BOS), max_new_tokens 50; the KV cache is sized to prompt + new tokens.
+    // Its own Python generation loop keeps nothing the textbook formula misses: engine generic.
+    input = 6;
+    output = 50;
+    request["engine"] = "generic";
+    row.notes.push_back("prompt and max_new_tokens not stated: litgpt generate/base.py defaults (\"Hello, my name is\", 50 new tokens)");
+  } else if (starts_with(framework, "transformers")) {
+    request["engine"] = "transformers";
+    const json versions = setting.value("framework_versions", json::object());
+    std::string version = string_at(versions, "transformers");
+    if (version.empty()) {
+      // Qwen1.5 hf_infer.rst (Feb 2024): torch 2.1.2 and FA 2.5.6 listed, transformers not; Qwen1.5
+      // needs >= 4.37.0 (its config's transformers_version) and 4.38 was current then: a generate
+      // from before 4.42 (tuple cache) and 4.45 (whole-prompt logits) either way.
+      version = "4.37";
+      row.notes.push_back("transformers version not stated: 4.37 (Qwen1.5's minimum, the release of that time)");
+    }
+    request["engine_version"] = major_minor(version);
+  } else {
+    return excluded(row, "framework \"" + string_at(setting, "framework") + "\" is not an engine the core models");
+  }
+  if (input <= 0) return excluded(row, "input length not stated");
+  request["input_tokens"] = input;
+  request["output_tokens"] = output;
+  request["batch"] = setting.value("batch", 1);
+
+  // Units and what was measured.
+  double unit_bytes = kGiB;
+  if (measured.contains("gpu_memory_mb")) {
+    // Qwen3 speed benchmark prints MB: MiB (2^20), since weights + KV cache alone exceed the
+    // value read as 10^6 bytes (Qwen3-0.6B at 1 + 2048 tokens: 1,137 MiB of weights + 224 MiB of
+    // cache vs 1,394 printed).
+    row.measured = measured.at("gpu_memory_mb").get<double>();
+    unit_bytes = kMiB;
+    row.unit = "MiB";
+  } else if (measured.contains("gpu_memory_gb")) {
+    row.measured = measured.at("gpu_memory_gb").get<double>();
+    if (contains(row.source, "QwenLM/Qwen2.5")) {
+      // Qwen speed benchmark: sum over GPUs of torch.cuda.max_memory_allocated / 1024^3
+      // (examples/speed-benchmark/speed_benchmark_transformers.py), printed as "GB".
+      unit_bytes = kGiB;
+      row.unit = "GiB";
+    } else {
+      // litgpt: torch.cuda.max_memory_allocated() / 1e9.
+      unit_bytes = kGB;
+      row.unit = "GB";
+    }
+  } else {
+    return excluded(row, "no memory figure in the row");
+  }
+  const int gpu_count = setting.value("gpu_count", 1);
+  if (gpu_count > 1) {
+    // device_map="auto" splits the layers over the GPUs and the benchmark sums each GPU's own
+    // peak: every device peaks at a different moment with its own layer temporaries, and
+    // accelerate copies the whole-prompt fp32 logits back to the first GPU (io_same_device), so
+    // the sum exceeds one device's peak by up to prompt × vocab × 6 B plus a layer's MLP
+    // intermediates per extra GPU. The core's `gpus` is tensor parallelism, a different split.
+    row.notes.push_back(std::to_string(gpu_count) + " GPUs");
+    return excluded(row, "sum of per-GPU peaks of a multi-GPU device_map=auto layer split (not tensor parallelism, which the core's gpus models)");
+  }
+  request["gpus"] = 1;
+  row.request = request.dump();
+  const json response = estimate_json(request);
+  if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].dump());
+  const json& memory = response["memory"];
+  const double peak = memory["tensor_peak_bytes"].get<double>() / unit_bytes;
+  if (contains(row.source, "getting_started/speed_benchmark.md")) {
+    // The Qwen3 table does not state its method, and its numbers are the weights plus the KV
+    // cache of the whole context and a near-constant rest (Qwen3-0.6B: +33 MiB at 1, 6144, 14336
+    // and 30720 prompt tokens; each step between prompt lengths equals the KV cache of the added
+    // tokens to the MiB) with no prefill temporaries — which any peak of a 30720-token prefill
+    // holds (the MLP intermediates alone are 3 × tokens × intermediate_size × 2 B, 540 MiB for
+    // 0.6B). So it is compared with the resident weights + cache.
+    row.quantity = "memory.parts.weights + memory.parts.kv_cache (resident weights and cache; the Qwen3 table shows no prefill temporaries)";
+    row.estimated = (memory["parts"]["weights"].get<double>() + memory["parts"]["kv_cache"].get<double>()) / unit_bytes;
+    char text[96];
+    std::snprintf(text, sizeof text, "tensor peak estimate %.0f %s (%+.1f%% against the printed value)", peak, row.unit.c_str(), 100.0 * (peak - row.measured) / row.measured);
+    row.notes.push_back(text);
+  } else {
+    row.quantity = "memory.tensor_peak_bytes (torch.cuda.max_memory_allocated)";
+    row.estimated = peak;
+  }
+  row.used = true;
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Training memory
+
+/** A row of the Unsloth README's max-context tables (unslothai/unsloth@e3162dc README.md): the
+ *  longest sequence that trained on a card of `gpu_vram_gb` (read as GiB: cards sold as "8 GB"
+ *  carry 8 GiB), 4-bit QLoRA r 32 on all linear layers, batch 1, sequences padded to that length.
+ *  The table states no optimizer: Unsloth's notebooks and its README examples train with
+ *  optim="adamw_8bit", taken for both columns; its 4-bit checkpoints are NF4 with double
+ *  quantization. Unsloth column: framework unsloth (offloaded gradient checkpointing, fused LoRA
+ *  kernels, no dropout, Cut Cross-Entropy). "Hugging Face + FA2": transformers + PEFT (fp32
+ *  adapters, prepare_model_for_kbit_training), gradient checkpointing, flash attention.
+ *  Compared as memory: the estimate at the published longest sequence against the card (a memory
+ *  error like every other training row); the longest sequence the estimate allows (the answer's
+ *  fit.max_context) is printed beside it. "OOM" cells are verdicts at one token. */
+ValidationRow unsloth_context_row(ValidationRow row, const json& r, const std::string& preset) {
+  const json& st = r.at("setting");
+  const json& measured = r.at("measured");
+  if (preset.empty()) return excluded(row, "no preset for " + string_at(r, "model_ref"));
+  const bool unsloth = string_at(st, "framework") == "unsloth";
+  const std::int64_t capacity = static_cast<std::int64_t>(st.at("gpu_vram_gb").get<double>() * kGiB);
+  const bool oom = measured.value("oom", false);
+  ojson t;
+  t["method"] = "qlora";
+  t["quantization"] = "nf4";
+  t["lora_rank"] = st.at("lora_rank");
+  t["lora_targets"] = st.at("lora_target_modules");
+  t["lora_dropout"] = 0.0;
+  t["seq_len"] = oom ? 1 : measured.at("max_context_tokens").get<std::int64_t>();
+  t["micro_batch"] = st.at("micro_batch");
+  t["gradient_checkpointing"] = true;
+  t["flash_attention"] = true;
+  t["optimizer"] = "adamw-8bit";
+  t["precision"] = "mixed-bf16";
+  t["framework"] = unsloth ? "unsloth" : "trainer";
+  ojson request;
+  request["model"] = preset;
+  request["task"] = "training";
+  request["gpus"] = 1;
+  request["training"] = t;
+  if (oom) return oom_verdict(row, request, capacity);
+  request["budget_bytes"] = capacity;
+  row.request = request.dump();
+  const json response = estimate_json(request);
+  if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].value("message", std::string()));
+  row.measured = static_cast<double>(capacity) / kGB;
+  row.unit = "GB";
+  row.quantity = "memory.device_bytes at the published longest sequence, against the card's memory";
+  row.estimated = response["memory"]["device_bytes"].get<double>() / kGB;
+  const std::int64_t published = measured.at("max_context_tokens").get<std::int64_t>();
+  const std::int64_t estimated_context = response.contains("fit") ? response["fit"].value("max_context", std::int64_t{0}) : 0;
+  char text[160];
+  std::snprintf(text, sizeof text, "longest sequence: published %lld tokens, estimated %lld (%+.1f%%)", static_cast<long long>(published),
+                static_cast<long long>(estimated_context), 100.0 * (static_cast<double>(estimated_context) - published) / published);
+  row.notes.push_back(text);
+  row.used = true;
+  return row;
+}
+
+/** A training row as its source ran it.
+ *  - Qwen-1 README rows ("Profiling of Memory and Speed", QwenLM/Qwen@712d922) come from Qwen's
+ *    finetune.py and finetune/ scripts. LoRA (finetune_lora_single_gpu.sh): no DeepSpeed; Qwen's
+ *    remote code loads the model in bf16 on A100 and the HF Trainer steps torch AdamW on bf16
+ *    parameters (pure bf16); peft 0.5 (pinned for PyTorch 2.0) makes fp32 adapters; r 64, dropout 0.05,
+ *    c_attn/c_proj/w1/w2; "LoRA (emb)" also trains wte and lm_head copies. Q-LoRA
+ *    (finetune_qlora_single_gpu.sh): GPTQ-Int4 base, fp16, DeepSpeed ZeRO-2. Full (finetune_ds.sh):
+ *    bf16 with DeepSpeed ZeRO-2. Both use finetune/ds_config_zero2.json: reduce_bucket_size 2e8,
+ *    overlap_comm true. modeling_qwen.py computes CrossEntropyLoss on the 16-bit logits; the HF
+ *    Trainer runs the forward under torch autocast (cross_entropy then in fp32) except under DeepSpeed.
+ *  - litgpt rows (tutorials/resource-tables.md, finetune/lora.py): bf16-true (weights, adapters
+ *    and AdamW states in bf16), r 8 on query and value, dropout 0.05, cross-entropy on 16-bit
+ *    logit chunks, the longest Alpaca sample (1304 tokens for Llama 2) in the first micro-batch;
+ *    --quantize bnb.nf4[-dq] with bnb PagedAdamW; FSDP with block checkpointing on several GPUs;
+ *    the peak printed is torch.cuda.max_memory_allocated() / 1e9. */
+ValidationRow training_row(const json& r) {
+  ValidationRow row = row_for(r, "training");
+  const json& st = r.at("setting");
+  const json& measured = r.at("measured");
+  const std::string ref = string_at(r, "model_ref");
+  if (starts_with(ref, "bigscience/") && !measured.value("oom", false)) {
+    return excluded(row, std::string("PEFT README table: sequence length, batch, precision and LoRA rank not stated") +
+                             (ref == "bigscience/bloomz-7b1" ? "" : "; encoder-decoder model (not modelled)"));
+  }
+  const EmbeddedDocument* doc = find_validation_document("training");
+  const json models = doc != nullptr ? json::parse(doc->json.begin(), doc->json.end()).value("models", json::object()) : json::object();
+  const std::string preset = preset_for(ref);
+  const bool has_config = models.contains(ref) && (models[ref].contains("config") || models[ref].contains("params_stated"));
+  if (preset.empty() && !has_config) return excluded(row, "no preset or architecture for " + ref);
+
+  const bool litgpt = starts_with(string_at(st, "framework"), "litgpt");
+  const bool unsloth_table = contains(row.source, "unslothai/unsloth");
+  const std::string method = string_at(st, "method");
+  ojson t;
+  if (unsloth_table) return unsloth_context_row(row, r, preset);
+  if (starts_with(ref, "bigscience/")) {
+    // PEFT README OOM cells: full fine-tuning; the table states no sequence length or batch: the
+    // smallest (1 token, batch 1) is the test's lower bound, mixed precision with AdamW.
+    t["method"] = "full";
+    t["seq_len"] = 1;
+    t["micro_batch"] = 1;
+    t["precision"] = "fp32";  // the README's accelerate config: mixed_precision no
+  } else {
+    t["seq_len"] = st.at("seq_len");
+    t["micro_batch"] = st.at("micro_batch");
+    t["gradient_accumulation"] = st.value("gradient_accumulation", 1);
+    t["gradient_checkpointing"] = st.value("grad_checkpointing", false);
+    t["flash_attention"] = litgpt || string_at(st, "attention") == "flash_attention_2";
+    t["optimizer"] = "adamw";
+  }
+  if (litgpt) {
+    const bool qlora = method == "qlora";
+    t["framework"] = "litgpt";
+    t["method"] = qlora ? "qlora" : "lora";
+    t["precision"] = "bf16";
+    t["lora_rank"] = st.at("lora_rank");
+    t["lora_targets"] = {"q_proj", "v_proj"};  // litgpt to_query / to_value
+    t["lora_dropout"] = st.value("lora_dropout", 0.0);
+    t["adapter_dtype"] = "base";
+    t["loss_dtype"] = "16-bit";
+    if (qlora) {
+      t["quantization"] = contains(string_at(st, "quantization"), "dq") ? "nf4" : "nf4-no-double-quant";
+      t["optimizer"] = "paged-adamw";
+    }
+  } else if (starts_with(ref, "bigscience/")) {
+  } else if (method == "full") {
+    t["method"] = "full";
+    t["precision"] = "mixed-bf16";
+    t["framework"] = "deepspeed";
+    t["zero_stage"] = 2;
+    t["reduce_bucket_size"] = 2e8;
+    t["overlap_comm"] = true;
+    t["loss_dtype"] = "16-bit";
+  } else {
+    const bool qlora = starts_with(method, "qlora");
+    t["method"] = qlora ? "qlora" : "lora";
+    t["lora_rank"] = st.at("lora_rank");
+    t["lora_targets"] = st.at("lora_target_modules");
+    t["lora_dropout"] = st.value("lora_dropout", 0.0);
+    // The README profiles with PyTorch 2.0, for which it pins peft >= 0.5.0, < 0.6.0 (README,
+    // "torch>=2.0,<2.1 ... peft>=0.5.0,<0.6.0"). peft 0.5 creates lora_A/lora_B as nn.Linear in
+    // the default dtype and moves them to the base weight's device only (tuners/lora.py
+    // LoraLayer.update_layer: self.to(self.weight.device)): fp32 adapters, grads and AdamW states.
+    // Under DeepSpeed fp16 (Q-LoRA) the engine casts the whole module to fp16 (module.half()):
+    // adapters in the base dtype with DeepSpeed's fp32 master partition.
+    t["adapter_dtype"] = qlora ? "base" : "fp32";
+    t["train_embeddings"] = contains(method, "trainable_embedding");
+    if (qlora) {
+      t["quantization"] = "gptq-int4";
+      t["precision"] = "mixed-fp16";
+      t["framework"] = "deepspeed";
+      t["zero_stage"] = 2;
+      t["reduce_bucket_size"] = 2e8;
+      t["overlap_comm"] = true;
+      t["loss_dtype"] = "16-bit";
+    } else {
+      t["precision"] = "bf16";
+    }
+  }
+  ojson request;
+  if (!preset.empty()) {
+    request["model"] = preset;
+  } else if (models[ref].contains("config")) {
+    request["model"] = {{"config", models[ref]["config"]}};
+  } else {
+    request["model"] = {{"params", models[ref]["params_stated"]}};
+  }
+  request["task"] = "training";
+  request["gpus"] = st.value("gpu_count", 1);
+  request["training"] = t;
+  if (measured.value("oom", false)) return oom_verdict(row, request, gpu_capacity_bytes(st, measured));
+  row.request = request.dump();
+  const json response = estimate_json(request);
+  if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].value("message", std::string()));
+  row.measured = measured.at("gpu_memory_gb").get<double>();
+  row.unit = "GB";
+  if (litgpt) {
+    row.quantity = "memory.tensor_peak_bytes (torch.cuda.max_memory_allocated() / 1e9, per GPU)";
+    row.estimated = response["memory"]["tensor_peak_bytes"].get<double>() / kGB;
+  } else {
+    // The README prints "G" without its method: compared as decimal GB with the device total
+    // (tensors + CUDA context), what nvidia-smi shows.
+    row.quantity = "memory.device_bytes (method not stated; read as what nvidia-smi shows)";
+    row.estimated = response["memory"]["device_bytes"].get<double>() / kGB;
+  }
+  row.used = true;
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// File sizes (GGUF/ggml): the row's model and llama.cpp quantization type → disk_bytes.
+
+/// model_ref → preset for the file-size rows. LLaMA (v1) 7B/13B have Llama 2 7B/13B's shapes
+/// (hidden 4096/5120, 32/40 layers, MLP 11008/13824, vocab 32000, untied; only the context length
+/// differs, which does not change the weights); the Llama 3.1 instruct presets share the base
+/// models' shapes.
+std::string file_size_preset(const std::string& model_ref) {
+  static const std::map<std::string, std::string> kAliases = {
+      {"llama-3.1-8b", "llama-3.1-8b-instruct"}, {"llama-3.1-70b", "llama-3.1-70b-instruct"},
+      {"llama-3.1-405b", "llama-3.1-405b-instruct"}, {"llama-7b", "llama-2-7b-hf"}, {"llama-13b", "llama-2-13b-hf"}};
+  const auto alias = kAliases.find(lower(model_ref));
+  return alias != kAliases.end() ? alias->second : preset_for(model_ref);
+}
+
+/// Rows left out, by id prefix, with the reason. The first is flagged by the rows' own notes; the
+/// others are not, and are left out for the evidence given (llmsizer validate prints them).
+const std::pair<const char*, const char*> kFileSizeExcluded[] = {
+    {"llamacpp-old-readme-", "notes: size printed with a bare 'G' (GB or GiB not stated) to 2 significant digits, pre-GGUF ggml files, table later marked outdated upstream"},
+    {"llamacpp-ppl-scoreboard-llama3-8b-q2-k-s", "the scoreboard repeats q2_K's 2.96 GiB; llama.cpp tools/quantize/README.md (f4a71e70) gives Q2_K_S 2.78 GiB vs Q2_K 2.95 GiB for Llama-3.1-8B (same shapes)"},
+    {"llamacpp-quantize-readme-diskreq-llama-3-1-405b-q4-k-m", "the table's sizes are not exact: its 70B 'original' 280.9 GB is below the 70,553,706,496 parameters × 4 B = 282.2 GB such a file must hold, and its 70B Q4_K_M 43.1 GB is above the 42.52 GB of published files (12 published Llama-3.1-70B files are matched within 1%, tests/quantization_test.cpp); Q4_K_M files of Llama-3.1-405B-Instruct are listed at 243.0 GB (bartowski/Meta-Llama-3.1-405B-Instruct-GGUF) and 243 GB (ollama llama3.1:405b-instruct-q4_K_M), where the estimate is 243.07 GB"},
+};
+
+/// Rows measured on files made by an older llama.cpp whose mix for the type differs from today's:
+/// the row is checked against that mix (a weight format of its own) and says so.
+struct OlderMix {
+  const char* id_prefix;
+  const char* type;
+  const char* format;
+  const char* why;
+};
+const OlderMix kOlderMixes[] = {
+    {"llamacpp-examples-quantize-llama-2-", "q2_k", "q2_k_2023",
+     "the Llama 2 bits-per-weight table dates from 2023 (its other types match today's mixes; its Q2_K is the "
+     "mix of llama.cpp PR #2707/#2807, replaced by PR #5060 in 2024-01): checked against format q2_k_2023"},
+};
+
+ValidationRow file_size_row(const json& r) {
+  ValidationRow row = row_for(r, "file_size");
+  const std::string preset = file_size_preset(string_at(r, "model_ref"));
+  if (preset.empty()) return excluded(row, "no preset for " + string_at(r, "model_ref") + " in data/models");
+  std::string type = lower(string_at(r.at("setting"), "quant_type"));
+  if (starts_with(type, "original")) {
+    // The README does not name the dtype; 32.1 GB for 8.03e9 parameters is 4 B each (the notes).
+    type = "gguf-f32";
+    row.notes.push_back("'original' read as F32 (4 bytes per parameter), as the row's notes suggest");
+  } else if (type == "f16") {
+    type = "gguf-f16";
+  }
+  for (const auto& older : kOlderMixes) {
+    if (starts_with(row.id, older.id_prefix) && type == older.type) {
+      type = older.format;
+      row.notes.push_back(older.why);
+    }
+  }
+  if (find_weight_format(type) == nullptr) return excluded(row, "quantization type \"" + type + "\" has no weight format");
+  ojson request;
+  request["model"] = preset;
+  request["weights"] = type;
+  request["engine"] = "llama.cpp";
+  row.request = request.dump();
+  const json response = estimate_json(request);
+  if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].dump());
+  const double disk = response["disk_bytes"].get<double>();
+  const json& measured = r.at("measured");
+  if (measured.contains("file_size_gb")) {
+    row.measured = measured["file_size_gb"].get<double>();
+    row.estimated = disk / kGB;
+    row.unit = "GB";
+    row.quantity = "disk_bytes";
+  } else if (measured.contains("file_size_gib")) {
+    row.measured = measured["file_size_gib"].get<double>();
+    row.estimated = disk / kGiB;
+    row.unit = "GiB";
+    row.quantity = "disk_bytes";
+  } else if (measured.contains("bits_per_weight")) {
+    // The README's bits per weight of the whole file: file bytes × 8 / parameters.
+    row.measured = measured["bits_per_weight"].get<double>();
+    row.estimated = disk * 8.0 / response["model"]["params"].get<double>();
+    row.unit = "bpw";
+    row.quantity = "disk_bytes × 8 / params";
+  } else if (measured.contains("file_size_as_printed")) {
+    // "13.0G": GB or GiB not stated; read as GiB, the closer reading (printed only: excluded).
+    const std::string printed = string_at(measured, "file_size_as_printed");
+    row.measured = std::atof(printed.c_str());
+    row.estimated = disk / kGiB;
+    row.unit = "G (read as GiB)";
+    row.quantity = "disk_bytes";
+  } else {
+    return excluded(row, "no file size in the row");
+  }
+  for (const auto& [prefix, reason] : kFileSizeExcluded) {
+    if (!starts_with(row.id, prefix)) continue;
+    char text[128];
+    std::snprintf(text, sizeof text, "estimate %.3f vs %.3f %s (%+.2f%%), not counted", row.estimated, row.measured, row.unit.c_str(),
+                  100.0 * (row.estimated - row.measured) / row.measured);
+    row.notes.push_back(text);
+    return excluded(row, reason);
+  }
+  row.used = true;
+  return row;
+}
+// ---------------------------------------------------------------------------------------------
+// Generation speed. Rows come from speed.json and from the memory rows of inference.json that
+// also print tokens/s (the Qwen transformers tables, litgpt). Each source defines its rate:
+// - Qwen2.5 docs (speed_benchmark.rst, hf_infer.rst): output_len / wall time of one generate call
+//   at batch 1, prefill included (examples/speed-benchmark/speed_benchmark_transformers.py and
+//   _vllm.py: tokens_per_second = GENERATE_LENGTH_PER_EXPERIMENT / time_cost);
+// - Qwen3 table (getting_started/speed_benchmark.md, "Notes"): (prompt tokens + generated tokens)
+//   / time;
+// - litgpt generate/base.py: tokens generated / wall time of generate() (prefill included).
+// The estimate's throughput.generation_tokens_per_s is output tokens / (time to first token + every
+// decode step); the Qwen3 rate is that × (input + output) / output.
+
+/// Engine of a speed row's framework; "" when the core has none.
+std::string speed_engine(const std::string& framework) {
+  const std::string f = lower(framework);
+  if (starts_with(f, "vllm")) return "vllm";
+  if (starts_with(f, "sglang")) return "sglang";
+  if (starts_with(f, "litgpt")) return "litgpt";
+  if (starts_with(f, "autoawq")) return "autoawq";
+  if (f == "transformers") return "transformers";
+  return "";
+}
+
+/// The speed rows of one measured row: its generation (or steady decode) rate, and its prefill
+/// rate where the source printed one (AutoAWQ README).
+std::vector<ValidationRow> speed_rows(const json& r) {
+  ValidationRow row = row_for(r, "speed");
+  const json& setting = r.at("setting");
+  const json& measured = r.at("measured");
+  if (measured.contains("requests_per_s")) {
+    return {excluded(row, "offline batched throughput of many prompts (vLLM benchmark_throughput.py): not one sequence's speed, batch not stated")};
+  }
+  if (contains(row.source, "QwenLM/Qwen/")) {
+    return {excluded(row, "first-generation Qwen README: speed averaged over encoded and generated tokens, input length not stated, no preset")};
+  }
+  const std::string engine = speed_engine(string_at(setting, "framework"));
+  if (engine.empty()) return {excluded(row, "framework \"" + string_at(setting, "framework") + "\" is not an engine the core models")};
+  ojson request;
+  if (const std::string why = model_and_weights(r, row, request); !why.empty()) return {excluded(row, why)};
+  const std::string gpu = catalog_gpu(string_at(setting, "gpu"));
+  if (gpu.empty()) return {excluded(row, "GPU \"" + string_at(setting, "gpu") + "\" not in the catalog")};
+  if (string_at(setting, "awq_kernel") == "GEMV") {
+    return {excluded(row, "AWQ GEMV checkpoint (quant_config version GEMV: its own packing and CUDA-core kernels, slow for prompts and batches); the core's awq-int4 is the GEMM packing")};
+  }
+  request["engine"] = engine;
+  std::int64_t input = setting.value("input_len", setting.value("prefill_len", std::int64_t{1}));
+  std::int64_t output = setting.value("output_len", setting.value("decode_len", std::int64_t{1}));
+  if (engine == "litgpt") {
+    // generate/base.py defaults at that commit: prompt "Hello, my name is" (6 tokens with BOS),
+    // max_new_tokens 50 (the table states neither).
+    input = 6;
+    output = 50;
+    row.notes.push_back("prompt and max_new_tokens not stated: litgpt generate/base.py defaults (6-token prompt, 50 new tokens)");
+  }
+  if (engine == "transformers") {
+    const json versions = setting.value("framework_versions", json::object());
+    std::string version = string_at(versions, "transformers");
+    if (version.empty()) {
+      version = "4.37";  // Qwen1.5 hf_infer.rst: not stated; Qwen1.5's minimum, current in Feb 2024 (as for memory)
+      row.notes.push_back("transformers version not stated: 4.37");
+    }
+    request["engine_version"] = major_minor(version);
+  }
+  const std::int64_t batch = setting.value("batch", std::int64_t{1});
+  request["input_tokens"] = input;
+  request["output_tokens"] = output;
+  request["batch"] = batch;
+  request["gpus"] = setting.value("gpu_count", setting.value("tensor_parallel", 1));
+  request["hardware"] = gpu;
+  const json engine_args = setting.value("vllm_engine_args", json::object());
+  if (engine_args.value("enforce_eager", false)) request["enforce_eager"] = true;
+  row.unit = "tokens/s";
+  row.request = request.dump();
+  row.notes.push_back("GPU taken as " + gpu);
+  const json response = estimate_json(request);
+  if (response.contains("error")) return {excluded(row, "estimate error: " + response["error"].dump())};
+  const json& throughput = response["throughput"];
+  if (!throughput["generation_tokens_per_s"].is_number()) return {excluded(row, "no speed estimate for this hardware")};
+
+  if (measured.contains("decode_tokens_per_s")) {
+    // AutoAWQ examples/benchmark.py: prefill and decode timed apart, batch × tokens / time.
+    ValidationRow decode = row;
+    decode.measured = measured.at("decode_tokens_per_s").get<double>();
+    decode.estimated = throughput["decode_tokens_per_s_total"].get<double>();
+    decode.quantity = "throughput.decode_tokens_per_s_total (batch × decode steps / their time, at the middle of the generation)";
+    decode.used = true;
+    ValidationRow prefill = row;
+    prefill.id += "-prefill";
+    prefill.measured = measured.at("prefill_tokens_per_s").get<double>();
+    prefill.estimated = throughput["prefill_tokens_per_s"].get<double>();
+    prefill.quantity = "throughput.prefill_tokens_per_s (batch × prompt tokens / time of the prompt forward)";
+    prefill.used = true;
+    return {decode, prefill};
+  }
+  // Rows with and without flash attention 2 (Qwen1.5 hf_infer): the FA2 figure.
+  const char* key = measured.contains("tokens_per_s") ? "tokens_per_s" : "tokens_per_s_with_fa2";
+  if (!measured.contains(key)) return {excluded(row, "no tokens/s figure")};
+  row.measured = measured.at(key).get<double>();
+  const bool prompt_counted = contains(row.source, "getting_started/speed_benchmark.md");
+  row.quantity = prompt_counted ? "throughput.generation_tokens_per_s × (input + output) / output (the Qwen3 table counts prompt and generated tokens over the wall time)"
+                                : "throughput.generation_tokens_per_s (output tokens / generate wall time, prefill included)";
+  row.estimated = throughput["generation_tokens_per_s"].get<double>();
+  if (prompt_counted) row.estimated *= static_cast<double>(input + output) / static_cast<double>(output);
+  row.used = true;
+  return {row};
+}
+
+/// A memory row that also printed a speed (the Qwen transformers tables, litgpt).
+bool has_speed(const json& r) {
+  const json& m = r.at("measured");
+  return m.contains("tokens_per_s") || m.contains("tokens_per_s_with_fa2");
+}
+
+ValidationRow validate_row(const std::string& kind, const json& r) {
+  if (kind == "inference") return inference_row(r);
+  if (kind == "training") return training_row(r);
+  if (kind == "file_size") return file_size_row(r);
+  return speed_rows(r).front();
+}
+
+ValidationSummary summarize(const std::string& kind, const std::vector<ValidationRow>& rows) {
+  ValidationSummary s;
+  s.kind = kind;
+  std::vector<double> all, exact, signed_errors;
+  for (const auto& row : rows) {
+    if (row.kind != kind) continue;
+    ++s.rows;
+    if (!row.used) {
+      ++s.excluded;
+      continue;
+    }
+    ++s.used;
+    all.push_back(std::fabs(row.error));
+    signed_errors.push_back(row.error);
+    if (!row.approximate) {
+      ++s.exact;
+      exact.push_back(std::fabs(row.error));
+    }
+  }
+  s.median_abs_error = median_of(all);
+  s.p90_abs_error = percentile_of(all, 0.9);
+  s.median_abs_error_exact = median_of(exact);
+  s.p90_abs_error_exact = percentile_of(exact, 0.9);
+  s.median_signed_error = median_of(signed_errors);
+  return s;
+}
+
+}  // namespace
+
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+double percentile_of(std::vector<double> values, double p) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  // Nearest rank: the smallest value with at least p of the values at or below it.
+  const double rank = std::ceil(p * static_cast<double>(values.size()));
+  const std::size_t index = static_cast<std::size_t>(std::max(1.0, rank)) - 1;
+  return values[std::min(index, values.size() - 1)];
+}
+
+const EmbeddedDocument* find_validation_document(std::string_view kind) {
+  for (auto* doc = validation_documents_begin(); doc != validation_documents_end(); ++doc) {
+    if (doc->id == kind) return doc;
+  }
+  return nullptr;
+}
+
+ValidationReport run_validation(const std::string& kind) {
+  ValidationReport report;
+  for (const char* each : kKinds) {
+    if (!kind.empty() && kind != each) continue;
+    const EmbeddedDocument* doc = find_validation_document(each);
+    if (doc != nullptr) {
+      const json data = json::parse(doc->json.begin(), doc->json.end());
+      for (const auto& r : data.at("rows")) {
+        std::vector<ValidationRow> rows = std::string(each) == "speed" ? speed_rows(r) : std::vector<ValidationRow>{validate_row(each, r)};
+        for (auto& row : rows) {
+          if (row.used) row.error = row.measured != 0.0 ? (row.estimated - row.measured) / row.measured : 0.0;
+          report.rows.push_back(std::move(row));
+        }
+      }
+    }
+    const EmbeddedDocument* memory = std::string(each) == "speed" ? find_validation_document("inference") : nullptr;
+    if (memory != nullptr) {
+      // Speeds printed beside memory figures are compared too (one speed row per such memory row).
+      const json data = json::parse(memory->json.begin(), memory->json.end());
+      for (const auto& r : data.at("rows")) {
+        if (!has_speed(r)) continue;
+        for (auto& row : speed_rows(r)) {
+          if (row.used) row.error = row.measured != 0.0 ? (row.estimated - row.measured) / row.measured : 0.0;
+          report.rows.push_back(std::move(row));
+        }
+      }
+    }
+    report.summaries.push_back(summarize(each, report.rows));
+  }
+  return report;
+}
+
+std::string validation_report_json(const ValidationReport& report) {
+  ojson out;
+  out["schema_version"] = 1;
+  out["summaries"] = ojson::array();
+  for (const auto& s : report.summaries) {
+    out["summaries"].push_back({{"kind", s.kind}, {"rows", s.rows}, {"used", s.used}, {"exact", s.exact}, {"excluded", s.excluded},
+                                {"median_abs_error", s.median_abs_error}, {"p90_abs_error", s.p90_abs_error},
+                                {"median_abs_error_exact", s.median_abs_error_exact}, {"p90_abs_error_exact", s.p90_abs_error_exact},
+                                {"median_signed_error", s.median_signed_error}});
+  }
+  out["rows"] = ojson::array();
+  for (const auto& r : report.rows) {
+    ojson j;
+    j["id"] = r.id;
+    j["kind"] = r.kind;
+    j["used"] = r.used;
+    if (r.used) {
+      j["measured"] = r.measured;
+      j["estimated"] = r.estimated;
+      j["unit"] = r.unit;
+      j["error"] = r.error;
+      j["approximate"] = r.approximate;
+      j["quantity"] = r.quantity;
+      j["request"] = ojson::parse(r.request);
+    } else {
+      j["excluded_reason"] = r.excluded_reason;
+    }
+    if (!r.notes.empty()) j["notes"] = r.notes;
+    j["source"] = r.source;
+    out["rows"].push_back(j);
+  }
+  return out.dump();
+}
+
+}  // namespace llmsizer
