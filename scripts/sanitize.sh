@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cmake --preset asan >/dev/null
-cmake --build --preset asan --target llmsizer_tests llmsizer
+cmake --build --preset asan --target llmsizer_tests llmsizer llmsizer_corpus
 ctest --preset asan

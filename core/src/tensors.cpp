@@ -2,6 +2,7 @@
 #include "llmsizer/tensors.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace llmsizer {
 
@@ -188,7 +189,7 @@ std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
     // A bare parameter count (its layers and hidden_size, if given, size only the KV cache and
     // activations): one lump of that many weights, as count_params takes the count as given.
     b.add_lump("weights", counts.total, TensorClass::other);
-    return b.out;
+    return std::move(b.out);  // a member: no copy elision without the move
   }
   const std::int64_t h = m.hidden_size;
   b.add("token_embd.weight", {h, m.vocab_size}, TensorClass::embeddings);
@@ -215,7 +216,7 @@ std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
   std::int64_t listed = 0;
   for (const auto& t : b.out) listed += t.elements();
   b.add_lump("other", counts.total - listed, TensorClass::other);
-  return b.out;
+  return std::move(b.out);
 }
 
 }  // namespace llmsizer
