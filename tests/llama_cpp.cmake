@@ -17,3 +17,17 @@ if(LLMSIZER_NODE)
   set_tests_properties(llama_cpp.real_llama_cpp PROPERTIES
     SKIP_RETURN_CODE 77 LABELS "js;llama_cpp" TIMEOUT 900 RUN_SERIAL ON WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endif()
+
+# The CLI prints the command line that reproduces a llama.cpp estimate: two slots of 1024 + 1024
+# tokens are -c 4096 (llama-server's -c is the context of all slots together) -np 2, the request's
+# -ub 1024 beside llama-server's default -b 2048, and the q8_0 cache as -ctk/-ctv.
+add_test(NAME cli.llama_cpp_command_line
+         COMMAND llmsizer estimate ${CMAKE_CURRENT_SOURCE_DIR}/requests/llama_cpp_two_slots.json)
+set_tests_properties(cli.llama_cpp_command_line PROPERTIES
+  PASS_REGULAR_EXPRESSION "llama.cpp command line: llama-server -m MODEL\\.gguf -c 4096 -np 2 -b 2048 -ub 1024 -fa on -ctk q8_0 -ctv q8_0 -ngl all")
+# Ollama: its context per request (OLLAMA_CONTEXT_LENGTH 2048), two parallel requests, flash
+# attention on and the q8_0 cache as Ollama's environment variables (docs/faq.md).
+add_test(NAME cli.ollama_command_line
+         COMMAND llmsizer estimate ${CMAKE_CURRENT_SOURCE_DIR}/requests/ollama_two_slots.json)
+set_tests_properties(cli.ollama_command_line PROPERTIES
+  PASS_REGULAR_EXPRESSION "Ollama: OLLAMA_CONTEXT_LENGTH=2048 OLLAMA_NUM_PARALLEL=2 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 ollama serve")

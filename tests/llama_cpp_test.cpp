@@ -319,3 +319,73 @@ TEST_CASE("The llama-server command line reproduces the settings", "[llama_cpp]"
   s.kv_unified = false;
   CHECK(llama_cpp_command_line(s) == "llama-server -m MODEL.gguf -c 8192 -np 4 -b 2048 -ub 2048 -fa auto -ctk q8_0 -ctv q8_0 -ngl 20 -nkvo --swa-full");
 }
+
+TEST_CASE("Each llama.cpp and Ollama request field rejects a bad value naming the field and its range", "[llama_cpp][api][errors]") {
+  using nlohmann::json;
+  const json base = {{"model", "qwen2.5-7b-instruct"}, {"engine", "llama.cpp"}};
+  struct Bad {
+    const char* field;     // the request key
+    json value;
+    const char* expected;  // the error's field
+    const char* range;     // what the message must say
+  };
+  // Ranges: ubatch 1-65536, n_batch 1-1,000,000, parallel 1-256 (LLAMA_MAX_SEQ, llama-cparams.h);
+  // Qwen2.5-7B has 28 layers, so -ngl counts 0-29 with the output layer.
+  const Bad bad[] = {{"ubatch", 0, "ubatch", "from 1 to 65536"},
+                     {"n_batch", 2'000'000, "n_batch", "from 1 to 1000000"},
+                     {"parallel", 257, "parallel", "from 1 to 256"},
+                     {"kv_unified", "yes", "kv_unified", "true or false"},
+                     {"mmap", 1, "mmap", "true or false"},
+                     {"n_gpu_layers", 30, "n_gpu_layers", "from 0 to 29"},
+                     {"cpu_family", "z80", "cpu_family", "x86_avx2"},
+                     {"override_tensor", "ffn", "override_tensor", "at most 64"},
+                     {"override_tensor", json::array({"ffn_(up"}), "override_tensor[0]", "ffn_(up"}};
+  for (const auto& b : bad) {
+    CAPTURE(b.field, b.value.dump());
+    json request = base;
+    request[b.field] = b.value;
+    const json r = test_support::estimate(request);
+    REQUIRE(r.contains("error"));
+    CHECK(r["error"]["field"] == b.expected);
+    CHECK_THAT(r["error"]["message"].get<std::string>(), Catch::Contains(b.range));
+  }
+  const Bad bad_ollama[] = {{"num_parallel", 0, "ollama.num_parallel", "from 1 to 256"},
+                            {"num_batch", 0, "ollama.num_batch", "from 1 to 65536"},
+                            {"num_gpu", 99, "ollama.num_gpu", "from 0 to 29"},
+                            {"kv_cache_type", "q5_1", "ollama.kv_cache_type", "f16, q8_0, q4_0"}};
+  for (const auto& b : bad_ollama) {
+    CAPTURE(b.field, b.value.dump());
+    const json r = test_support::estimate({{"model", "qwen2.5-7b-instruct"}, {"engine", "ollama"}, {"ollama", {{b.field, b.value}}}});
+    REQUIRE(r.contains("error"));
+    CHECK(r["error"]["field"] == b.expected);
+    CHECK_THAT(r["error"]["message"].get<std::string>(), Catch::Contains(b.range));
+  }
+}
+
+TEST_CASE("The llama.cpp request fields reach llama.cpp's buffers and its command line", "[llama_cpp][api]") {
+  using nlohmann::json;
+  // Qwen2.5-7B Q4_K_M, 4,096 tokens per sequence, 2 sequences on one GPU.
+  const json request = {{"model", "qwen2.5-7b-instruct"}, {"engine", "llama.cpp"}, {"weights", "q4_k_m"}, {"input_tokens", 4000},
+                        {"output_tokens", 96}, {"batch", 2}, {"parallel", 2}, {"ubatch", 2048}, {"kv_unified", true},
+                        {"n_gpu_layers", 20}, {"mmap", false}};
+  const json r = test_support::estimate(request);
+  REQUIRE_FALSE(r.contains("error"));
+  const json& l = r["llama_cpp"];
+  // -c is the context of all slots: 2 × 4,096; one unified stream of 8,192 cells.
+  CHECK(l["n_ctx"] == 8192);
+  CHECK(l["n_ubatch"] == 2048);
+  CHECK(l["n_stream"] == 1);
+  CHECK(l["n_gpu_layers"] == 20);
+  CHECK(l["command_line"] == "llama-server -m MODEL.gguf -c 8192 -np 2 -kvu -b 2048 -ub 2048 -fa on -ctk f16 -ctv f16 -ngl 20 --load-mode none");
+  // --load-mode none (--no-mmap): the CPU's layers are read into a CPU buffer, nothing is mapped.
+  CHECK(l["buffers"]["weights_mapped"] == 0);
+  CHECK(l["buffers"]["weights_cpu"].get<std::int64_t>() > 0);
+  CHECK(l["buffers"]["weights_device"].get<std::int64_t>() > 0);
+  // Per-sequence streams (kv_unified false) pad each sequence's 4,096 cells on their own: the same
+  // cells here (4,096 is a multiple of 256), so the KV cache is equal either way.
+  json split = request;
+  split["kv_unified"] = false;
+  const json s = test_support::estimate(split);
+  CHECK(s["llama_cpp"]["n_stream"] == 2);
+  CHECK(s["llama_cpp"]["buffers"]["kv_device"] == l["buffers"]["kv_device"]);
+}

@@ -209,6 +209,9 @@ void print_estimate(const ordered_json& r, bool gib) {
   std::cout << "Disk (download size): " << print_size(r.value("disk_bytes", 0LL), gib) << "\n";
   if (r.contains("fit")) std::cout << "Fit: " << r["fit"].dump() << "\n";
   if (r.contains("throughput")) std::cout << "Speed: " << r["throughput"].dump() << "\n";
+  // Engines llama.cpp and ollama: how to run what was estimated.
+  if (r.contains("llama_cpp")) std::cout << "llama.cpp command line: " << r["llama_cpp"].value("command_line", "") << "\n";
+  if (r.contains("ollama")) std::cout << "Ollama: " << r["ollama"].value("command_line", "") << "\n";
   for (const auto& w : r["warnings"]) std::cout << "warning: " << w.get<std::string>() << "\n";
   std::cout << (gib ? "(GiB = 2^30 bytes)\n" : "(GB = 10^9 bytes; --gib for GiB)\n");
 }
