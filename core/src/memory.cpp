@@ -326,7 +326,9 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
     os.num_ctx = context;
     os.num_parallel = llama_cpp_sequences(s.ollama.num_parallel, batch, e.warnings);
     os.num_batch = s.ollama.num_batch;
-    os.kv_cache_type = cache_type;
+    // OLLAMA_KV_CACHE_TYPE takes f16, q8_0 and q4_0 (docs/faq.md); any other type runs as f16
+    // (bf16's bytes are f16's).
+    os.kv_cache_type = cache_type == "Q8_0" || cache_type == "Q4_0" ? cache_type : std::string("F16");
     os.flash_attention = s.ollama.flash_attention >= 0 ? s.ollama.flash_attention : (s.flash_attention ? -1 : 0);
     if (flash && !s.flash_attention) os.flash_attention = 1;
     os.gpu = !cpu_only;
