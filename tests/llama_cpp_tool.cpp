@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@
 
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/error.hpp"
-#include "llmsizer/gguf.hpp"
+#include "llmsizer/ggml_types.hpp"
 #include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/model.hpp"
 #include "llmsizer/precision.hpp"
@@ -93,20 +94,20 @@ json metadata_for(const ModelSpec& m, const json& cfg, const std::string& arch) 
 
 int run_gguf_plan(const std::string& data_path, const std::string& model_id, const std::string& weights) {
   std::ifstream in(data_path);
-  if (!in) throw llmsizer::InputError("data", "cannot read " + data_path);
+  if (!in) throw std::runtime_error("cannot read " + data_path);
   const json doc = json::parse(in);
   json cfg;
   for (const auto& entry : doc.at("models")) {
     if (entry.at("id") == model_id) cfg = entry.at("config");
   }
-  if (cfg.is_null()) throw llmsizer::InputError("model", "no model '" + model_id + "' in " + data_path);
-  std::vector<std::string> warnings;
+  if (cfg.is_null()) throw std::runtime_error("no model '" + model_id + "' in " + data_path);
+  std::vector<llmsizer::Message> warnings;
   ModelSpec m = llmsizer::model_from_hf_config(cfg, "config", warnings);
   m.id = model_id;
   const llmsizer::WeightFormat* format = llmsizer::find_weight_format(weights);
-  if (format == nullptr) throw llmsizer::InputError("weights", "unknown weight format '" + weights + "'");
+  if (format == nullptr) throw std::runtime_error("unknown weight format '" + weights + "'");
   const std::string arch = llmsizer::llama_cpp_architecture(m);
-  if (arch.empty()) throw llmsizer::InputError("config.model_type", "no llama.cpp architecture is known for '" + m.model_type + "'");
+  if (arch.empty()) throw std::runtime_error("no llama.cpp architecture is known for '" + m.model_type + "'");
   json out;
   out["architecture"] = arch;
   out["vocab_size"] = m.vocab_size;
@@ -114,7 +115,7 @@ int run_gguf_plan(const std::string& data_path, const std::string& model_id, con
   json tensors = json::array();
   for (const auto& t : llmsizer::llama_cpp_tensors(m, *format)) {
     const llmsizer::GgmlTypeInfo* type = llmsizer::ggml_type_by_name(t.type);
-    if (type == nullptr) throw llmsizer::InputError("weights", "tensor " + t.name + " has type " + t.type + ", not a ggml type");
+    if (type == nullptr) throw std::runtime_error("tensor " + t.name + " has type " + t.type + ", not a ggml type");
     tensors.push_back({{"name", t.name}, {"shape", t.shape}, {"type", type->id}, {"type_name", t.type}, {"bytes", t.bytes}});
   }
   out["tensors"] = tensors;
@@ -126,7 +127,7 @@ int run_gguf_plan(const std::string& data_path, const std::string& model_id, con
 /// as a JSON array in the rows' order.
 int run_estimate_rows(const std::string& data_path) {
   std::ifstream in(data_path);
-  if (!in) throw llmsizer::InputError("data", "cannot read " + data_path);
+  if (!in) throw std::runtime_error("cannot read " + data_path);
   const json doc = json::parse(in);
   const auto models = llama_cpp_rows::models_of(doc);
   json out = json::array();
