@@ -290,7 +290,8 @@ TEST_CASE("Training is ranked: memory per GPU as the estimate says, hours and co
     CHECK(m["fits"] == false);
     CHECK(m["short_by_bytes"].get<std::int64_t>() > 0);
     if (m.contains("memory_option_bytes") || m["gpus"] != 1) continue;  // unified: the largest configuration
-    for (const auto& fix : m["fixes"]) {
+    CHECK(m["fixes"].size() == m["fix_changes"].size());
+    for (const auto& fix : m["fix_changes"]) {
       json changed = with_changes(request, fix["changes"]);
       changed["hardware"] = m["id"];
       const json e = estimate(changed);

@@ -283,7 +283,7 @@ void parse_inference_hardware(const json& body, const Catalog& catalog, Request&
   HardwareSpec hw = parse_device(body, catalog);
   r.costs = parse_costs(body);
   const bool host_only = r.gpus == 0 && !hw.is_cpu();  // gpus 0: the host's CPU and RAM
-  if ((hw.kind == HardwareKind::instance || hw.is_machine) && r.gpus > (host_only ? 0 : hw.device_count)) {
+  if ((hw.kind == HardwareKind::instance || (hw.is_machine && !hw.is_cpu())) && r.gpus > (host_only ? 0 : hw.device_count)) {
     if (hw.is_machine) throw InputError("gpus", Message("error.gpus.machine").integer("gpus", hw.device_count));
     throw InputError("gpus", Message("error.gpus.instance").text("id", hw.id).integer("gpus", host_only ? 0 : hw.device_count));
   }

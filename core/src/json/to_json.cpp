@@ -382,6 +382,7 @@ std::string to_json(const Request& r, const TrainingRecommendation& rec) {
     j["fits"] = verdict_fits(o.verdict);
     j["verdict"] = verdict_id(o.verdict);
     j["gpus"] = o.gpus;
+    j["gpus_needed"] = o.gpus;  // as inference options name it (the page's column)
     j["zero_stage"] = o.zero_stage;
     j["device_bytes"] = o.device_bytes;
     j["usable_bytes"] = o.usable_bytes;
@@ -391,13 +392,20 @@ std::string to_json(const Request& r, const TrainingRecommendation& rec) {
     j["tokens_per_s"] = maybe(o.tokens_per_s, 1);
     j["hours_per_epoch"] = maybe(o.hours, 3);
     j["usd_per_epoch"] = maybe(o.usd, 2);
+    j["usd_total"] = maybe(o.usd, 2);
     const ojson c = cost_json(o.cost);
     for (auto it = c.begin(); it != c.end(); ++it) j[it.key()] = it.value();
     if (!h.price_date.empty()) j["price_date"] = h.price_date;
     if (h.matrix_tflops <= 0 && h.measured_tflops <= 0) j["unknown"] = ojson::array({"matrix_tflops"});
     put_message(j, "reason", o.reason);
-    j["fixes"] = ojson::array();
-    for (const Fix& f : o.fixes) j["fixes"].push_back(fix_json(f));
+    // As inference's near misses: the fixes in words (fixes, fixes_data); fix_changes: each as data.
+    std::vector<Message> words;
+    j["fix_changes"] = ojson::array();
+    for (const Fix& f : o.fixes) {
+      words.push_back(f.message);
+      j["fix_changes"].push_back(fix_json(f));
+    }
+    put_messages(j, "fixes", words);
     return j;
   };
   out["options"] = ojson::array();
