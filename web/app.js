@@ -3,7 +3,7 @@
 // shown comes from the core (estimate, recommend, listModels, listHardware, listOptions); this file
 // only converts bytes to GB/GiB and formats numbers for the reader's language.
 import { pageLang, startSession } from './lib/session.js';
-import { PROBE_HARDWARE, menusFrom, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
+import { MACHINE_HARDWARE, PROBE_HARDWARE, menusFrom, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
 import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
 import { contextChart } from './lib/charts.js';
 import { el, message, messages, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
@@ -25,7 +25,8 @@ let probeSource = '';  // where that probe file came from (its file name, or thi
 
 const modelById = new Map();
 const hardwareById = new Map();
-const NUMBER_KEYS = ['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'budget_gb'];
+const NUMBER_KEYS = ['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'budget_gb',
+  'machine_ram_gib', 'machine_vram_gib', 'machine_gpus'];
 const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens'];  // empty means "not set" (0)
 const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal'];
 
@@ -145,8 +146,9 @@ function fillMenus() {
     mine.append(option(PROBE_HARDWARE, probeName || t('probe.measured')));
     hw.prepend(mine);
   }
+  hw.prepend(option(MACHINE_HARDWARE, t('hardware.machine')));
   hw.prepend(option('budget', t('hardware.budget')));
-  if (!hardware.length && state.hardware !== 'budget' && state.hardware !== PROBE_HARDWARE) hw.append(option(state.hardware, state.hardware));
+  if (!hardware.length && state.hardware !== 'budget' && state.hardware !== PROBE_HARDWARE && state.hardware !== MACHINE_HARDWARE) hw.append(option(state.hardware, state.hardware));
   const boxes = $('target-boxes');
   if (!boxes.childElementCount && targetPreset('all-linear').length) {
     for (const name of targetPreset('all-linear')) {
@@ -191,6 +193,7 @@ function writeForm() {
   $('zero_stage').value = String(state.zero_stage);
   $('checkpointing').checked = state.checkpointing;
   $('offload').checked = state.offload;
+  $('machine_unified').checked = state.machine_unified;
   $(`task-${state.task}`).checked = true;
   const targets = new Set(state.lora_targets.split(',').flatMap((n) => (targetPreset(n).length ? targetPreset(n) : [n])));
   for (const name of targetPreset('all-linear')) $(`target-${name}`).checked = targets.has(name);
@@ -216,6 +219,7 @@ function readForm() {
   s.zero_stage = Number($('zero_stage').value);
   s.checkpointing = $('checkpointing').checked;
   s.offload = $('offload').checked;
+  s.machine_unified = $('machine_unified').checked;
   s.task = $('task-training').checked ? 'training' : 'inference';
   if (targetPreset('all-linear').length) {
     // The boxes checked, under a preset's name when they are exactly its modules.
@@ -236,6 +240,11 @@ function showSections() {
   const format = (options.weights || []).find((w) => w.id === state.weights);
   $('group-row').hidden = !((format && format.group_size) || state.group_size);
   $('budget-row').hidden = state.hardware !== 'budget';
+  $('machine-row').hidden = state.hardware !== MACHINE_HARDWARE;
+  $('machine-vram-row').hidden = state.machine_unified;
+  const base = state.machine_base && hardwareById.get(state.machine_base);
+  $('machine-base').hidden = !base;
+  if (base) $('machine-base').textContent = t('machine.base', { name: base.name || base.id });
   $('config-clear').disabled = !imported();
 }
 
@@ -297,8 +306,32 @@ function hardwareName(id) {
   return h ? h.name || h.id : id;
 }
 
+/** Switching to "my machine" from a catalog device starts from that device: its memory and GPUs to
+ *  edit, its speed figures kept (machine.base). */
+function adoptMachineBase(id) {
+  const h = hardwareById.get(id);
+  if (!h || h.kind === 'instance') return;
+  const gib = (bytes) => Math.round((bytes / 2 ** 30) * 10) / 10;
+  state.machine_base = id;
+  if (Array.isArray(h.memory_options_bytes) && h.memory_options_bytes.length) {
+    state.machine_unified = true;
+    state.machine_ram_gib = gib(Math.min(...h.memory_options_bytes));
+  } else if (h.kind === 'cpu') {
+    state.machine_unified = false;
+    state.machine_gpus = 0;
+    if (h.memory_bytes > 0) state.machine_ram_gib = gib(h.memory_bytes);
+  } else if (h.memory_bytes > 0) {
+    state.machine_unified = false;
+    state.machine_gpus = Math.max(1, h.device_count || 1);
+    state.machine_vram_gib = gib(h.memory_bytes);
+  }
+  writeForm();
+}
+
 function update({ fromForm = true } = {}) {
+  const before = state;
   if (fromForm) state = readForm();
+  if (state.hardware === MACHINE_HARDWARE && before.hardware !== MACHINE_HARDWARE && hardwareById.has(before.hardware)) adoptMachineBase(before.hardware);
   showSections();
   writeUrl();
   const response = call('estimate', JSON.stringify(toRequest(state)));
@@ -333,7 +366,7 @@ function renderSummary(response) {
   box.replaceChildren();
   const ctx = { t, f };
   // Whatever the core adds to the response is shown; the fit and the training run open, the rest folded.
-  const blocks = [['fit', 'section.fit', ['fits']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
+  const blocks = [['fit', 'section.fit', ['fits', 'summary', 'fixes', 'assumptions']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
     ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types', 'name']]];
   for (const [key, title, skip] of blocks) {
     const value = response[key];
@@ -553,7 +586,7 @@ function loadCatalogs() {
   for (const h of hardware) hardwareById.set(h.id, h);
   menus.model = new Set(models.map((m) => m.id));
   menus.hardware = new Set(hardware.map((h) => h.id));
-  const badHardware = state.hardware !== 'budget' && !menus.hardware.has(state.hardware);
+  const badHardware = state.hardware !== 'budget' && state.hardware !== MACHINE_HARDWARE && !menus.hardware.has(state.hardware);
   if (badHardware) {
     S.notices.push({ key: 'hardware', value: String(state.hardware).slice(0, 40), reason: 'unknown-id' });
     state.hardware = base.hardware;

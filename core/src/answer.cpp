@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "llmsizer/machine.hpp"
 
 namespace llmsizer {
 
@@ -31,6 +32,14 @@ ModelSummary summarize_model(const ModelSpec& model) {
 }
 
 namespace {
+
+/// A tight fit is already a fit: of its fixes, only those that make it comfortable are worth saying.
+std::vector<Fix> worth_saying(std::vector<Fix> fixes, Verdict verdict) {
+  if (verdict == Verdict::tight) {
+    fixes.erase(std::remove_if(fixes.begin(), fixes.end(), [](const Fix& f) { return f.verdict != Verdict::comfortable; }), fixes.end());
+  }
+  return fixes;
+}
 
 WeightsSummary summarize_weights(const WeightsLayout& layout) {
   WeightsSummary w;
@@ -60,9 +69,9 @@ void disk_notes(const ModelSpec& m, const WeightFormat& f, Engine engine, int gp
   }
 }
 
-SpeedPlacement speed_placement(const FitResult& f, int gpus) {
+SpeedPlacement speed_placement(const FitResult& f, const HardwareSpec& hw, int gpus) {
   SpeedPlacement p;
-  p.gpus = f.placement == Placement::cpu ? 0 : std::max(1, gpus);
+  p.gpus = hw.is_cpu() ? 0 : std::max(1, gpus);
   if (f.placement == Placement::offload) {
     p.gpus = 1;
     p.gpu_layers = f.offload.gpu_layers;
@@ -77,7 +86,7 @@ InferenceOnHardware place_inference(const Request& r, const MemoryByDevices& mem
   FitOptions options;
   options.gpus = hw.is_cpu() ? 0 : std::max(1, r.gpus);
   out.fit = fit_request(memory, hw, options);
-  const SpeedPlacement where = speed_placement(out.fit, options.gpus);
+  const SpeedPlacement where = speed_placement(out.fit, hw, options.gpus);
   SpeedOptions speed_options;
   speed_options.enforce_eager = r.enforce_eager;
   out.throughput = estimate_throughput(r.model, memory.settings(), hw, where, speed_options);
@@ -89,6 +98,19 @@ InferenceOnHardware place_inference(const Request& r, const MemoryByDevices& mem
   const std::vector<HardwareSpec> rentals =
       hw.kind == HardwareKind::gpu && hw.price_usd > 0 ? catalog.instances_with_gpu(hw.id) : std::vector<HardwareSpec>{};
   out.cost = option_cost(hw, hw.is_cpu() ? 0 : options.gpus, out.throughput.decode_tokens_per_s_total, r.costs, rentals);
+  const FitResult& f = out.fit;
+  out.summary = fit_summary(f.verdict, f.headroom_bytes, f.margin_bytes, &f.offload, r.model.num_layers,
+                            out.throughput.known ? out.throughput.decode_tokens_per_s : 0);
+  // Each fix is the request with one change, estimated again against the same device.
+  if (f.verdict != Verdict::comfortable) out.fixes = worth_saying(inference_fixes(r.model, memory.settings(), fit_target(hw, f)), f.verdict);
+  MemoryAssumptionInputs in;
+  in.hardware = &hw;
+  in.fit = &f;
+  in.usable_bytes = f.usable_bytes;
+  in.overhead_bytes = hw.is_cpu() ? 0 : memory.at(std::max(1, f.gpus_used)).parts.overhead;
+  in.memory_option_bytes = f.memory_option_bytes;
+  in.host_memory_used = f.placement == Placement::cpu || f.verdict == Verdict::offload || hw.is_cpu();
+  out.assumptions = memory_assumptions(in);
   out.hardware = std::move(hw);
   return out;
 }
@@ -98,19 +120,56 @@ TrainingOnHardware place_training(const Request& r, const MemoryEstimate& estima
   out.hardware = *r.hardware;
   const HardwareSpec& hw = out.hardware;
   const int gpus = std::max(1, r.training.gpus);
-  out.usable_bytes = usable_device_bytes(hw, hw.device_memory_bytes);
+  // Unified memory: the smallest configuration, as for inference (a laptop named without its memory).
+  std::int64_t physical = hw.device_memory_bytes;
+  if (hw.unified_memory && !hw.memory_options_bytes.empty()) {
+    physical = *std::min_element(hw.memory_options_bytes.begin(), hw.memory_options_bytes.end());
+    out.memory_option_bytes = physical;
+  }
+  out.usable_bytes = usable_device_bytes(hw, physical);
   out.required_bytes = estimate.device_bytes;
-  out.fits = estimate.device_bytes <= out.usable_bytes && (hw.kind != HardwareKind::instance || gpus <= hw.device_count);
+  const int max_gpus = max_devices(hw);
+  out.fits = estimate.device_bytes <= out.usable_bytes && gpus <= std::max(1, max_gpus);
   out.headroom_bytes = out.usable_bytes - estimate.device_bytes;
+  FitVerdict& v = out.verdict;
+  v.margin_bytes = fit_margin_bytes(out.usable_bytes);
+  v.verdict = out.fits ? memory_verdict(out.headroom_bytes, v.margin_bytes) : Verdict::no_fit;
+  v.summary = fit_summary(v.verdict, out.headroom_bytes, v.margin_bytes, nullptr, r.model.num_layers, 0);
+  if (v.verdict != Verdict::comfortable) v.fixes = worth_saying(training_fixes(r.model, r.training, out.usable_bytes, max_gpus), v.verdict);
+  MemoryAssumptionInputs in;
+  in.hardware = &hw;
+  in.usable_bytes = out.usable_bytes;
+  in.overhead_bytes = hw.unified_memory ? 0 : estimate.parts.overhead;
+  in.memory_option_bytes = out.memory_option_bytes;
+  v.assumptions = memory_assumptions(in);
   return out;
 }
 
-BudgetFit fit_budget(const MemoryEstimate& memory, std::int64_t budget) {
+BudgetFit fit_budget(const Request& r, const MemoryEstimate& memory, std::int64_t budget) {
   BudgetFit f;
   f.required_bytes = memory.device_bytes > 0 ? memory.device_bytes : memory.host_bytes;
   f.usable_bytes = budget;
   f.headroom_bytes = budget - f.required_bytes;
   f.fits = f.headroom_bytes >= 0;
+  FitVerdict& v = f.verdict;
+  v.margin_bytes = fit_margin_bytes(budget);
+  v.verdict = memory_verdict(f.headroom_bytes, v.margin_bytes);
+  v.summary = fit_summary(v.verdict, f.headroom_bytes, v.margin_bytes, nullptr, r.model.num_layers, 0);
+  if (v.verdict != Verdict::comfortable) {
+    if (r.task == Task::training) {
+      v.fixes = worth_saying(training_fixes(r.model, r.training, budget, 1), v.verdict);
+    } else {
+      FitTarget target;
+      target.gpus = memory.device_bytes > 0 ? std::max(1, r.gpus) : 0;
+      target.usable_bytes = budget;
+      v.fixes = worth_saying(inference_fixes(r.model, r.inference(), target), v.verdict);
+    }
+  }
+  // A budget is compared as given: nothing is kept for the operating system (my machine does that).
+  v.assumptions.push_back(Message("assumption.budget_as_given"));
+  MemoryAssumptionInputs in;
+  in.usable_bytes = budget;
+  for (Message& m : memory_assumptions(in)) v.assumptions.push_back(std::move(m));
   return f;
 }
 
@@ -141,7 +200,7 @@ Answer answer(const Request& r, const Catalog& catalog) {
     disk_notes(r.model, format, r.engine, r.gpus, a.warnings);
     if (r.hardware) a.training_hardware = place_training(r, a.memory);
   }
-  if (r.budget_bytes && !r.hardware) a.budget_fit = fit_budget(a.memory, *r.budget_bytes);
+  if (r.budget_bytes && !r.hardware) a.budget_fit = fit_budget(r, a.memory, *r.budget_bytes);
   if (r.task == Task::training && (a.training_hardware || a.budget_fit)) {
     // The longest sequence and the largest micro-batch that fit what the device can hold.
     const std::int64_t capacity = a.training_hardware ? a.training_hardware->usable_bytes : a.budget_fit->usable_bytes;
@@ -150,6 +209,23 @@ Answer answer(const Request& r, const Catalog& catalog) {
     }
   }
   return a;
+}
+
+Message fit_summary(Verdict verdict, std::int64_t headroom_bytes, std::int64_t margin_bytes, const OffloadSplit* offload, int layers,
+                    double tokens_per_s) {
+  switch (verdict) {
+    case Verdict::comfortable: return Message("verdict.comfortable").bytes("headroom", headroom_bytes).bytes("margin", margin_bytes);
+    case Verdict::tight: return Message("verdict.tight").bytes("headroom", headroom_bytes).bytes("margin", margin_bytes);
+    case Verdict::offload: {
+      Message m = offload != nullptr && offload->cpu_layers == 0
+                      ? Message("verdict.offload_embeddings").count("layers", layers)
+                      : Message("verdict.offload").count("gpu_layers", offload != nullptr ? offload->gpu_layers : 0).count("layers", layers);
+      if (tokens_per_s > 0) m.then(Message("verdict.offload_speed").decimal("tokens_per_s", tokens_per_s, 1));
+      return m;
+    }
+    case Verdict::no_fit: break;
+  }
+  return Message("verdict.no_fit").bytes("short", -headroom_bytes);
 }
 
 Recommendation recommend(const Request& r, const Catalog& catalog) {

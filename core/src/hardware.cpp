@@ -29,6 +29,35 @@ const char* placement_id(Placement placement) {
   return "none";
 }
 
+const char* verdict_id(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::comfortable: return "comfortable";
+    case Verdict::tight: return "tight";
+    case Verdict::offload: return "offload";
+    case Verdict::no_fit: return "no_fit";
+  }
+  return "no_fit";
+}
+
+std::int64_t fit_margin_bytes(std::int64_t usable_bytes) {
+  const auto share = static_cast<std::int64_t>(static_cast<double>(std::max<std::int64_t>(0, usable_bytes)) * kFitMarginFraction);
+  return std::max(kFitMarginFloorBytes, share);
+}
+
+Verdict memory_verdict(std::int64_t headroom_bytes, std::int64_t margin_bytes) {
+  if (headroom_bytes < 0) return Verdict::no_fit;
+  return headroom_bytes >= margin_bytes ? Verdict::comfortable : Verdict::tight;
+}
+
+bool is_apple(const HardwareSpec& hw) { return hw.vendor == "Apple" || hw.segment == "apple-silicon"; }
+
+int max_devices(const HardwareSpec& hw) {
+  if (hw.is_cpu()) return 0;
+  if (hw.unified_memory || hw.kind == HardwareKind::laptop) return 1;
+  if (hw.kind == HardwareKind::instance || hw.is_machine) return std::max(1, hw.device_count);
+  return hw.segment == "consumer" ? 4 : 8;
+}
+
 double apple_gpu_working_set_fraction(std::int64_t ram_bytes) {
   constexpr std::int64_t kSmallMacBytes = 36LL << 30;
   return ram_bytes <= kSmallMacBytes ? 2.0 / 3.0 : 3.0 / 4.0;
@@ -36,6 +65,8 @@ double apple_gpu_working_set_fraction(std::int64_t ram_bytes) {
 
 std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_bytes) {
   if (hw.unified_memory) {
+    if (hw.gpu_memory_limit_bytes > 0) return std::min(hw.gpu_memory_limit_bytes, physical_bytes);
+    if (!is_apple(hw)) return physical_bytes / 2;  // kAmdUnifiedGpuFraction
     // Whole bytes: 2/3 or 3/4 of the RAM (apple_gpu_working_set_fraction), in integer arithmetic.
     return apple_gpu_working_set_fraction(physical_bytes) < 0.7 ? physical_bytes / 3 * 2 : physical_bytes / 4 * 3;
   }
@@ -178,18 +209,29 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
     std::vector<std::int64_t> configs = hw.memory_options_bytes;
     if (configs.empty()) configs.push_back(hw.device_memory_bytes);
     std::sort(configs.begin(), configs.end());
-    r.memory_option_bytes = configs.back();
-    for (std::int64_t c : configs) {
-      if (usable_device_bytes(hw, c) >= r.required_bytes) {
-        r.memory_option_bytes = c;
-        break;
-      }
+    r.memory_option_bytes = configs.front();
+    if (options.pick_memory_option) {
+      // The smallest configuration that fits comfortably, else the smallest that fits, else the largest.
+      auto first = [&](bool comfortable) -> std::int64_t {
+        for (std::int64_t c : configs) {
+          const std::int64_t usable = usable_device_bytes(hw, c);
+          const std::int64_t need = r.required_bytes + (comfortable ? fit_margin_bytes(usable) : 0);
+          if (usable >= need) return c;
+        }
+        return 0;
+      };
+      const std::int64_t comfortable = first(true);
+      const std::int64_t any = first(false);
+      r.memory_option_bytes = comfortable > 0 ? comfortable : any > 0 ? any : configs.back();
     }
     r.usable_bytes = usable_device_bytes(hw, r.memory_option_bytes);
     r.fits = r.required_bytes <= r.usable_bytes;
     search_usable = r.usable_bytes + e.parts.overhead;
   } else {
-    const int max_gpus = hw.kind == HardwareKind::instance ? std::max(1, hw.device_count) : std::max(1, options.max_gpus);
+    // The count it may need: what the hardware has, or for cards bought by the piece what one
+    // machine takes (a request may still ask for more of them: gpus is then its own count).
+    const bool fixed_count = hw.kind == HardwareKind::instance || hw.is_machine || hw.kind == HardwareKind::laptop;
+    const int max_gpus = fixed_count ? max_devices(hw) : std::max(1, std::min(options.max_gpus, max_devices(hw)));
     r.usable_bytes = usable_device_bytes(hw, hw.device_memory_bytes);
     auto fits_on = [&](int n) { return tensor_parallel_ok(model, n) && memory.at(n).device_bytes <= r.usable_bytes; };
     r.gpus_needed = 0;
@@ -202,11 +244,12 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
     const int n = options.gpus > 0 ? options.gpus : (r.gpus_needed > 0 ? r.gpus_needed : 1);
     r.gpus_used = n;
     r.required_bytes = memory.at(n).device_bytes;
-    r.fits = fits_on(n) && (hw.kind != HardwareKind::instance || n <= hw.device_count);
+    r.fits = fits_on(n) && (!fixed_count || n <= max_gpus);
     r.placement = r.fits ? (n > 1 ? Placement::multi_gpu : Placement::gpu) : Placement::none;
     search_gpus = n;
     search_usable = r.usable_bytes;
-    if (!fits_on(1)) {
+    if (!r.fits && n == 1) {
+      // Offload splits one GPU's layers with RAM (llama.cpp -ngl; accelerate device_map="auto").
       r.offload = offload_split(model, settings, memory.at(1), r.usable_bytes);
       const std::int64_t ram = hw.host_memory_bytes > 0 ? hw.host_memory_bytes : kAssumedHostRamBytes;
       // cpu_layers may be 0: all layers on the GPU once the token embeddings stay in RAM.
@@ -215,6 +258,9 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
     }
   }
   r.headroom_bytes = r.usable_bytes - r.required_bytes;
+  r.margin_bytes = fit_margin_bytes(r.usable_bytes);
+  r.verdict = r.fits ? memory_verdict(r.headroom_bytes, r.margin_bytes) : (r.placement == Placement::offload ? Verdict::offload : Verdict::no_fit);
+  if (r.verdict == Verdict::no_fit) r.placement = Placement::none;  // the plan says what the verdict says
   if (options.search_limits) {
     r.max_context = max_context_that_fits(model, settings, search_gpus, search_usable, context_limit);
     r.max_context_is_model_limit = r.max_context == context_limit && model.max_position_embeddings > 0;

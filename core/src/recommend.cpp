@@ -114,6 +114,7 @@ FitOptions auto_fit(const HardwareSpec& hw, const ModelSpec& model) {
   // A person stacks up to 4 consumer cards in one PC; workstation and datacenter boards take 8.
   f.max_gpus = hw.kind == HardwareKind::laptop ? 1 : (hw.segment == "consumer" ? 4 : 8);
   f.search_limits = false;
+  f.pick_memory_option = true;  // a recommendation names the configuration to buy
   return f;
 }
 
@@ -163,6 +164,8 @@ Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vect
     o.speed = estimate_throughput(model, settings, hw, placement_of(fit));
     o.cost = option_cost(hw, fit.gpus_used, o.speed.decode_tokens_per_s_total, costs, catalog);
     o.reason = option_reason(o, settings);
+    // Less to spare than the margin: said, so that no option reads as a comfortable fit.
+    if (fit.verdict == Verdict::tight) o.reason.then(Message("recommend.tight").bytes_1("margin", fit.margin_bytes));
     r.options.push_back(std::move(o));
   }
   std::stable_sort(r.options.begin(), r.options.end(), [goal](const HardwareOption& a, const HardwareOption& b) {

@@ -6,23 +6,28 @@
 
 /** Keys a URL may carry, in the order they are written. */
 export const KEYS = ['model', 'config', 'file_model', 'name', 'task', 'weights', 'group_size',
-  'kv_cache', 'engine', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'goal', 'method',
+  'kv_cache', 'engine', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'machine_base',
+  'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified', 'goal', 'method',
   'optimizer', 'precision', 'quantization', 'seq_len', 'micro_batch', 'checkpointing', 'lora_rank', 'lora_targets',
   'zero_stage', 'offload', 'dataset_tokens', 'unit', 'lang'];
 /** Keys that are left out of a link while they hold their "not set" value. */
-const OPTIONAL_KEYS = new Set(['config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang']);
+const OPTIONAL_KEYS = new Set(['config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang', 'machine_base']);
+/** "My machine" typed in (hardware 'machine'): its memory in GiB as computers are sold ("16 GB" of RAM
+ *  is 16 GiB), sent to the core as "16 GiB"; the core applies the OS share and says what it assumed. */
+export const MACHINE_HARDWARE = 'machine';
+const MACHINE_KEYS = new Set(['machine_base', 'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified']);
 /** Hardware that is a probe file loaded in this page ("my machine"): kept in state.probe (the
  *  document), never in a link — a probe file is several kilobytes, too big for a URL. */
 export const PROBE_HARDWARE = 'probe';
 
 
 const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage',
-  'dataset_tokens']);
+  'dataset_tokens', 'machine_gpus']);
 const TEXT_KEYS = new Set(['name']);
 /** Keys holding a JSON object as text: a pasted config.json, and the `request_model` the core gave
  *  for an imported weights file (inspectModelFile). */
 const JSON_KEYS = new Set(['config', 'file_model']);
-const BOOL_KEYS = new Set(['checkpointing', 'offload']);
+const BOOL_KEYS = new Set(['checkpointing', 'offload', 'machine_unified']);
 const MAX_URL_CHARS = 65536;
 const MAX_CONFIG_CHARS = 60000;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
@@ -78,6 +83,11 @@ export function defaults(coreDefaults) {
     gpus: d.gpus,
     hardware: 'budget',
     budget_gb: d.budget_bytes / 1e9,
+    machine_base: '',
+    machine_ram_gib: 16,
+    machine_vram_gib: 8,
+    machine_gpus: 1,
+    machine_unified: false,
     goal: d.goal,
     method: training.method,
     optimizer: training.optimizer,
@@ -151,7 +161,7 @@ export function readUrl(href, menus, base) {
     } else if (BOOL_KEYS.has(key)) {
       if (value !== '0' && value !== '1') { reject('bad-value'); continue; }
       state[key] = value === '1';
-    } else if (key === 'budget_gb') {
+    } else if (key === 'budget_gb' || key === 'machine_ram_gib' || key === 'machine_vram_gib') {
       if (!/^\d{1,6}(\.\d{1,3})?$/.test(value) || Number(value) <= 0) { reject('not-number'); continue; }
       state[key] = Number(value);
     } else if (JSON_KEYS.has(key)) {
@@ -172,9 +182,10 @@ export function readUrl(href, menus, base) {
       const known = (p) => (menus.lora_targets ? menus.lora_targets.has(p) : /^[a-z][a-z0-9_-]{0,39}$/.test(p));
       if (!parts.every(known)) { reject('unknown-id'); continue; }
       state.lora_targets = [...new Set(parts)].join(',');
-    } else if (key === 'model' || key === 'hardware') {
-      const known = menus[key] ? menus[key].has(value) : /^[A-Za-z0-9._-]{1,100}$/.test(value);
-      if (!(known || (key === 'hardware' && value === 'budget'))) { reject('unknown-id'); continue; }
+    } else if (key === 'model' || key === 'hardware' || key === 'machine_base') {
+      const menu = key === 'machine_base' ? menus.hardware : menus[key];
+      const known = menu ? menu.has(value) : /^[A-Za-z0-9._-]{1,100}$/.test(value);
+      if (!(known || (key === 'hardware' && (value === 'budget' || value === MACHINE_HARDWARE)))) { reject('unknown-id'); continue; }
       state[key] = value;
     } else {
       const known = menus[key] ? menus[key].has(value) : menus[key] === null && /^[A-Za-z0-9._-]{1,100}$/.test(value);
@@ -199,6 +210,7 @@ export function toParams(state) {
     if (key === 'config' && state.file_model) continue;
     if (key === 'hardware' && value === PROBE_HARDWARE) continue;  // a link opens with the default hardware
     if (key === 'budget_gb' && state.hardware !== 'budget') continue;
+    if (MACHINE_KEYS.has(key) && state.hardware !== MACHINE_HARDWARE) continue;
     if (typeof value === 'boolean') params.set(key, value ? '1' : '0');
     else params.set(key, String(value));
   }
@@ -244,6 +256,13 @@ export function toRequest(state, { withHardware = true } = {}) {
   }
   if (withHardware && state.hardware === PROBE_HARDWARE) {
     if (state.probe) request.hardware = state.probe;  // the probe document itself (contract: hardware object)
+  } else if (withHardware && state.hardware === MACHINE_HARDWARE) {
+    // Typed sizes go as the core reads them ("16 GiB"); what is not a number goes as typed (the core names the field).
+    const size = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${v} GiB` : v);
+    const machine = { ram_bytes: size(state.machine_ram_gib), unified_memory: state.machine_unified };
+    if (!state.machine_unified) Object.assign(machine, { gpus: state.machine_gpus, vram_bytes: state.machine_gpus ? size(state.machine_vram_gib) : 0 });
+    if (state.machine_base) machine.base = state.machine_base;
+    request.machine = machine;
   } else if (withHardware && state.hardware && state.hardware !== 'budget') {
     request.hardware = state.hardware;
   } else if (withHardware && state.hardware === 'budget') {
@@ -260,6 +279,10 @@ export function stateKeyForField(field) {
   if (f.startsWith('model')) return 'model';
   if (f.startsWith('hardware')) return 'hardware';
   if (f === 'budget_bytes') return 'budget_gb';
+  const machine = { 'machine.ram_bytes': 'machine_ram_gib', 'machine.vram_bytes': 'machine_vram_gib', 'machine.gpus': 'machine_gpus',
+    'machine.base': 'machine_base', 'machine.unified_memory': 'machine_unified' };
+  if (machine[f]) return machine[f];
+  if (f.startsWith('machine')) return 'machine_ram_gib';
   const map = { kv_cache: 'kv_cache', 'training.method': 'method', 'training.optimizer': 'optimizer',
     'training.precision': 'precision', 'training.seq_len': 'seq_len', 'training.micro_batch': 'micro_batch',
     'training.gradient_checkpointing': 'checkpointing', 'training.lora_rank': 'lora_rank',

@@ -79,7 +79,7 @@ export function verdictOf(response, state, hardwareName) {
     const required = typeof fit.required_bytes === 'number' ? fit.required_bytes : total;
     const capacity = typeof fit.usable_bytes === 'number' ? fit.usable_bytes : headroom !== null ? required + headroom : null;
     const device = fit.budget ? null : (response.hardware && response.hardware.name) || hardwareName;
-    return { known: true, fits: Boolean(fit.fits), capacity, device, total: required };
+    return { known: true, fits: Boolean(fit.fits), capacity, device, total: required, level: typeof fit.verdict === 'string' ? fit.verdict : '' };
   }
   return { known: false, total, capacity: null };
 }
@@ -87,7 +87,7 @@ export function verdictOf(response, state, hardwareName) {
 /** The verdict block: total, fits / does not fit, headroom. */
 export function renderVerdict(box, response, verdict, { t, f }) {
   box.replaceChildren();
-  box.className = `verdict ${verdict.known ? (verdict.fits ? 'fits' : 'nofit') : ''}`;
+  box.className = `verdict ${verdict.known ? (verdict.fits ? 'fits' : 'nofit') : ''}${verdict.level ? ` level-${verdict.level}` : ''}`;
   box.append(el('p', { cls: 'total-label', text: t('result.total') }),
     el('p', { cls: 'total', text: f.bytes(verdict.total), attrs: { id: 'total', 'data-bytes': verdict.total, elementtiming: 'total' } }));
   if (!verdict.known) {
@@ -105,6 +105,23 @@ export function renderVerdict(box, response, verdict, { t, f }) {
   // Training that does not fit: the core's verdict names the longest sequence that does.
   const fit = response.fit;
   if (fit && fit.note_data) box.append(el('p', { cls: 'hint', text: message(t, f, fit.note_data, fit.note), attrs: { 'data-field': 'fit-note' } }));
+  // The core's verdict level in one sentence, the fixes it re-estimated (cheapest first), what it assumed.
+  if (fit && fit.summary_data) {
+    box.append(el('p', { cls: 'verdict-level', text: message(t, f, fit.summary_data, fit.summary), attrs: { id: 'verdict-level', 'data-verdict': fit.verdict || '' } }));
+  }
+  const fixes = fit && Array.isArray(fit.fixes) ? fit.fixes : [];
+  if (fixes.length) {
+    const list = el('ol', { cls: 'fixes', attrs: { id: 'fixes' } });
+    for (const fix of fixes) {
+      list.append(el('li', { text: message(t, f, fix.text_data, fix.text), attrs: { 'data-cost': fix.cost, 'data-verdict': fix.verdict, 'data-changes': JSON.stringify(fix.changes || {}) } }));
+    }
+    box.append(el('p', { cls: 'hint', text: t('verdict.fixes') }), list);
+  }
+  const assumed = fit ? messages(t, f, fit.assumptions, fit.assumptions_data) : [];
+  if (assumed.length) {
+    box.append(el('details', { cls: 'assumptions', attrs: { id: 'assumptions' } }, el('summary', { text: t('verdict.assumptions') }),
+      el('ul', {}, ...assumed.map((a) => el('li', { text: a })))));
+  }
 }
 
 /** Parts in display order: the known ones first, then any part a newer core adds. */
@@ -185,6 +202,11 @@ export function renderFields(obj, ctx, skip = [], hint = '') {
     }
     if (v === 0 && (k === 'flops' || k === 'hours' || k === 'usd')) continue;  // not computed without dataset size or price
     const dt = el('dt', { text: fieldLabel(t, k) });
+    if (k === 'unknown' && Array.isArray(v)) {
+      // Figures the catalog does not give: named, never shown as 0.
+      dl.append(dt, el('dd', { text: v.map((x) => fieldLabel(t, x)).join(', '), attrs: { 'data-field': k } }));
+      continue;
+    }
     if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object')) {
       dl.append(dt, el('dd', {}, tableOf(v, ctx)));
     } else if (Array.isArray(v)) {

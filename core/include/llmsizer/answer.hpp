@@ -14,6 +14,7 @@
 
 #include "llmsizer/catalog.hpp"
 #include "llmsizer/cost.hpp"
+#include "llmsizer/fixes.hpp"
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/quantization.hpp"
@@ -51,6 +52,18 @@ struct InferenceOnHardware {
   std::optional<CpuVsGpu> cpu_vs_gpu;
   std::string cpu_id;              ///< the CPU compared with
   OptionCost cost;
+  Message summary;                 ///< the verdict in one sentence (offload: with its speed)
+  std::vector<Fix> fixes;          ///< when not comfortable: what makes it fit, cheapest first
+  std::vector<Message> assumptions;  ///< the memory rules applied
+};
+
+/// What a fit says beside its numbers: the verdict, its fixes and the rules it applied.
+struct FitVerdict {
+  Verdict verdict = Verdict::no_fit;
+  std::int64_t margin_bytes = 0;
+  Message summary;
+  std::vector<Fix> fixes;
+  std::vector<Message> assumptions;
 };
 
 /// A training request's memory against one device of the hardware.
@@ -60,6 +73,8 @@ struct TrainingOnHardware {
   std::int64_t required_bytes = 0;
   std::int64_t usable_bytes = 0;
   std::int64_t headroom_bytes = 0;
+  std::int64_t memory_option_bytes = 0;  ///< unified memory: the configuration used
+  FitVerdict verdict;
 };
 
 /// The request's memory against a budget the person gave (request `budget_bytes`): the device peak,
@@ -69,6 +84,7 @@ struct BudgetFit {
   std::int64_t required_bytes = 0;
   std::int64_t usable_bytes = 0;
   std::int64_t headroom_bytes = 0;
+  FitVerdict verdict;
 };
 
 struct Answer {
@@ -92,5 +108,10 @@ Answer answer(const Request& request, const Catalog& catalog);
 
 /// Every catalog option for an inference request, ranked by `request.goal` (contract: Recommendation).
 Recommendation recommend(const Request& request, const Catalog& catalog);
+
+/// The verdict sentence of a fit: comfortable or tight with the headroom and margin, offload with
+/// the split and (when known) its speed, or how far short.
+Message fit_summary(Verdict verdict, std::int64_t headroom_bytes, std::int64_t margin_bytes, const OffloadSplit* offload, int layers,
+                    double tokens_per_s);
 
 }  // namespace llmsizer

@@ -15,6 +15,7 @@
 #include "llmsizer/message.hpp"
 #include "llmsizer/quantization.hpp"
 #include "llmsizer/model.hpp"
+#include "llmsizer/verdict.hpp"
 
 namespace llmsizer {
 
@@ -34,7 +35,12 @@ struct HardwareSpec {
   int device_count = 1;            ///< GPUs (an instance's gpu_count); 0 for a CPU
   std::int64_t device_memory_bytes = 0;  ///< per device, as printed by the vendor, read as GiB (hardware-sources.md §1)
   std::vector<std::int64_t> memory_options_bytes;  ///< Apple unified-memory configurations (ascending)
-  bool unified_memory = false;     ///< Apple silicon: the GPU uses system RAM up to the working-set limit
+  bool unified_memory = false;     ///< Apple silicon, AMD Strix Halo: the GPU uses system RAM up to a limit
+  /// Unified memory: the GPU's limit as the person set it (macOS `sysctl iogpu.wired_limit_mb`,
+  /// AMD's dedicated graphics memory or Linux `ttm.pages_limit`); 0: the operating system's default.
+  std::int64_t gpu_memory_limit_bytes = 0;
+  /// The person's own machine (request `machine`): its GPU count is what it has, never more.
+  bool is_machine = false;
   bool drives_display = false;     ///< a desktop or laptop GPU that also draws the desktop
   bool ecc_carveout = false;       ///< GDDR datacenter part with ECC on: 1/16 of the DRAM holds check bits
   double memory_bandwidth_gb_per_s = 0;  ///< per device, theoretical peak, 1e9 B/s
@@ -77,11 +83,21 @@ struct HardwareSpec {
 /// laptop GPUs; datacenter, workstation and cloud GPUs are treated as headless.
 constexpr std::int64_t kDisplayReserveBytes = 3LL << 29;
 /// RAM kept for the operating system and other programs when a model runs on the CPU or spills
-/// into RAM (a desktop OS with a browser holds about 3-4 GiB): 4 GiB.
+/// into RAM: 4 GiB, what Windows 11 itself requires ("RAM: 4 gigabyte (GB) or greater",
+/// Microsoft's Windows 11 specifications and system requirements; a desktop OS with a browser
+/// holds about 3-4 GiB).
 constexpr std::int64_t kOsReserveBytes = 4LL << 30;
 /// RAM assumed for a desktop GPU's or a Windows laptop's host PC, whose RAM the catalog does not
 /// give (hardware-sources.md: "System RAM is separate (typically 16-64 GB DDR5)"): 32 GiB.
 constexpr std::int64_t kAssumedHostRamBytes = 32LL << 30;
+
+/** Share of unified memory an AMD APU's GPU (Strix Halo, Ryzen AI) may use by default: half of
+ *  RAM. Linux's amdgpu driver sizes its GTT pool to half of system memory unless `ttm.pages_limit`
+ *  is raised (a 128 GB Ryzen AI Max+ 395 logs "63968M of GTT memory ready" and rocminfo caps at
+ *  64 GB: github.com/antirez/ds4 issue #475; kyuz0/amd-strix-halo-toolboxes issue #98: "ROCm sees
+ *  only ~63 GiB" of 124 without it); Windows' automatic setting on a 128 GB machine is "64/64"
+ *  (lemonade-sdk/lemonade PR #842, docs/faq.md). */
+constexpr double kAmdUnifiedGpuFraction = 0.5;
 
 /** Share of Apple unified memory the GPU may wire by default (Metal's
  *  `recommendedMaxWorkingSetSize`): 2/3 of RAM up to 36 GiB, 3/4 above. llama.cpp logs show
@@ -93,9 +109,18 @@ double apple_gpu_working_set_fraction(std::int64_t ram_bytes);
 
 /** Memory a model may use on one device of `hw` with `physical_bytes` of memory: physical minus
  *  the ECC carve-out (1/16 on GDDR datacenter parts: an A10G's 24 GiB shows as 22888 MiB on AWS),
- *  minus the display reserve on a GPU that draws the desktop, or the Apple working-set limit.
- *  The CUDA context is not subtracted: it is part of the estimate's `device_bytes`. */
+ *  minus the display reserve on a GPU that draws the desktop; in unified memory the GPU's share
+ *  (Apple's working-set limit, AMD's GTT pool) or the limit the person set. The CUDA context is
+ *  not subtracted: it is part of the estimate's `device_bytes`. */
 std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_bytes);
+
+/// True for Apple silicon (its GPU share follows Metal's working-set limit).
+bool is_apple(const HardwareSpec& hw);
+
+/** Most GPUs a request may use on `hw`: an instance's and a person's own machine's own count, one
+ *  on a laptop, and for a card bought by the piece what fits one machine (a person stacks up to 4
+ *  consumer cards in a PC; workstation and datacenter boards take 8). 0 for a CPU. */
+int max_devices(const HardwareSpec& hw);
 
 /// RAM a model may use on a host with `ram_bytes`: RAM minus kOsReserveBytes.
 std::int64_t usable_host_bytes(std::int64_t ram_bytes);
@@ -127,7 +152,9 @@ struct FitResult {
   std::int64_t required_bytes = 0;  ///< per device (or RAM for the CPU) at `gpus_needed`
   std::int64_t usable_bytes = 0;    ///< per device (or RAM)
   std::int64_t headroom_bytes = 0;  ///< usable − required (negative: short by that much)
-  std::int64_t memory_option_bytes = 0;  ///< Apple: the smallest unified-memory configuration that fits
+  std::int64_t margin_bytes = 0;    ///< fit_margin_bytes(usable): below it a fit is "tight"
+  Verdict verdict = Verdict::no_fit;  ///< comfortable, tight, offload (placement offload) or no_fit
+  std::int64_t memory_option_bytes = 0;  ///< unified memory: the configuration the fit is for
   OffloadSplit offload;             ///< when it does not fit on the GPU(s): the -ngl split, if RAM holds the rest
   bool offload_possible = false;
   std::int64_t max_context = 0;     ///< longest input + output that fits at this batch (0: none; not searched: -1)
@@ -165,8 +192,12 @@ bool tensor_parallel_ok(const ModelSpec& model, int gpus);
 
 struct FitOptions {
   int gpus = 1;                 ///< devices to use; 0: find the smallest count that fits (up to max_gpus)
-  int max_gpus = 8;             ///< for a single card bought by the person; an instance uses its own count
+  int max_gpus = 8;             ///< for a single card bought by the person; capped by max_devices(hw)
   bool search_limits = true;    ///< also find max_context and max_batch (binary searches over the estimate)
+  /// Unified memory with several configurations: true picks the smallest that fits comfortably
+  /// (else the smallest that fits at all, else the largest), as a recommendation does; false uses
+  /// the smallest, as a person who named the laptop without its memory is assumed to have.
+  bool pick_memory_option = false;
 };
 
 /** Whether the request fits `hw`, where and with how much to spare. */

@@ -55,6 +55,9 @@ std::string recommend(const std::string& request_json) {
   return guarded([&] {
     const Catalog& catalog = embedded_catalog();
     const Request request = edge::parse_request(request_json, catalog, Api::recommend);
+    if (request.task == Task::training) {
+      return edge::to_json(request, recommend_training(request.model, request.training, catalog.all_hardware(), request.goal, request.costs));
+    }
     return edge::to_json(request, recommend(request, catalog));
   });
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include "hardware_json.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/llama_cpp.hpp"
+#include "llmsizer/machine.hpp"
 #include "llmsizer/throughput.hpp"
 #include "read.hpp"
 #include "training_request.hpp"
@@ -25,7 +27,7 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "flash_attention", "engine_version", "group_size", "goal", "cost", "cpu",
                                             "enforce_eager", "budget_bytes", "ubatch", "n_batch", "parallel", "kv_unified",
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
-                                            "ollama"};
+                                            "ollama", "machine"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
 const char* const kLlamaCppFields[] = {"ubatch", "n_batch", "parallel", "kv_unified", "mmap", "n_gpu_layers",
@@ -157,6 +159,62 @@ HardwareSpec parse_hardware(const json& body, const char* key, const Catalog& ca
     if (h.kind == HardwareKind::gpu) gpus.push_back(h);
   }
   return hardware_from_json(value, key, gpus);
+}
+
+/// The most memory a machine's field takes: 1 PB (as budget_bytes).
+constexpr std::int64_t kMaxMachineBytes = 1'000'000'000'000'000LL;
+const std::set<std::string> kMachineKeys = {"base", "ram_bytes", "vram_bytes", "gpus", "unified_memory", "gpu_memory_limit_bytes", "display"};
+
+/** `machine`: the person's own computer — RAM, memory per GPU, GPUs, unified memory — typed, or a
+ *  catalog entry (`machine.base`, else the request's `hardware`) edited: each field left out keeps
+ *  the entry's value. Sizes take bytes or "16 GiB" / "16 GB". */
+HardwareSpec parse_machine(const json& body, const Catalog& catalog, const std::optional<HardwareSpec>& named) {
+  const json& v = body.at("machine");
+  if (!v.is_object()) throw InputError("machine", Message("error.machine.not_object"));
+  for (const auto& [key, value] : v.items()) {
+    if (kMachineKeys.count(key) == 0) throw InputError("machine." + key, Message("error.machine.unknown_field"));
+  }
+  std::optional<HardwareSpec> base = named;
+  if (v.contains("base") && !v["base"].is_null()) {
+    const std::string id = text(v, "base", "machine.base", {}, "");
+    base = catalog.hardware(lowercase(id));
+    if (!base) throw InputError("machine.base", Message("error.hardware.unknown_id").text("id", id));
+  }
+  MachineSpec m;
+  m.base = base ? base->id : "";
+  const bool base_unified = base && base->unified_memory;
+  std::int64_t base_ram = 0;
+  if (base_unified) {
+    base_ram = base->memory_options_bytes.empty() ? base->device_memory_bytes
+                                                  : *std::min_element(base->memory_options_bytes.begin(), base->memory_options_bytes.end());
+  } else if (base && (base->is_cpu() || base->kind == HardwareKind::instance)) {
+    base_ram = base->host_memory_bytes;
+  }
+  m.unified_memory = boolean(v, "unified_memory", "machine.unified_memory", base_unified);
+  m.ram_bytes = memory_amount(v, "ram_bytes", "machine.ram_bytes", 1LL << 20, kMaxMachineBytes, base_ram);
+  if (m.ram_bytes <= 0) throw InputError("machine.ram_bytes", Message("error.machine.ram_needed"));
+  const int base_gpus = base && !base->is_cpu() && !base_unified ? base->device_count : 0;
+  m.gpus = static_cast<int>(whole_number(v, "gpus", "machine.gpus", 0, 64, m.unified_memory ? 1 : base_gpus));
+  if (!m.unified_memory) {
+    m.vram_bytes = memory_amount(v, "vram_bytes", "machine.vram_bytes", 0, kMaxMachineBytes, base_gpus > 0 ? base->device_memory_bytes : 0);
+    if (m.gpus > 0 && m.vram_bytes <= 0) throw InputError("machine.vram_bytes", Message("error.machine.vram_needed"));
+    if (m.gpus == 0) m.vram_bytes = 0;
+  } else {
+    m.gpus = 1;
+    m.gpu_memory_limit_bytes = memory_amount(v, "gpu_memory_limit_bytes", "machine.gpu_memory_limit_bytes", 0, m.ram_bytes, 0);
+  }
+  m.display = boolean(v, "display", "machine.display", base ? base->drives_display || base->kind == HardwareKind::laptop : true);
+  return machine_hardware(m, base ? &*base : nullptr);
+}
+
+bool has_machine(const json& body) { return body.contains("machine") && !body["machine"].is_null(); }
+
+/// The request's device: `hardware`, or `machine` (which may edit it).
+HardwareSpec parse_device(const json& body, const Catalog& catalog) {
+  std::optional<HardwareSpec> named;
+  if (body.contains("hardware")) named = parse_hardware(body, "hardware", catalog);
+  if (has_machine(body)) return parse_machine(body, catalog, named);
+  return *named;
 }
 
 OwnershipCosts parse_costs(const json& body) {
@@ -318,12 +376,15 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
 /// Inference on a device: the device, what owning it costs, the GPUs it has, engine speed options,
 /// and the CPU to compare with.
 void parse_inference_hardware(const json& body, const Catalog& catalog, Request& r) {
-  HardwareSpec hw = parse_hardware(body, "hardware", catalog);
+  HardwareSpec hw = parse_device(body, catalog);
   r.costs = parse_costs(body);
   const bool host_only = r.gpus == 0 && !hw.is_cpu();  // gpus 0: the host's CPU and RAM
-  if (hw.kind == HardwareKind::instance && r.gpus > (host_only ? 0 : hw.device_count)) {
+  if ((hw.kind == HardwareKind::instance || (hw.is_machine && !hw.is_cpu())) && r.gpus > (host_only ? 0 : hw.device_count)) {
+    if (hw.is_machine) throw InputError("gpus", Message("error.gpus.machine").integer("gpus", hw.device_count));
     throw InputError("gpus", Message("error.gpus.instance").text("id", hw.id).integer("gpus", host_only ? 0 : hw.device_count));
   }
+  // A laptop and a unified-memory machine have one GPU: two of them cannot be asked for.
+  if (!hw.is_cpu() && max_devices(hw) == 1 && r.gpus > 1) throw InputError("gpus", Message("error.gpus.single").text("id", hw.id));
   r.enforce_eager = boolean(body, "enforce_eager", "enforce_eager", false);  // vLLM --enforce-eager
   // "CPU or GPU" is answered for a GPU whose speed is known: there the CPU is read.
   if (!hw.is_cpu() && !host_only && effective_bandwidth_gb_per_s(hw, false) > 0) {
@@ -341,7 +402,7 @@ void parse_inference_hardware(const json& body, const Catalog& catalog, Request&
 /// Training on a device: its dense 16-bit peak (a probe's measurement first) and an instance's
 /// price per GPU-hour feed the time and cost, unless the request gave its own.
 void parse_training_hardware(const json& body, const Catalog& catalog, Request& r) {
-  HardwareSpec hw = parse_hardware(body, "hardware", catalog);
+  HardwareSpec hw = parse_device(body, catalog);
   if (hw.is_cpu()) throw InputError("hardware", Message("error.hardware.training_needs_gpu"));
   TrainingSettings& t = r.training;
   if (t.peak_tflops <= 0) t.peak_tflops = hw.measured_tflops > 0 ? hw.measured_tflops : hw.matrix_tflops;
@@ -352,7 +413,7 @@ void parse_training_hardware(const json& body, const Catalog& catalog, Request& 
 /// A memory budget in bytes (up to 1 PB), read last: it matters only without hardware.
 void parse_budget(const json& body, Request& r) {
   if (!body.contains("budget_bytes") || body["budget_bytes"].is_null()) return;
-  r.budget_bytes = whole_number(body, "budget_bytes", "budget_bytes", 1, 1'000'000'000'000'000LL, 0);
+  r.budget_bytes = memory_amount(body, "budget_bytes", "budget_bytes", 1, 1'000'000'000'000'000LL, 0);
   if (r.hardware) r.warnings.push_back(Message("warning.budget.hardware_wins"));
 }
 
@@ -363,9 +424,16 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
   Request r;
   parse_common(body, catalog, r);
   if (api == Api::recommend) {
-    if (r.task != Task::inference) throw InputError("task", Message("error.task.recommend_is_inference"));
-    check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
-    parse_llama_cpp(body, r);
+    if (r.task == Task::training) {
+      r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
+      check_magnitude(r.model, r.training.seq_len, r.training.micro_batch);
+      if (std::optional<TrainingModelProblem> problem = training_model_problem(r.model, r.training)) {
+        throw InputError(problem->field, std::move(problem->message));
+      }
+    } else {
+      check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
+      parse_llama_cpp(body, r);
+    }
     Goal goal = Goal::best_value;
     parse_goal(text(body, "goal", "goal", {"cheapest", "fastest", "best-value", "local", "laptop"}, "best-value"), goal);
     r.goal = goal;
@@ -375,13 +443,13 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
   if (r.task == Task::inference) {
     check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
     parse_llama_cpp(body, r);
-    if (body.contains("hardware")) parse_inference_hardware(body, catalog, r);
+    if (body.contains("hardware") || has_machine(body)) parse_inference_hardware(body, catalog, r);
     parse_budget(body, r);
     return r;
   }
   r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
   check_magnitude(r.model, r.training.seq_len, r.training.micro_batch);
-  if (body.contains("hardware")) parse_training_hardware(body, catalog, r);
+  if (body.contains("hardware") || has_machine(body)) parse_training_hardware(body, catalog, r);
   // What the training method needs of the model (LoRA target names that exist in it, layers to
   // freeze) is checked here, after the device, as it always was.
   if (std::optional<TrainingModelProblem> problem = training_model_problem(r.model, r.training)) {

@@ -2,7 +2,9 @@
 #include "read.hpp"
 
 #include <cctype>
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "llmsizer/config_import.hpp"
 
@@ -38,6 +40,45 @@ std::int64_t whole_number(const json& obj, const char* key, const std::string& f
     return static_cast<std::int64_t>(v);
   }
   throw InputError(field, whole_number_error(min, max, *it));
+}
+
+namespace {
+/// Bytes in one `unit` (lower case, without spaces); 0 when unknown.
+double bytes_per_unit(const std::string& unit) {
+  static const struct {
+    const char* unit;
+    double bytes;
+  } kUnits[] = {{"b", 1},       {"", 1},           {"kb", 1e3},          {"mb", 1e6},          {"gb", 1e9},
+                {"tb", 1e12},   {"kib", 1024.0},   {"mib", 1048576.0},   {"gib", 1073741824.0}, {"tib", 1099511627776.0}};
+  for (const auto& u : kUnits) {
+    if (unit == u.unit) return u.bytes;
+  }
+  return 0;
+}
+}  // namespace
+
+std::int64_t memory_amount(const json& obj, const char* key, const std::string& field, std::int64_t min, std::int64_t max,
+                           std::int64_t fallback) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || it->is_null()) return fallback;
+  if (!it->is_string()) return whole_number(obj, key, field, min, max, fallback);
+  auto error = [&] {
+    return InputError(field, Message("error.memory_amount").bytes("min", min).bytes("max", max).text("got", it->dump()));
+  };
+  std::string compact;
+  for (char c : it->get<std::string>()) {
+    if (!std::isspace(static_cast<unsigned char>(c))) compact += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  std::size_t digits = 0;
+  while (digits < compact.size() && (std::isdigit(static_cast<unsigned char>(compact[digits])) || compact[digits] == '.')) ++digits;
+  if (digits == 0 || digits > 32) throw error();
+  const std::string number_text = compact.substr(0, digits);
+  if (std::count(number_text.begin(), number_text.end(), '.') > 1 || number_text == ".") throw error();
+  const double unit = bytes_per_unit(compact.substr(digits));
+  if (unit <= 0) throw error();
+  const double value = std::strtod(number_text.c_str(), nullptr) * unit;
+  if (!std::isfinite(value) || value < static_cast<double>(min) || value > static_cast<double>(max)) throw error();
+  return static_cast<std::int64_t>(std::llround(value));
 }
 
 double number(const json& obj, const char* key, const std::string& field, double min, double max, double fallback) {

@@ -20,6 +20,11 @@ using nlohmann::json;
 /// A whole number in [min, max] at `obj[key]`, or `fallback` when absent.
 std::int64_t whole_number(const json& obj, const char* key, const std::string& field, std::int64_t min,
                           std::int64_t max, std::int64_t fallback);
+/** A memory size in bytes at `obj[key]`, or `fallback` when absent: a whole number of bytes, or a
+ *  string with its unit, decimal or binary as the person wrote it ("16 GB" = 16e9 B, "16 GiB" =
+ *  16 × 2^30 B; also kB/MB/TB, KiB/MiB/TiB and B; case and spaces do not matter). In [min, max]. */
+std::int64_t memory_amount(const json& obj, const char* key, const std::string& field, std::int64_t min, std::int64_t max,
+                           std::int64_t fallback);
 /// A number in [min, max] at `obj[key]`, or `fallback` when absent.
 double number(const json& obj, const char* key, const std::string& field, double min, double max, double fallback);
 bool boolean(const json& obj, const char* key, const std::string& field, bool fallback);

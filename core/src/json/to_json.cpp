@@ -144,6 +144,46 @@ ojson hardware_ref(const HardwareSpec& h) {
   return {{"id", h.id}, {"name", h.name}, {"kind", hardware_kind_id(h.kind)}};
 }
 
+/// The person's machine as the core read it (request `machine`).
+ojson machine_json(const HardwareSpec& h) {
+  ojson j;
+  j["ram_bytes"] = h.host_memory_bytes;
+  j["vram_bytes"] = h.unified_memory || h.is_cpu() ? 0 : h.device_memory_bytes;
+  j["gpus"] = h.device_count;
+  j["unified_memory"] = h.unified_memory;
+  j["gpu_memory_limit_bytes"] = h.gpu_memory_limit_bytes;
+  j["display"] = h.drives_display;
+  return j;
+}
+
+/// A fix as data: the fields it sets (as a request writes them), what it costs, what it leaves.
+ojson fix_json(const Fix& f) {
+  ojson j;
+  j["cost"] = fix_cost_id(f.cost);
+  ojson changes = ojson::object();
+  for (const FixChange& c : f.changes) {
+    if (c.type == FixChange::Type::text) changes[c.field] = c.text;
+    else if (c.type == FixChange::Type::integer) changes[c.field] = c.integer;
+    else changes[c.field] = c.boolean;
+  }
+  j["changes"] = std::move(changes);
+  j["verdict"] = verdict_id(f.verdict);
+  j["headroom_bytes"] = f.headroom_bytes;
+  put_message(j, "text", f.message);
+  return j;
+}
+
+/// The verdict beside a fit's numbers: its level, the margin, one sentence, the fixes, the rules applied.
+void put_verdict(ojson& fit, Verdict verdict, std::int64_t margin_bytes, const Message& summary, const std::vector<Fix>& fixes,
+                 const std::vector<Message>& assumptions) {
+  fit["verdict"] = verdict_id(verdict);
+  fit["margin_bytes"] = margin_bytes;
+  put_message(fit, "summary", summary);
+  fit["fixes"] = ojson::array();
+  for (const Fix& f : fixes) fit["fixes"].push_back(fix_json(f));
+  put_messages(fit, "assumptions", assumptions);
+}
+
 ojson fit_json(const FitResult& f, const HardwareSpec& hw) {
   ojson j;
   j["fits"] = f.fits;
@@ -205,8 +245,17 @@ ojson cost_json(const OptionCost& c) {
 
 void add_inference_hardware(ojson& out, const InferenceOnHardware& h) {
   out["hardware"] = hardware_ref(h.hardware);
+  if (h.hardware.is_machine) out["hardware"]["machine"] = machine_json(h.hardware);
   out["fit"] = fit_json(h.fit, h.hardware);
+  put_verdict(out["fit"], h.fit.verdict, h.fit.margin_bytes, h.summary, h.fixes, h.assumptions);
   out["throughput"] = throughput_json(h.throughput);
+  // No compute figure in the catalog: the compute time is unknown, not 0 ms.
+  const HardwareSpec& hw = h.hardware;
+  const double compute = hw.is_cpu() ? hw.host_tflops : (hw.measured_tflops > 0 ? hw.measured_tflops : hw.matrix_tflops);
+  if (h.throughput.known && compute <= 0) {
+    out["throughput"]["step_ms"]["compute"] = nullptr;
+    out["throughput"]["unknown"] = ojson::array({"matrix_tflops"});
+  }
   if (h.cpu_vs_gpu) {
     const CpuVsGpu& c = *h.cpu_vs_gpu;
     out["cpu_vs_gpu"] = {{"cpu", h.cpu_id},
@@ -226,7 +275,10 @@ void add_training_hardware(ojson& out, const TrainingOnHardware& h) {
   fit["required_bytes"] = h.required_bytes;
   fit["usable_bytes"] = h.usable_bytes;
   fit["headroom_bytes"] = h.headroom_bytes;
+  if (h.memory_option_bytes > 0) fit["memory_option_bytes"] = h.memory_option_bytes;
+  put_verdict(fit, h.verdict.verdict, h.verdict.margin_bytes, h.verdict.summary, h.verdict.fixes, h.verdict.assumptions);
   out["hardware"] = hardware_ref(h.hardware);
+  if (h.hardware.is_machine) out["hardware"]["machine"] = machine_json(h.hardware);
   out["fit"] = fit;
 }
 
@@ -315,6 +367,8 @@ std::string to_json(const Request& r, const Answer& a) {
                   {"usable_bytes", a.budget_fit->usable_bytes},
                   {"headroom_bytes", a.budget_fit->headroom_bytes},
                   {"budget", true}};
+    const FitVerdict& v = a.budget_fit->verdict;
+    put_verdict(out["fit"], v.verdict, v.margin_bytes, v.summary, v.fixes, v.assumptions);
   }
   if (a.training_fit) add_training_fit(out["fit"], *a.training_fit, r.training);
   return dump(out);
@@ -338,6 +392,8 @@ std::string to_json(const Request& r, const Recommendation& rec) {
     j["device_bytes"] = h.is_cpu() ? 0 : o.fit.required_bytes;
     if (h.is_cpu()) j["host_bytes"] = o.fit.required_bytes;
     j["headroom_bytes"] = o.fit.headroom_bytes;
+    j["verdict"] = verdict_id(o.fit.verdict);
+    j["margin_bytes"] = o.fit.margin_bytes;
     if (o.fit.memory_option_bytes > 0) j["memory_option_bytes"] = o.fit.memory_option_bytes;
     j["decode_tokens_per_s"] = o.speed.known ? ojson(rounded(o.speed.decode_tokens_per_s, 2)) : ojson(nullptr);
     j["decode_tokens_per_s_total"] = o.speed.known ? ojson(rounded(o.speed.decode_tokens_per_s_total, 2)) : ojson(nullptr);
@@ -363,16 +419,80 @@ std::string to_json(const Request& r, const Recommendation& rec) {
   return dump(out);
 }
 
+std::string to_json(const Request& r, const TrainingRecommendation& rec) {
+  ojson out;
+  out["schema_version"] = kSchemaVersion;
+  out["task"] = "training";
+  out["model"] = {{"id", r.model.id}, {"name", r.model.name}};
+  out["settings"] = training_settings_json(r.training);
+  out["goal"] = goal_id(rec.goal);
+  out["epoch_tokens"] = rec.epoch_tokens;
+  if (rec.epoch_tokens_assumed) {
+    put_message(out, "note", Message("recommend.training.epoch_assumed").count("tokens", static_cast<std::int64_t>(rec.epoch_tokens)));
+  }
+  auto option_json = [](const TrainingOption& o) {
+    const HardwareSpec& h = *o.hardware;
+    ojson j = hardware_ref(h);
+    j["fits"] = verdict_fits(o.verdict);
+    j["verdict"] = verdict_id(o.verdict);
+    j["gpus"] = o.gpus;
+    j["gpus_needed"] = o.gpus;  // as inference options name it (the page's column)
+    j["zero_stage"] = o.zero_stage;
+    j["device_bytes"] = o.device_bytes;
+    j["usable_bytes"] = o.usable_bytes;
+    j["headroom_bytes"] = o.headroom_bytes;
+    j["margin_bytes"] = o.margin_bytes;
+    if (o.memory_option_bytes > 0) j["memory_option_bytes"] = o.memory_option_bytes;
+    j["tokens_per_s"] = maybe(o.tokens_per_s, 1);
+    j["hours_per_epoch"] = maybe(o.hours, 3);
+    j["usd_per_epoch"] = maybe(o.usd, 2);
+    j["usd_total"] = maybe(o.usd, 2);
+    const ojson c = cost_json(o.cost);
+    for (auto it = c.begin(); it != c.end(); ++it) j[it.key()] = it.value();
+    if (!h.price_date.empty()) j["price_date"] = h.price_date;
+    if (h.matrix_tflops <= 0 && h.measured_tflops <= 0) j["unknown"] = ojson::array({"matrix_tflops"});
+    put_message(j, "reason", o.reason);
+    // As inference's near misses: the fixes in words (fixes, fixes_data); fix_changes: each as data.
+    std::vector<Message> words;
+    j["fix_changes"] = ojson::array();
+    for (const Fix& f : o.fixes) {
+      words.push_back(f.message);
+      j["fix_changes"].push_back(fix_json(f));
+    }
+    put_messages(j, "fixes", words);
+    return j;
+  };
+  out["options"] = ojson::array();
+  for (const auto& o : rec.options) out["options"].push_back(option_json(o));
+  out["near_misses"] = ojson::array();
+  for (const auto& m : rec.near_misses) {
+    ojson j = option_json(m);
+    j["short_by_bytes"] = -m.headroom_bytes;
+    out["near_misses"].push_back(std::move(j));
+  }
+  put_messages(out, "warnings", r.warnings);
+  return dump(out);
+}
+
 ojson hardware_entry_json(const HardwareSpec& h) {
   ojson j = hardware_ref(h);
   j["vendor"] = h.vendor;
   j["segment"] = h.segment;
   j["device_count"] = h.device_count;
-  j["memory_bytes"] = h.is_cpu() ? h.host_memory_bytes : h.device_memory_bytes;
+  // A figure the catalog lacks is null and named under `unknown`, never shown as 0 GB or 0 ms.
+  const std::int64_t memory = h.is_cpu() ? h.host_memory_bytes : h.device_memory_bytes;
+  const double bandwidth = h.is_cpu() ? h.host_bandwidth_gb_per_s : h.memory_bandwidth_gb_per_s;
+  const double compute = h.is_cpu() ? h.host_tflops : h.matrix_tflops;
+  j["memory_bytes"] = memory > 0 ? ojson(memory) : ojson(nullptr);
   if (!h.memory_options_bytes.empty()) j["memory_options_bytes"] = h.memory_options_bytes;
-  j["usable_bytes"] = h.is_cpu() ? usable_host_bytes(h.host_memory_bytes) : usable_device_bytes(h, h.device_memory_bytes);
-  j["memory_bandwidth_gb_per_s"] = h.is_cpu() ? h.host_bandwidth_gb_per_s : h.memory_bandwidth_gb_per_s;
-  j["matrix_tflops"] = maybe(h.is_cpu() ? h.host_tflops : h.matrix_tflops, 2);
+  j["usable_bytes"] = memory > 0 ? ojson(h.is_cpu() ? usable_host_bytes(memory) : usable_device_bytes(h, memory)) : ojson(nullptr);
+  j["memory_bandwidth_gb_per_s"] = bandwidth > 0 ? ojson(bandwidth) : ojson(nullptr);
+  j["matrix_tflops"] = maybe(compute, 2);
+  ojson unknown = ojson::array();
+  if (memory <= 0) unknown.push_back("memory_bytes");
+  if (bandwidth <= 0) unknown.push_back("memory_bandwidth_gb_per_s");
+  if (compute <= 0) unknown.push_back("matrix_tflops");
+  if (!unknown.empty()) j["unknown"] = std::move(unknown);
   j["tdp_w"] = maybe(h.tdp_w, 1);
   j["price_usd"] = maybe(h.price_usd, 2);
   j["price_usd_per_hour"] = maybe(h.price_usd_per_hour, 4);

@@ -9,6 +9,7 @@
 #include "llmsizer/answer.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/request.hpp"
+#include "llmsizer/training_recommend.hpp"
 
 namespace llmsizer::edge {
 
@@ -18,6 +19,8 @@ using ojson = nlohmann::ordered_json;
 std::string to_json(const Request& request, const Answer& answer);
 /// The response text of a recommendation.
 std::string to_json(const Request& request, const Recommendation& recommendation);
+/// The response text of a training recommendation.
+std::string to_json(const Request& request, const TrainingRecommendation& recommendation);
 /// {"error": {"field", "message"}}.
 std::string error_json(const InputError& error);
 
