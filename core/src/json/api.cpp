@@ -110,6 +110,11 @@ json starting_view() {
                          {"gradient_checkpointing", true}, {"lora_rank", t.lora_rank}, {"lora_targets", t.lora_targets},
                          {"zero_stage", t.zero_stage}, {"offload_optimizer", t.offload_optimizer},
                          {"quantization", quantization_id(t.quantized_base)}};
+  // The cost table's usage and electricity price (buy_or_rent.hpp, cost.hpp), and the CPU that
+  // "CPU or GPU" compares with unless another is chosen.
+  request["usage"] = {{"hours_per_day", kDefaultUsageHoursPerDay}};
+  request["cost"] = {{"electricity_usd_per_kwh", r.costs.electricity_usd_per_kwh}};
+  request["cpu"] = edge::kReferenceCpu;
   return request;
 }
 
