@@ -5,7 +5,8 @@
 # COMPACT (the WASM build): drop the line breaks and indentation (JSON strings hold no raw line
 # break, so the text stays the same JSON) and, in model presets, the provenance prose the core never
 # reads (published_params_note, published_params_source, config_note: one line each in those files;
-# in hardware entries notes, reference and derived_fields, which only the data tests read)
+# in hardware entries notes, reference, power_source, cpu_cores_source and derived_fields, which only the
+# data tests read)
 # — it would be a tenth of the page's download.
 if(NOT SYMBOL)
   set(SYMBOL embedded_documents)
@@ -25,7 +26,7 @@ foreach(_file IN LISTS FILES)
              _text "${_text}")
     endif()
     if(_kind STREQUAL "hardware")
-      string(REGEX REPLACE ",\n  \"(notes|reference)\": \"([^\"\\\\]|\\\\.)*\"" "" _text "${_text}")
+      string(REGEX REPLACE ",\n  \"(notes|reference|power_source|cpu_cores_source)\": \"([^\"\\\\]|\\\\.)*\"" "" _text "${_text}")
       string(REGEX REPLACE ",\n  \"derived_fields\": \\[[^]]*\\]" "" _text "${_text}")
     endif()
     string(REGEX REPLACE "\n *" "" _text "${_text}")

@@ -40,8 +40,12 @@ TEST_CASE("Buying beats renting after the purchase price over the hourly saving"
   // 1599 / (0.34 − 0.0765) = 6,068.3 h.
   CHECK_THAT(break_even_hours(1'599.0, 0.34, 0.0765), WithinRel(1'599.0 / 0.2635, 1e-12));
   CHECK(break_even_hours(1'599.0, 0.05, 0.0765) < 0);  // renting is cheaper than the power bill
+  // Owned, the card comes in a PC: $1,599 + $713 for the rest of the box = $2,312, drawing
+  // (450 + 90) W / 0.90 PSU efficiency = 600 W from the wall, 0.6 kW × $0.17 = $0.102/h (cost.hpp).
   const OptionCost c = option_cost(*find_hardware("nvidia-rtx-4090"), 1, 100.0, OwnershipCosts{}, hardware_catalog());
   CHECK(c.break_even_instance == "runpod-1x-nvidia-rtx-4090");
-  CHECK_THAT(c.break_even_hours, WithinRel(1'599.0 / (0.34 - 0.0765), 1e-12));
-  CHECK_THAT(c.usd_per_million_tokens, WithinRel((1'599.0 / 26'280.0 + 0.0765) / 0.36, 1e-12));
+  CHECK_THAT(c.purchase_usd, WithinRel(2'312.0, 1e-12));
+  CHECK_THAT(c.break_even_hours, WithinRel(2'312.0 / (0.34 - 0.102), 1e-12));  // 9,714.3 h
+  // 3 years × 365 × 24 h = 26,280 h; 100 tokens/s = 0.36 M tokens an hour.
+  CHECK_THAT(c.usd_per_million_tokens, WithinRel((2'312.0 / 26'280.0 + 0.102) / 0.36, 1e-12));
 }

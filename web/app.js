@@ -3,7 +3,7 @@
 // shown comes from the core (estimate, recommend, listModels, listHardware, listOptions); this file
 // only converts bytes to GB/GiB and formats numbers for the reader's language.
 import { pageLang, startSession } from './lib/session.js';
-import { MACHINE_HARDWARE, PROBE_HARDWARE, menusFrom, parseConfigText, stateKeyForField, toParams, toRequest } from './lib/state.js';
+import { MACHINE_HARDWARE, PROBE_HARDWARE, embedCode, menusFrom, parseConfigText, recommendRequest, stateKeyForField, toParams, toRequest } from './lib/state.js';
 import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
 import { contextChart } from './lib/charts.js';
 import { el, message, messages, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
@@ -28,7 +28,9 @@ const hardwareById = new Map();
 const NUMBER_KEYS = ['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'budget_gb',
   'machine_ram_gib', 'machine_vram_gib', 'machine_gpus'];
 const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens'];  // empty means "not set" (0)
-const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal'];
+const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal', 'cpu'];
+/** The cost table's inputs (outside the form, like the ranking's goal): they change only the table. */
+const USAGE_KEYS = ['hours_per_day', 'tokens_per_day', 'electricity'];
 
 /** The core or the strings did not load (no WebAssembly, a blocked file): the page says so in the
  *  reader's language when its strings can still be read, and never stays hidden. Returns a promise
@@ -148,6 +150,8 @@ function fillMenus() {
   }
   hw.prepend(option(MACHINE_HARDWARE, t('hardware.machine')));
   hw.prepend(option('budget', t('hardware.budget')));
+  const cpus = hardware.filter((h) => h.kind === 'cpu');
+  fillGrouped($('cpu'), cpus.length ? cpus : [{ id: state.cpu, name: state.cpu }], { value: (h) => h.id, text: (h) => h.name || h.id });
   if (!hardware.length && state.hardware !== 'budget' && state.hardware !== PROBE_HARDWARE && state.hardware !== MACHINE_HARDWARE) hw.append(option(state.hardware, state.hardware));
   const boxes = $('target-boxes');
   if (!boxes.childElementCount && targetPreset('all-linear').length) {
@@ -190,6 +194,7 @@ function writeForm() {
   for (const k of SELECT_KEYS) if ($(k)) $(k).value = String(state[k]);
   for (const k of NUMBER_KEYS) $(k).value = String(state[k]);
   for (const k of OPTIONAL_NUMBER_KEYS) $(k).value = state[k] ? String(state[k]) : '';
+  for (const k of USAGE_KEYS) $(k).value = state[k] ? String(state[k]) : '';
   $('zero_stage').value = String(state.zero_stage);
   $('checkpointing').checked = state.checkpointing;
   $('offload').checked = state.offload;
@@ -245,6 +250,8 @@ function showSections() {
   const base = state.machine_base && hardwareById.get(state.machine_base);
   $('machine-base').hidden = !base;
   if (base) $('machine-base').textContent = t('machine.base', { name: base.name || base.id });
+  const device = hardwareById.get(state.hardware);
+  $('cpu-row').hidden = training || state.hardware === 'budget' || Boolean(device && device.kind === 'cpu');
   $('config-clear').disabled = !imported();
 }
 
@@ -371,11 +378,40 @@ function renderSummary(response) {
   for (const [key, title, skip] of blocks) {
     const value = response[key];
     if (!value || typeof value !== 'object') continue;
+    if (key === 'cpu_vs_gpu') {
+      box.append(cpuVsGpu(value, response, title));
+      continue;
+    }
     const details = el('details', { attrs: { id: `summary-${key}` } }, el('summary', { text: t(title) }), renderFields(value, ctx, skip));
     if (key === 'weights_detail' && Array.isArray(value.types)) details.append(renderFields({ types: value.types }, ctx));
     details.open = key === 'fit' || key === 'throughput' || key === 'training';
     box.append(details);
   }
+}
+
+/** CPU or GPU (the seed article's question) on the chosen CPU: both speeds by name, the batch from
+ *  which the GPU pulls ahead (the small-work crossover), and the core's sentence. */
+function cpuVsGpu(c, response, title) {
+  const gpu = (response.hardware && response.hardware.name) || hardwareName(state.hardware);
+  const cpu = hardwareName(c.cpu);
+  const speed = (x) => t('unit.tokensPerSecond', { value: f.sig(x) });
+  const rows = [
+    [t('cpuVsGpu.onCpu', { cpu }), speed(c.cpu_tokens_per_s)],
+    [t('cpuVsGpu.onGpu', { gpu }), speed(c.gpu_tokens_per_s)],
+    [t('cpuVsGpu.reading'), speed(c.reading_tokens_per_s)],
+    [t('cpuVsGpu.crossover'), typeof c.crossover_batch === 'number' ? t('cpuVsGpu.fromBatch', { batch: f.whole(c.crossover_batch) }) : t('cpuVsGpu.never')],
+    [t('cpuVsGpu.cpuEnough'), t(c.cpu_is_enough ? 'value.yes' : 'value.no')],
+  ];
+  const table = el('table', { cls: 'parts' });
+  for (const [k, v] of rows) {
+    const tr = table.insertRow();
+    tr.append(el('th', { text: k, attrs: { scope: 'row' } }));
+    tr.insertCell().textContent = v;
+  }
+  const details = el('details', { attrs: { id: 'summary-cpu_vs_gpu' } }, el('summary', { text: t(title) }), table,
+    el('p', { cls: 'hint', text: message(t, f, c.note_data, c.note) }));
+  details.open = true;
+  return details;
 }
 
 function renderModelInfo(response) {
@@ -509,7 +545,8 @@ function renderOptions() {
   const more = $('options-more');
   table.replaceChildren();
   $('near-misses').replaceChildren();
-  const r = call('recommend', JSON.stringify({ ...toRequest(state, { withHardware: false }), goal: state.goal }));
+  const r = call('recommend', JSON.stringify(recommendRequest(state)));
+  renderCosts(r);
   if (r.error || !Array.isArray(r.options)) {
     note.textContent = `${t('options.unavailable')} ${r.error ? message(t, f, r.error.message_data, r.error.message) : ''}`;
     more.hidden = true;
@@ -568,6 +605,54 @@ function renderOptions() {
   more.textContent = showAllOptions ? t('options.fewer') : t('options.all', { count: f.whole(r.options.length) });
 }
 
+/** Buy, rent or use what you have (recommend's `costs`): one row per option, each number with its
+ *  formula (the core's explain messages) under "how". Inference only (recommend sizes inference). */
+function renderCosts(r) {
+  const card = $('costs-card');
+  const table = $('costs');
+  table.replaceChildren();
+  card.hidden = state.task === 'training';
+  if (card.hidden) return;
+  const c = r.costs;
+  if (r.error || !c) {
+    $('costs-summary').textContent = `${t('options.unavailable')} ${r.error ? message(t, f, r.error.message_data, r.error.message) : ''}`;
+    return;
+  }
+  $('costs-summary').textContent = message(t, f, c.summary_data, c.summary);
+  const money = (x) => (typeof x === 'number' ? f.usd(x) : '—');
+  const cols = [
+    ['costs.option', (row) => row.name || hardwareName(row.id)],
+    ['costs.kind', (row) => t(`costs.kind.${row.cost_kind}`)],
+    ['costs.upfront', (row) => (row.cost_kind === 'cloud' ? t('costs.none') : money(row.upfront_usd))],
+    ['costs.perMonth', (row) => money(row.usd_per_month)],
+    ['key.usd_per_million_tokens', (row) => f.field('usd_per_million_tokens', row.usd_per_million_tokens)],
+    ['costs.breakEven', (row) => (row.cost_kind === 'cloud' || row.cost_kind === 'mine' ? t('costs.none')
+      : typeof row.break_even_months === 'number' ? t('costs.months', { value: f.sig(row.break_even_months) }) : t('costs.never'))],
+    ['costs.how', () => ''],
+  ];
+  const head = table.createTHead().insertRow();
+  const labels = cols.map(([h]) => (h.startsWith('key.') ? fieldLabel(t, h.slice(4)) : t(h)));
+  for (const text of labels) head.append(el('th', { text, attrs: { scope: 'col' } }));
+  const body = table.createTBody();
+  for (const row of c.rows || []) {
+    const tr = body.insertRow();
+    tr.dataset.costKind = row.cost_kind;
+    tr.dataset.id = row.id;
+    if (row.rent_reference) tr.classList.add('current');
+    cols.forEach(([, fn], i) => {
+      const cell = tr.insertCell();
+      cell.textContent = fn(row);
+      if (i >= 1) cell.dataset.label = labels[i];
+      if (i >= 2 && i <= 5) cell.className = 'num';
+    });
+    const how = el('details', {}, el('summary', { text: t('costs.formulas') }),
+      el('ul', {}, ...messages(t, f, row.explain, row.explain_data).map((x) => el('li', { text: x }))));
+    // The price's source is cited as the data file gives it (a citation, in its own language).
+    if (row.price_source) how.append(el('p', { cls: 'hint' }, document.createTextNode(t('costs.priceSource', { source: '', date: row.price_date || '—' })), el('cite', { text: row.price_source, attrs: { lang: 'en' } })));
+    tr.cells[cols.length - 1].append(how);
+  }
+}
+
 /** Reads the formats, engines and training choices for the menus (after the first result). */
 function loadOptions() {
   const o = call('listOptions');
@@ -620,6 +705,25 @@ async function copyLink() {
     $('share-url').focus();
     $('share-url').select();
     setStatus(`${t('share.selectToCopy')}${note}`);
+  }
+}
+
+/** The <iframe> HTML for this estimate (EMBED.md), shown in a box and put on the clipboard. */
+async function copyEmbed() {
+  const m = (lastResponse && lastResponse.model) || {};
+  const model = imported() ? state.name || m.name || t('import.custom') : m.name || state.model;
+  const box = $('embed-code');
+  box.value = embedCode(state, location.href, t('embed.frameTitle', { model }));
+  box.hidden = false;
+  $('embed-code-label').hidden = false;
+  const note = state.hardware === PROBE_HARDWARE ? ` ${t('probe.notInLink')}` : '';
+  try {
+    await navigator.clipboard.writeText(box.value);
+    setStatus(`${t('share.embedCopied')}${note}`);
+  } catch {
+    box.focus();
+    box.select();
+    setStatus(`${t('share.embedSelect')}${note}`);
   }
 }
 
@@ -865,6 +969,15 @@ function wire() {
     }
     update();
   });
+  for (const k of USAGE_KEYS) {
+    $(k).addEventListener('input', () => {
+      // Hours or tokens a day: one of them (typing tokens clears the hours' use; an empty tokens box uses the hours).
+      state[k] = $(k).value.trim() === '' ? 0 : numberOf($(k));
+      if (k === 'hours_per_day' && !state.hours_per_day) state.hours_per_day = base.hours_per_day;
+      writeUrl();
+      scheduleExtras(0);
+    });
+  }
   $('goal').addEventListener('input', () => {
     state.goal = $('goal').value;
     writeUrl();
@@ -892,6 +1005,7 @@ function wire() {
   }
   $('lang-switch').addEventListener('click', switchLang);
   $('copy-link').addEventListener('click', copyLink);
+  $('copy-embed').addEventListener('click', copyEmbed);
   $('options-more').addEventListener('click', () => { showAllOptions = !showAllOptions; renderOptions(); });
   $('precisions-more').addEventListener('click', () => { showAllPrecisions = !showAllPrecisions; renderPrecisions(); });
   $('probe-run').addEventListener('click', runProbe);

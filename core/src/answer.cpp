@@ -230,7 +230,10 @@ Message fit_summary(Verdict verdict, std::int64_t headroom_bytes, std::int64_t m
 
 Recommendation recommend(const Request& r, const Catalog& catalog) {
   const MemoryByDevices memory(r.model, r.inference());
-  return recommend_hardware(memory, catalog.all_hardware(), r.goal, r.costs);
+  Recommendation rec = recommend_hardware(memory, catalog.all_hardware(), r.goal, r.costs);
+  const HardwareSpec* mine = r.hardware && !r.hardware->is_rented() ? &*r.hardware : nullptr;
+  rec.costs = std::make_shared<const CostComparison>(compare_costs(memory, catalog.all_hardware(), mine, r.usage, r.costs));
+  return rec;
 }
 
 }  // namespace llmsizer

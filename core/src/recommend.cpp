@@ -29,25 +29,61 @@ bool parse_goal(const std::string& text, Goal& goal) {
   return false;
 }
 
+Purchase purchase_of(const HardwareSpec& hw, int gpus, std::int64_t memory_option_bytes, std::int64_t host_bytes_needed,
+                     const OwnershipCosts& costs) {
+  Purchase p;
+  if (hw.is_rented()) return p;
+  if (hw.kind == HardwareKind::laptop) {
+    p.hardware_usd = hw.price_usd;
+    for (std::size_t i = 0; i < hw.memory_options_bytes.size() && i < hw.memory_option_prices_usd.size(); ++i) {
+      if (hw.memory_options_bytes[i] == memory_option_bytes) p.hardware_usd = hw.memory_option_prices_usd[i];
+    }
+    p.power_w = hw.power_w;
+  } else if (hw.kind == HardwareKind::cpu) {
+    if (hw.price_usd <= 0 || hw.segment != "desktop") return p;  // a server or laptop CPU's platform is not priced
+    p.hardware_usd = hw.price_usd;
+    double ram = 0;
+    if (host_bytes_needed > kRestOfBoxRamBytes) {
+      ram = kRestOfBoxRamUsd * static_cast<double>(host_bytes_needed - kRestOfBoxRamBytes) / static_cast<double>(kRestOfBoxRamBytes);
+    }
+    p.rest_of_box_usd = std::max(0.0, costs.rest_of_box_usd - kRestOfBoxCpuUsd) + ram;
+    p.power_w = (hw.tdp_w + kRestOfBoxPowerW - kRestOfBoxCpuPowerW) / kPsuEfficiency;
+  } else if (hw.kind == HardwareKind::gpu && hw.price_usd > 0) {
+    const int devices = std::max(1, gpus);
+    p.hardware_usd = hw.price_usd * devices;
+    if (!hw.unified_memory) {
+      p.rest_of_box_usd = costs.rest_of_box_usd;
+      p.power_w = (hw.tdp_w * devices + kRestOfBoxPowerW) / kPsuEfficiency;
+    } else {
+      p.power_w = hw.tdp_w;
+    }
+  }
+  if (!p.known()) return Purchase{};
+  return p;
+}
+
 OptionCost option_cost(const HardwareSpec& hw, int gpus, double tokens_per_s_total, const OwnershipCosts& costs,
-                       const std::vector<HardwareSpec>& catalog) {
+                       const std::vector<HardwareSpec>& catalog, std::int64_t memory_option_bytes, std::int64_t host_bytes_needed) {
   OptionCost c;
   if (hw.is_rented()) {
     c.known = true;
     c.rented = true;
     c.usd_per_hour = hw.price_usd_per_hour;
-  } else if (hw.price_usd > 0) {
+  } else if (const Purchase p = purchase_of(hw, gpus, memory_option_bytes, host_bytes_needed, costs); p.known()) {
     const int devices = std::max(1, gpus);
     c.known = true;
-    c.purchase_usd = hw.price_usd * devices;
-    const OwnedHourlyCost owned = owned_hourly_cost(c.purchase_usd, hw.tdp_w * devices, costs);
+    c.purchase_usd = p.total_usd();
+    c.hardware_usd = p.hardware_usd;
+    c.rest_of_box_usd = p.rest_of_box_usd;
+    c.power_w = p.power_w;
+    const OwnedHourlyCost owned = owned_hourly_cost(c.purchase_usd, p.power_w, costs);
     c.usd_per_hour = owned.total_usd_per_hour;
     c.power_usd_per_hour = owned.power_usd_per_hour;
     // Buy or rent: the cheapest instance with this GPU, enough of them.
     const HardwareSpec* cheapest = nullptr;
     for (const auto& other : catalog) {
-      if (other.kind == HardwareKind::instance && other.gpu_id == hw.id && other.device_count >= devices && other.is_rented() &&
-          (cheapest == nullptr || other.price_usd_per_hour < cheapest->price_usd_per_hour)) {
+      if (hw.kind == HardwareKind::gpu && other.kind == HardwareKind::instance && other.gpu_id == hw.id && other.device_count >= devices &&
+          other.is_rented() && (cheapest == nullptr || other.price_usd_per_hour < cheapest->price_usd_per_hour)) {
         cheapest = &other;
       }
     }
@@ -141,6 +177,21 @@ double rank_value(const HardwareOption& o, Goal goal) {
 
 }  // namespace
 
+HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec& hw, const OwnershipCosts& costs,
+                               const std::vector<HardwareSpec>& catalog) {
+  HardwareOption o;
+  o.hardware = &hw;
+  o.fit = fit_request(memory, hw, auto_fit(hw, memory.model()));
+  if (!o.fit.fits) return o;
+  o.speed = estimate_throughput(memory.model(), memory.settings(), hw, placement_of(o.fit));
+  const std::int64_t host_needed = hw.is_cpu() ? o.fit.required_bytes + kOsReserveBytes : 0;
+  o.cost = option_cost(hw, o.fit.gpus_used, o.speed.decode_tokens_per_s_total, costs, catalog, o.fit.memory_option_bytes, host_needed);
+  o.reason = option_reason(o, memory.settings());
+  // Less to spare than the margin: said, so that no option reads as a comfortable fit.
+  if (o.fit.verdict == Verdict::tight) o.reason.then(Message("recommend.tight").bytes_1("margin", o.fit.margin_bytes));
+  return o;
+}
+
 Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, Goal goal,
                                   const OwnershipCosts& costs, std::size_t max_near_misses) {
   Recommendation r;
@@ -150,22 +201,14 @@ Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vect
   std::vector<NearMiss> misses;
   for (const auto& hw : catalog) {
     if (!allowed(hw, goal)) continue;
-    const FitResult fit = fit_request(memory, hw, auto_fit(hw, model));
-    if (!fit.fits) {
+    HardwareOption o = evaluate_option(memory, hw, costs, catalog);
+    if (!o.fit.fits) {
       NearMiss miss;
       miss.hardware = &hw;
-      miss.fit = fit;
+      miss.fit = o.fit;
       misses.push_back(std::move(miss));
       continue;
     }
-    HardwareOption o;
-    o.hardware = &hw;
-    o.fit = fit;
-    o.speed = estimate_throughput(model, settings, hw, placement_of(fit));
-    o.cost = option_cost(hw, fit.gpus_used, o.speed.decode_tokens_per_s_total, costs, catalog);
-    o.reason = option_reason(o, settings);
-    // Less to spare than the margin: said, so that no option reads as a comfortable fit.
-    if (fit.verdict == Verdict::tight) o.reason.then(Message("recommend.tight").bytes_1("margin", fit.margin_bytes));
     r.options.push_back(std::move(o));
   }
   std::stable_sort(r.options.begin(), r.options.end(), [goal](const HardwareOption& a, const HardwareOption& b) {

@@ -1,8 +1,13 @@
 // The embed view (web/embed.html) as documentation pages use it: inside an <iframe> on another
 // page, the model and settings from its URL, a compact result, a link to the full page with the same
 // settings, Japanese on request, and a hostile parameter falling back to defaults with a notice.
+// The iframes of web/EMBED.md as written there (its ```html blocks, the host replaced by this test's
+// server) and the HTML the full page's "Copy embed code" button writes: each loads with every
+// parameter read (no notice), keeps the training micro-batch (`&micro_batch` in HTML was read as
+// `µ_batch`), and fits its documented height without scrolling.
 // Fails on any console error or any request leaving 127.0.0.1.
 // usage: node page_embed.mjs WEB_DIR
+import { readFileSync } from 'node:fs';
 import { checker, openBrowser, prerequisites } from './browser.mjs';
 import { finalChecks, open, screenshot, text } from './page_helpers.mjs';
 
@@ -10,6 +15,37 @@ const webDir = process.argv[2];
 const chromium = await prerequisites(webDir);
 const t = checker();
 const b = await openBrowser(chromium, webDir);
+
+/** Puts `html` (one iframe) on a page, at 800 and at 320 pixels wide, and checks the frame. */
+async function checkFrame(html, what, { lang = 'en', micro = '' } = {}) {
+  for (const width of [800, 320]) {
+    const host = await b.newPage({ viewport: { width, height: 700 } });
+    await host.setContent(`<!doctype html><body style="margin:8px">${html}</body>`);
+    const frameEl = await host.waitForSelector('iframe');
+    const frame = await frameEl.contentFrame();
+    await frame.waitForSelector('body[data-ready]', { state: 'attached' });
+    t.check(!(await frame.isVisible('#notice')), `${what} at ${width}px: every parameter is read (no notice)`);
+    t.check(/\d/.test(await frame.textContent('#total')), `${what} at ${width}px: shows a total`);
+    t.check((await frame.evaluate(() => document.documentElement.lang)) === lang, `${what}: language ${lang}`);
+    if (micro) {
+      const href = await frame.getAttribute('#open-full', 'href');
+      t.check(href.includes(`training_micro_batch=${micro}`), `${what}: the micro-batch ${micro} arrives: ${href}`);
+    }
+    // The page does not scroll; the title, the verdict and the link to the full page are in view (the
+    // parts table may scroll inside it).
+    const m = await frame.evaluate(() => {
+      const bottom = (sel) => document.querySelector(sel).getBoundingClientRect().bottom;
+      return { scroll: document.documentElement.scrollHeight, client: document.documentElement.clientHeight,
+        link: bottom('#open-full'), verdict: bottom('#verdict'), partsTop: document.querySelector('#parts').getBoundingClientRect().top };
+    });
+    const declared = Number(await frameEl.getAttribute('height'));
+    t.check(m.client === declared && m.scroll <= m.client, `${what} at ${width}px: the ${declared} px frame does not scroll (content ${m.scroll} px)`);
+    t.check(m.link <= m.client && m.verdict <= m.client && m.partsTop < m.client - 40,
+      `${what} at ${width}px: verdict, parts and link in view (${JSON.stringify(m)})`);
+    await host.close();
+  }
+}
+
 try {
   const query = 'model=qwen2.5-0.5b-instruct&weights=int4&hardware=budget&budget_gb=8&input_tokens=2048&output_tokens=512';
   const page = await open(b, `${b.url}embed.html?${query}`, { viewport: { width: 420, height: 520 } });
@@ -40,6 +76,29 @@ try {
   t.check(await hostile.isVisible('#notice'), 'a hostile embed URL shows a notice');
   t.check((await text(hostile, '#embed-title')) === 'Qwen2.5-7B-Instruct', 'and falls back to the default model');
   t.check((await hostile.locator('main svg').count()) === 1, 'no markup from the URL was inserted (only the bar\'s svg)');
+
+  // EMBED.md's examples, as written.
+  const embedMd = readFileSync(new URL('../../web/EMBED.md', import.meta.url), 'utf8');
+  const examples = [...embedMd.matchAll(/```html\n([\s\S]*?)```/g)].map((m) => m[1]);
+  t.check(examples.length === 2, `EMBED.md has two iframe examples, got ${examples.length}`);
+  for (const [i, html] of examples.entries()) {
+    t.check(!/&(?!amp;)/.test(html), `EMBED.md example ${i + 1} escapes every & in its HTML`);
+    await checkFrame(html.replaceAll('https://YOUR-HOST/llmsizer/', b.url), `EMBED.md example ${i + 1}`, i === 1 ? { lang: 'ja', micro: '1' } : {});
+  }
+
+  // The old parameter name in a share link still reads; the copy button writes the new, escaped.
+  const page2 = await open(b, `${b.url}index.html#model=qwen2.5-7b-instruct&task=training&method=qlora&weights=nf4&seq_len=4096&micro_batch=2&hardware=nvidia-rtx-4090`,
+    { viewport: { width: 1280, height: 900 } });
+  t.check((await page2.inputValue('#micro_batch')) === '2', 'an old link\'s micro_batch=2 is read');
+  t.check(!(await page2.isVisible('#notice')), 'with no notice');
+  await page2.click('#copy-embed');
+  await page2.waitForFunction(() => document.getElementById('embed-code').value !== '');
+  const code = await page2.inputValue('#embed-code');
+  t.check(await page2.isVisible('#embed-code'), 'the embed code is shown');
+  t.check(code.startsWith(`<iframe src="${b.url}embed.html?`) && code.includes('&amp;training_micro_batch=2&amp;') && !/&(?!amp;|quot;|lt;|gt;)/.test(code),
+    `the copied embed escapes & and names the micro-batch training_micro_batch: ${code}`);
+  t.check(code.includes('height="420"') && code.includes('title="LLM Sizer: Qwen2.5-7B-Instruct"'), `documented height and a title: ${code}`);
+  await checkFrame(code, 'the copied embed code', { micro: '2' });
 } finally {
   finalChecks(t, b);
   await b.close();

@@ -38,7 +38,8 @@ async function shownTexts(page, selectors) {
         const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {
           const el = n.parentElement;
-          if (!el || el.closest('[hidden], script, style, option, select, .visually-hidden')) continue;
+          // A price's source is cited as its data file gives it (cite lang=en): a citation, not the page's prose.
+          if (!el || el.closest('[hidden], script, style, option, select, .visually-hidden, cite[lang="en"]')) continue;
           const text = n.textContent.trim();
           if (text) out.push({ where: sel, text });
         }
@@ -48,10 +49,10 @@ async function shownTexts(page, selectors) {
   }, selectors);
 }
 
-const PANELS = ['#verdict', '#parts', '#summary', '#model-info', '#model-features', '#explain', '#warnings', '#status', '.field-error', '#precisions', '#options', '#near-misses', '#chart-table'];
+const PANELS = ['#verdict', '#parts', '#summary', '#model-info', '#model-features', '#explain', '#warnings', '#status', '.field-error', '#precisions', '#options', '#near-misses', '#chart-table', '#costs-card'];
 
 async function noEnglish(page, scenario) {
-  for (const d of await page.$$('#summary details')) await d.evaluate((e) => { e.open = true; });
+  for (const d of await page.$$('#summary details, #costs details')) await d.evaluate((e) => { e.open = true; });
   const texts = await shownTexts(page, PANELS);
   const english = texts.map((x) => ({ ...x, words: englishWords(x.text) })).filter((x) => x.words.length);
   t.check(texts.length > 20, `${scenario}: the result panel shows text (${texts.length} lines)`);
@@ -91,7 +92,10 @@ try {
   await settled(page);
   await page.selectOption('#hardware', 'nvidia-rtx-4090');
   await settled(page);
+  await page.selectOption('#cpu', 'intel-core-ultra-9-185h');
+  await settled(page);
   await noEnglish(page, 'llama.cpp on an RTX 4090');
+  t.check(await page.locator('#costs tbody tr').count() >= 4, 'the buy, rent or use table is shown in Japanese');
   t.check(await page.locator('#summary-throughput').count() === 1 && await page.locator('#summary-cpu_vs_gpu').count() === 1,
     'the llama.cpp scenario shows speed and CPU or GPU');
   await screenshot(page, 'page-1280-ja-llama-cpp');

@@ -9,9 +9,9 @@ export const KEYS = ['model', 'config', 'file_model', 'name', 'task', 'weights',
   'kv_cache', 'engine', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'machine_base',
   'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified', 'goal', 'method',
   'optimizer', 'precision', 'quantization', 'seq_len', 'micro_batch', 'checkpointing', 'lora_rank', 'lora_targets',
-  'zero_stage', 'offload', 'dataset_tokens', 'unit', 'lang'];
+  'zero_stage', 'offload', 'dataset_tokens', 'cpu', 'hours_per_day', 'tokens_per_day', 'electricity', 'unit', 'lang'];
 /** Keys that are left out of a link while they hold their "not set" value. */
-const OPTIONAL_KEYS = new Set(['config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang', 'machine_base']);
+const OPTIONAL_KEYS = new Set(['config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang', 'machine_base', 'tokens_per_day']);
 /** "My machine" typed in (hardware 'machine'): its memory in GiB as computers are sold ("16 GB" of RAM
  *  is 16 GiB), sent to the core as "16 GiB"; the core applies the OS share and says what it assumed. */
 export const MACHINE_HARDWARE = 'machine';
@@ -22,12 +22,20 @@ export const PROBE_HARDWARE = 'probe';
 
 
 const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage',
-  'dataset_tokens', 'machine_gpus']);
+  'dataset_tokens', 'machine_gpus', 'tokens_per_day']);
+/** Plain decimals (ranges are the core's): the budget, my machine's memory, the cost table's hours a day and $/kWh. */
+const DECIMAL_KEYS = new Set(['budget_gb', 'machine_ram_gib', 'machine_vram_gib', 'hours_per_day', 'electricity']);
 const TEXT_KEYS = new Set(['name']);
 /** Keys holding a JSON object as text: a pasted config.json, and the `request_model` the core gave
  *  for an imported weights file (inspectModelFile). */
 const JSON_KEYS = new Set(['config', 'file_model']);
 const BOOL_KEYS = new Set(['checkpointing', 'offload', 'machine_unified']);
+/** A key's name in a link where it differs from the state's. `&micro_batch` inside an HTML attribute
+ *  or text is read as the entity `&micro` (µ) followed by `_batch` (HTML Standard, "named character
+ *  reference state": legacy entities need no `;`), so a pasted embed lost the parameter. The new
+ *  name starts with no HTML entity name; the old one is still read (links already shared). */
+const URL_NAMES = { micro_batch: 'training_micro_batch' };
+const URL_ALIASES = new Map([['training_micro_batch', 'micro_batch'], ['micro_batch', 'micro_batch']]);
 const MAX_URL_CHARS = 65536;
 const MAX_CONFIG_CHARS = 60000;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
@@ -101,6 +109,10 @@ export function defaults(coreDefaults) {
     zero_stage: training.zero_stage,
     offload: training.offload_optimizer,
     dataset_tokens: 0,
+    cpu: d.cpu,
+    hours_per_day: (d.usage || {}).hours_per_day,
+    tokens_per_day: 0,
+    electricity: (d.cost || {}).electricity_usd_per_kwh,
     unit: 'gb',
     lang: '',
   };
@@ -146,13 +158,13 @@ export function readUrl(href, menus, base) {
     return { state, notices: [{ key: '', value: '', reason: 'bad-value' }], fromUrl };
   }
   const seen = new Map();
-  for (const [key, value] of params) seen.set(key, value);  // a later value (the hash) wins
+  for (const [name, value] of params) seen.set(URL_ALIASES.get(name) || name, value);  // a later value (the hash) wins
   for (const [key, value] of seen) {
     if (key === '') continue;
     if (!KEYS.includes(key)) { notices.push({ key: shortText(key), value: shortText(value), reason: 'unknown-key' }); continue; }
     const reject = (reason) => notices.push({ key, value: shortText(value), reason });
     if (INT_KEYS.has(key)) {
-      const digits = key === 'dataset_tokens' ? 15 : 9;
+      const digits = key === 'dataset_tokens' || key === 'tokens_per_day' ? 15 : 9;
       if (!new RegExp(`^\\d{1,${digits}}$`).test(value)) { reject('not-number'); continue; }
       state[key] = Number(value);
     } else if (key === 'group_size') {
@@ -161,7 +173,7 @@ export function readUrl(href, menus, base) {
     } else if (BOOL_KEYS.has(key)) {
       if (value !== '0' && value !== '1') { reject('bad-value'); continue; }
       state[key] = value === '1';
-    } else if (key === 'budget_gb' || key === 'machine_ram_gib' || key === 'machine_vram_gib') {
+    } else if (DECIMAL_KEYS.has(key)) {
       if (!/^\d{1,6}(\.\d{1,3})?$/.test(value) || Number(value) <= 0) { reject('not-number'); continue; }
       state[key] = Number(value);
     } else if (JSON_KEYS.has(key)) {
@@ -182,8 +194,8 @@ export function readUrl(href, menus, base) {
       const known = (p) => (menus.lora_targets ? menus.lora_targets.has(p) : /^[a-z][a-z0-9_-]{0,39}$/.test(p));
       if (!parts.every(known)) { reject('unknown-id'); continue; }
       state.lora_targets = [...new Set(parts)].join(',');
-    } else if (key === 'model' || key === 'hardware' || key === 'machine_base') {
-      const menu = key === 'machine_base' ? menus.hardware : menus[key];
+    } else if (key === 'model' || key === 'hardware' || key === 'machine_base' || key === 'cpu') {
+      const menu = key === 'machine_base' || key === 'cpu' ? menus.hardware : menus[key];
       const known = menu ? menu.has(value) : /^[A-Za-z0-9._-]{1,100}$/.test(value);
       if (!(known || (key === 'hardware' && (value === 'budget' || value === MACHINE_HARDWARE)))) { reject('unknown-id'); continue; }
       state[key] = value;
@@ -211,10 +223,27 @@ export function toParams(state) {
     if (key === 'hardware' && value === PROBE_HARDWARE) continue;  // a link opens with the default hardware
     if (key === 'budget_gb' && state.hardware !== 'budget') continue;
     if (MACHINE_KEYS.has(key) && state.hardware !== MACHINE_HARDWARE) continue;
-    if (typeof value === 'boolean') params.set(key, value ? '1' : '0');
-    else params.set(key, String(value));
+    const name = URL_NAMES[key] || key;
+    if (typeof value === 'boolean') params.set(name, value ? '1' : '0');
+    else params.set(name, String(value));
   }
   return params;
+}
+
+/** Documented height of the embed frame in CSS pixels (EMBED.md; tests/js/page_embed.mjs checks the
+ *  compact view fits it without a scroll bar). */
+export const EMBED_HEIGHT_PX = 420;
+
+/** Text made safe inside a double-quoted HTML attribute: `&` first, so a link's `&name=` is not read
+ *  as an entity. */
+export function escapeAttribute(text) {
+  return String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** The <iframe> that embeds this state's compact view (embed.html next to `pageUrl`), as HTML. */
+export function embedCode(state, pageUrl, title) {
+  const src = new URL(`embed.html?${toParams(state).toString()}`, pageUrl).href;
+  return `<iframe src="${escapeAttribute(src)}" title="${escapeAttribute(title)}" width="100%" height="${EMBED_HEIGHT_PX}" loading="lazy" style="border: 0"></iframe>`;
 }
 
 /** The request the core answers for this state (contract: Request). */
@@ -270,6 +299,20 @@ export function toRequest(state, { withHardware = true } = {}) {
     const gb = state.budget_gb;
     request.budget_bytes = typeof gb === 'number' && Number.isFinite(gb) ? Math.round(gb * 1e9) : gb;
   }
+  // "CPU or GPU" on the CPU chosen (the core reads it for a GPU).
+  if (request.hardware && state.task !== 'training' && state.cpu) request.cpu = state.cpu;
+  return request;
+}
+
+/** The ranking and cost table's request (recommend): the hardware chosen is the person's own
+ *  ("use what you have"), with the usage pattern and electricity price of the cost table. */
+export function recommendRequest(state) {
+  const request = { ...toRequest(state), goal: state.goal };
+  delete request.budget_bytes;
+  delete request.cpu;
+  if (typeof request.hardware === 'object') delete request.hardware;  // a probe file: the ranking lists it
+  request.usage = state.tokens_per_day ? { tokens_per_day: state.tokens_per_day } : { hours_per_day: state.hours_per_day };
+  request.cost = { electricity_usd_per_kwh: state.electricity };
   return request;
 }
 
@@ -283,6 +326,9 @@ export function stateKeyForField(field) {
     'machine.base': 'machine_base', 'machine.unified_memory': 'machine_unified' };
   if (machine[f]) return machine[f];
   if (f.startsWith('machine')) return 'machine_ram_gib';
+  if (f === 'usage.hours_per_day') return 'hours_per_day';
+  if (f === 'usage.tokens_per_day') return 'tokens_per_day';
+  if (f === 'cost.electricity_usd_per_kwh') return 'electricity';
   const map = { kv_cache: 'kv_cache', 'training.method': 'method', 'training.optimizer': 'optimizer',
     'training.precision': 'precision', 'training.seq_len': 'seq_len', 'training.micro_batch': 'micro_batch',
     'training.gradient_checkpointing': 'checkpointing', 'training.lora_rank': 'lora_rank',

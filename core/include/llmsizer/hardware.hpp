@@ -59,9 +59,12 @@ struct HardwareSpec {
   bool amx = false;
 
   // Price.
-  double price_usd = 0;            ///< purchase price of one device (launch MSRP), 0 when unknown
+  double price_usd = 0;            ///< purchase price of one device (launch MSRP; a laptop: its cheapest), 0 when unknown
+  std::vector<double> memory_option_prices_usd;  ///< laptop: list price of each of `memory_options_bytes`
+  double power_w = 0;              ///< laptop: drawn from the wall at full load (its adapter's rating)
   double price_usd_per_hour = 0;   ///< rental price of the whole instance, 0 when not rented
   std::string price_date;
+  std::string price_source;        ///< where the price comes from (laptops: list price, date, page)
   std::string gpu_id;              ///< instance or laptop: the catalog id of its GPU
 
   // Measured values (data/measured probe files) override the datasheet when present.

@@ -4,6 +4,7 @@
 /// the person's goal and explained in one sentence; and the nearest options that do not fit, with
 /// what would make them fit (a smaller weight format, a shorter context, partial offload).
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,18 +31,39 @@ struct OptionCost {
   bool rented = false;
   double usd_per_hour = 0;              ///< rent, or owned: amortisation + power + upkeep
   double usd_per_million_tokens = 0;    ///< at the estimated decode throughput of the batch
-  double purchase_usd = 0;              ///< owned: price of the devices it needs
+  double purchase_usd = 0;              ///< owned: the devices it needs and the box around them
+  double hardware_usd = 0;              ///< owned: the devices (GPUs × price, the laptop, the CPU)
+  double rest_of_box_usd = 0;           ///< owned desktop: the PC around them (kRestOfBoxUsd, RAM)
+  double power_w = 0;                   ///< owned: drawn from the wall at full load
   double power_usd_per_hour = 0;        ///< owned: electricity
   std::string break_even_instance;      ///< owned GPU: the cheapest instance with that GPU
   double break_even_hours = 0;          ///< hours of use after which buying beats renting it (-1: never)
 };
 
+/** What owning `hw` with `gpus` devices costs up front and draws from the wall (not known: 0):
+ *  - a desktop GPU: price × devices plus the rest of the box (costs.rest_of_box_usd); power:
+ *    (board power × devices + kRestOfBoxPowerW) / kPsuEfficiency;
+ *  - a desktop CPU: its price plus the box without its own CPU, plus RAM beyond the box's 32 GiB
+ *    for `host_bytes_needed`; power: (TDP + box − box CPU) / kPsuEfficiency;
+ *  - a laptop: the price of `memory_option_bytes` (Apple) or its one price; power: its `power_w`.
+ *  Server CPUs and GPUs without a list price are not priced (their platform is not catalogued). */
+struct Purchase {
+  double hardware_usd = 0;
+  double rest_of_box_usd = 0;
+  double power_w = 0;
+  double total_usd() const { return hardware_usd + rest_of_box_usd; }
+  bool known() const { return hardware_usd > 0; }
+};
+Purchase purchase_of(const HardwareSpec& hw, int gpus, std::int64_t memory_option_bytes, std::int64_t host_bytes_needed,
+                     const OwnershipCosts& costs);
+
 /** Cost of running on `hw` with `gpus` devices (0: the CPU) at `tokens_per_s_total`. Rented:
- *  the instance's $/hour. Owned: price × devices amortised over the lifetime, plus board power
- *  × utilisation × electricity × PUE, plus upkeep; and the break-even against the cheapest
- *  instance in `catalog` that has the same GPU and enough of them. */
+ *  the instance's $/hour. Owned: the purchase (purchase_of) amortised over the lifetime, plus its
+ *  wall power × utilisation × electricity × PUE, plus upkeep; and the break-even against the
+ *  cheapest instance in `catalog` that has the same GPU and enough of them. */
 OptionCost option_cost(const HardwareSpec& hw, int gpus, double tokens_per_s_total, const OwnershipCosts& costs,
-                       const std::vector<HardwareSpec>& catalog);
+                       const std::vector<HardwareSpec>& catalog, std::int64_t memory_option_bytes = 0,
+                       std::int64_t host_bytes_needed = 0);
 
 struct HardwareOption {
   const HardwareSpec* hardware = nullptr;
@@ -58,11 +80,19 @@ struct NearMiss {
   Message reason;
 };
 
+struct CostComparison;  // buy_or_rent.hpp
+
 struct Recommendation {
   Goal goal = Goal::best_value;
   std::vector<HardwareOption> options;   ///< every option that fits, best first
   std::vector<NearMiss> near_misses;     ///< closest misses first
+  std::shared_ptr<const CostComparison> costs;  ///< buy, rent or use what you have (buy_or_rent.hpp)
 };
+
+/** One option of the catalog for the request: its fit (the device count an instance has, or the
+ *  fewest of a card that hold it), speed, cost and one sentence; `fit.fits` false when it does not fit. */
+HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec& hw, const OwnershipCosts& costs,
+                               const std::vector<HardwareSpec>& catalog);
 
 /** One sentence on a fitting option, built from its numbers. */
 Message option_reason(const HardwareOption& option, const InferenceSettings& settings);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "llmsizer/buy_or_rent.hpp"
 #include "llmsizer/cost.hpp"
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/memory.hpp"
@@ -62,6 +63,7 @@ struct Request {
   /// CPU); set when the hardware is a GPU with a known bandwidth.
   std::optional<HardwareSpec> cpu;
   OwnershipCosts costs;                 ///< request `cost`
+  UsagePattern usage;                   ///< request `usage` (recommend: the buy, rent or use table)
   Goal goal = Goal::best_value;         ///< request `goal` (recommend)
   bool enforce_eager = false;           ///< vLLM --enforce-eager (speed only)
   /// `budget_bytes`: a memory budget to fit in when no hardware is named (the page's "my budget").

@@ -128,6 +128,11 @@ json starting_view() {
   request["offload_kqv"] = l.offload_kqv;
   const OllamaOptions o = r.ollama;
   request["ollama"] = {{"num_parallel", nullptr}, {"num_batch", o.num_batch}, {"num_gpu", o.num_gpu}, {"use_mmap", o.use_mmap}};
+  // The cost table's usage and electricity price (buy_or_rent.hpp, cost.hpp), and the CPU that
+  // "CPU or GPU" compares with unless another is chosen.
+  request["usage"] = {{"hours_per_day", kDefaultUsageHoursPerDay}};
+  request["cost"] = {{"electricity_usd_per_kwh", r.costs.electricity_usd_per_kwh}};
+  request["cpu"] = edge::kReferenceCpu;
   return request;
 }
 

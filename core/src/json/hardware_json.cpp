@@ -46,6 +46,11 @@ void copy_gpu_facts(HardwareSpec& h, const HardwareSpec& gpu) {
   h.pcie_gb_per_s = gpu.pcie_gb_per_s;
   h.tdp_w = gpu.tdp_w;
   h.ecc_carveout = gpu.ecc_carveout;
+  if (gpu.unified_memory && gpu.cpu_cores > 0) {
+    // An Apple laptop's CPU is its chip's.
+    h.cpu_cores = gpu.cpu_cores;
+    h.host_tflops = gpu.host_tflops;
+  }
   h.measured_bandwidth_gb_per_s = gpu.measured_bandwidth_gb_per_s;
   h.measured_tflops = gpu.measured_tflops;
 }
@@ -67,6 +72,11 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
   h.vendor = json_string(d, "vendor");
   h.segment = json_string(d, "segment");
   h.source = json_string(d, "source");
+  // Where a price comes from: a laptop's list price names its page; a card's or CPU's is its launch
+  // MSRP (price_kind); an instance's, its pricing basis.
+  h.price_source = json_string(d, "price_source");
+  if (h.price_source.empty()) h.price_source = json_string(d, "price_kind");
+  if (h.price_source.empty()) h.price_source = json_string(d, "price_basis");
   const std::string kind = json_string(d, "kind");
   const std::string memory_type = json_string(d, "memory_type");
   h.host_memory_bytes = kAssumedHostRamBytes;
@@ -87,6 +97,10 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
       }
       h.host_memory_bytes = h.device_memory_bytes;
       h.host_bandwidth_gb_per_s = h.memory_bandwidth_gb_per_s;
+      // The chip's own CPU cores (Apple tech specs; NEON: 4 × 128-bit FMA pipes per performance core,
+      // the 32 FP32 FLOPs per cycle of the AVX2 estimate).
+      h.cpu_cores = static_cast<int>(num(d, "cpu_cores"));
+      if (h.cpu_cores > 0) h.host_tflops = cpu_tflops(h.cpu_cores, false, false);
     }
     h.drives_display = h.segment == "consumer";
     h.ecc_carveout = h.segment == "datacenter" && memory_type.find("GDDR") != std::string::npos;
@@ -144,12 +158,22 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
       h.device_memory_bytes = *std::max_element(h.memory_options_bytes.begin(), h.memory_options_bytes.end());
       h.host_memory_bytes = h.device_memory_bytes;
       h.host_bandwidth_gb_per_s = h.memory_bandwidth_gb_per_s;
+      if (d.contains("price_usd_by_memory") && d["price_usd_by_memory"].is_array()) {
+        for (const auto& v : d["price_usd_by_memory"]) h.memory_option_prices_usd.push_back(v.is_number() ? v.get<double>() : 0.0);
+        if (h.memory_option_prices_usd.size() != h.memory_options_bytes.size()) {
+          throw InputError(field + ".price_usd_by_memory", Message("error.hardware.memory_option_prices"));
+        }
+        h.price_usd = h.memory_option_prices_usd.front();
+      }
     } else {
       // Laptop GPUs are different chips from the desktop parts of the same name; their compute
       // and power are OEM-configured and not catalogued (hardware-sources.md §4).
       h.device_memory_bytes = bytes(d, "gpu_memory_bytes");
       h.drives_display = true;
+      h.price_usd = num(d, "price_usd");
     }
+    h.power_w = num(d, "power_w");
+    h.price_date = json_string(d, "price_date");
     need_positive(static_cast<double>(h.device_memory_bytes), field + ".gpu_memory_bytes", "quantity.gpu_memory_bytes");
     need_positive(h.memory_bandwidth_gb_per_s, field + ".memory_bandwidth_gb_per_s", "quantity.gb_per_s");
   } else {

@@ -39,6 +39,46 @@ constexpr MessageTemplate kTemplates[] = {
      "The runtime's own memory (CUDA context, library workspaces, allocator) is in the peak: {overhead_bytes}"},
     {"assumption.smallest_configuration",
      "Assumed the {memory_bytes} configuration (sold with {smallest_bytes} to {largest_bytes}); enter your own memory under my machine"},
+    {"costs.buy_never_pays_back",
+     " buying {name} for {upfront_usd} ({monthly_usd} a month with the purchase spread over its life) never costs less than renting."},
+    {"costs.buy_no_rental",
+     " buying {name} costs {upfront_usd} ({monthly_usd} a month with the purchase spread over its life); no instance to rent holds it."},
+    {"costs.buy_pays_back",
+     " buying {name} for {upfront_usd} ({monthly_usd} a month with the purchase spread over its life) pays for itself after {months} months."},
+    {"costs.explain.already_owned",
+     "purchase: already yours, not counted"},
+    {"costs.explain.amortization",
+     "purchase spread over its life: {upfront_usd} ÷ ({years} years × 12) = {monthly_usd} a month"},
+    {"costs.explain.break_even",
+     "break-even against renting {instance} for the same tokens: {upfront_usd} ÷ ({rent_usd} rent − {running_usd} power and upkeep a month) = {months} months"},
+    {"costs.explain.hours_from_tokens",
+     "hours of work a day: {tokens_count} tokens ÷ ({speed} tokens/s × 3,600 s) = {hours} h"},
+    {"costs.explain.never_breaks_even",
+     "never breaks even against renting {instance} for the same tokens: its {rent_usd} a month is no more than the {running_usd} of power and upkeep (purchase {upfront_usd})"},
+    {"costs.explain.per_million_tokens",
+     "per million tokens: {monthly_usd} ÷ ({tokens_count} tokens × {days} days) × 1,000,000 = {per_million_tokens_usd}"},
+    {"costs.explain.power",
+     "power and cooling: {watts} W ÷ 1,000 × {utilization} of the time at full power × {hours} h a day × {days} days × PUE {pue} × {kwh_usd} per kWh = {monthly_usd} a month"},
+    {"costs.explain.purchase",
+     "purchase: {hardware_usd} × {machines} = {upfront_usd}"},
+    {"costs.explain.purchase_box",
+     "purchase: ({hardware_usd} for the devices + {box_usd} for the rest of the PC) × {machines} = {upfront_usd}"},
+    {"costs.explain.rent",
+     "rent: {hourly_usd} an hour × {hours} h a day × {days} days = {monthly_usd} a month"},
+    {"costs.explain.tokens_from_hours",
+     "tokens a day: {speed} tokens/s × 3,600 s × {hours} h = {tokens_count}"},
+    {"costs.explain.upkeep",
+     "upkeep: {yearly_usd} a year ÷ 12 = {monthly_usd} a month"},
+    {"costs.mine",
+     " your {name} costs {monthly_usd} a month in electricity;"},
+    {"costs.nothing_priced_fits",
+     " no option with a known price holds this model at these settings."},
+    {"costs.rent",
+     " renting {name} costs {monthly_usd} a month ({per_million_tokens_usd} per million tokens);"},
+    {"costs.summary.hours",
+     "At {hours} hours of work a day:"},
+    {"costs.summary.tokens",
+     "At {tokens_count} output tokens a day:"},
     {"cpu_vs_gpu.cpu_is_enough",
      "{cpu} alone gives ~{cpu_tokens_per_s} tokens/s for one sequence, above reading speed ({reading_tokens_per_s} tokens/s): a CPU with {format} weights is enough for one reader; the GPU gives ~{gpu_tokens_per_s} tokens/s"},
     {"cpu_vs_gpu.cpu_stays_ahead",
@@ -187,6 +227,8 @@ constexpr MessageTemplate kTemplates[] = {
      "must be one of 32, 64, 128, 256, 512, 1024 or -1 (one group per column); got {got}"},
     {"error.hardware.kind",
      "must be one of gpu, cpu, instance, laptop; got \"{kind}\""},
+    {"error.hardware.memory_option_prices",
+     "must give one price in USD for each of the laptop's memory configurations"},
     {"error.hardware.memory_options",
      "a unified-memory laptop needs its RAM configurations in bytes"},
     {"error.hardware.not_an_object",
@@ -393,6 +435,10 @@ constexpr MessageTemplate kTemplates[] = {
      "parameter offload needs zero_stage 3 (ZeRO-Infinity / FSDP CPU offload)"},
     {"error.training.zero_on_cpu",
      "ZeRO shards over GPUs; with gpus 0 (CPU training) use zero_stage 0"},
+    {"error.usage.both",
+     "give hours_per_day or tokens_per_day, not both"},
+    {"error.usage.not_object",
+     "must be an object such as {\"hours_per_day\": 8} or {\"tokens_per_day\": 1000000}"},
     {"error.whole_number",
      "must be a whole number from {min} to {max}; got {got}"},
     {"explain.activations.bnb_dequant.formula",
@@ -1087,9 +1133,14 @@ std::string format_arg(const MessageArg& a) {
       if (a.denominator != 0 && a.integer % a.denominator == 0) std::snprintf(buffer, sizeof buffer, "%lld×", static_cast<long long>(a.integer / a.denominator));
       else std::snprintf(buffer, sizeof buffer, "%.3g×", a.real);
       return buffer;
-    case MessageArg::Kind::usd:
-      std::snprintf(buffer, sizeof buffer, "$%.*f", a.digits, a.real);
-      return buffer;
+    case MessageArg::Kind::usd: {
+      // Thousands grouped, as the page's currency format writes them ($2,312).
+      std::snprintf(buffer, sizeof buffer, "%.*f", a.digits, a.real);
+      std::string digits(buffer);
+      const std::size_t sign = digits[0] == '-' ? 1 : 0;
+      for (std::size_t i = std::min(digits.find('.'), digits.size()); i > sign + 3; i -= 3) digits.insert(i - 3, ",");
+      return (sign ? "-$" : "$") + digits.substr(sign);
+    }
     case MessageArg::Kind::text: return a.text;
     case MessageArg::Kind::term: return render_en(Message("term." + a.text));
   }

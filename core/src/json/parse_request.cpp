@@ -27,16 +27,12 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "flash_attention", "engine_version", "group_size", "goal", "cost", "cpu",
                                             "enforce_eager", "budget_bytes", "ubatch", "n_batch", "parallel", "kv_unified",
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
-                                            "ollama", "machine"};
+                                            "ollama", "machine", "usage"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
 const char* const kLlamaCppFields[] = {"ubatch", "n_batch", "parallel", "kv_unified", "mmap", "n_gpu_layers",
                                        "override_tensor", "cpu_family", "swa_full", "offload_kqv"};
 const std::set<std::string> kOllamaKeys = {"num_parallel", "num_batch", "num_gpu", "use_mmap", "kv_cache_type", "flash_attention"};
-
-/// The reference CPU for "CPU or GPU" when the request names none: a 16-core desktop with
-/// dual-channel DDR5 (catalog).
-constexpr const char* kReferenceCpu = "amd-ryzen-9-7950x";
 
 /// Group sizes GPTQ/AWQ/MLX checkpoints are published with (AutoGPTQ/AutoAWQ q_group_size, mlx
 /// --q-group-size); -1 is GPTQ's "one group per column".
@@ -228,7 +224,20 @@ OwnershipCosts parse_costs(const json& body) {
   c.pue = number(v, "pue", "cost.pue", 1, 3, c.pue);
   c.utilization = number(v, "utilization", "cost.utilization", 0, 1, c.utilization);
   c.upkeep_usd_per_year = number(v, "upkeep_usd_per_year", "cost.upkeep_usd_per_year", 0, 1e7, c.upkeep_usd_per_year);
+  c.rest_of_box_usd = number(v, "rest_of_box_usd", "cost.rest_of_box_usd", 0, 1e6, c.rest_of_box_usd);
   return c;
+}
+
+/// How much the work runs: `usage` {"hours_per_day": 0.1-24} or {"tokens_per_day": 1-1e12}.
+UsagePattern parse_usage(const json& body) {
+  UsagePattern u;
+  if (!body.contains("usage")) return u;
+  const json& v = body.at("usage");
+  if (!v.is_object()) throw InputError("usage", Message("error.usage.not_object"));
+  u.hours_per_day = number(v, "hours_per_day", "usage.hours_per_day", 0.1, 24, 0);
+  u.tokens_per_day = number(v, "tokens_per_day", "usage.tokens_per_day", 1, 1e12, 0);
+  if (u.hours_per_day > 0 && u.tokens_per_day > 0) throw InputError("usage", Message("error.usage.both"));
+  return u;
 }
 
 /// llama.cpp's own names for types that have another id here: its file types F16 and F32
@@ -438,6 +447,9 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
     parse_goal(text(body, "goal", "goal", {"cheapest", "fastest", "best-value", "local", "laptop"}, "best-value"), goal);
     r.goal = goal;
     r.costs = parse_costs(body);
+    r.usage = parse_usage(body);
+    // The hardware a person names is theirs: the "use what you have" row of the cost table.
+    if (body.contains("hardware")) r.hardware = parse_hardware(body, "hardware", catalog);
     return r;
   }
   if (r.task == Task::inference) {

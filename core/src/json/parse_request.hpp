@@ -13,6 +13,10 @@ namespace llmsizer::edge {
 /// training; `estimate` reads `hardware` (then `cost`, `enforce_eager`, `cpu`).
 enum class Api { estimate, recommend };
 
+/// The reference CPU for "CPU or GPU" when the request names none: a 16-core desktop with
+/// dual-channel DDR5 (catalog). listOptions' defaults name it, so the page's menu starts on it.
+constexpr const char* kReferenceCpu = "amd-ryzen-9-7950x";
+
 /** Reads `text`, resolves ids against `catalog` and every default once. Throws InputError naming
  *  the field (the first bad one in reading order: model, task, weights, group_size, kv_cache,
  *  engine, input_tokens, output_tokens, batch, gpus, flash_attention, engine_version, then for

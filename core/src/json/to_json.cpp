@@ -374,6 +374,39 @@ std::string to_json(const Request& r, const Answer& a) {
   return dump(out);
 }
 
+/// Buy, rent or use what you have (buy_or_rent.hpp): the usage and one row per option.
+ojson costs_json(const CostComparison& c) {
+  ojson out;
+  out["usage"] = {{"hours_per_day", c.usage.hours_per_day > 0 ? ojson(c.usage.hours_per_day) : ojson(nullptr)},
+                  {"tokens_per_day", c.usage.tokens_per_day > 0 ? ojson(c.usage.tokens_per_day) : ojson(nullptr)}};
+  out["rows"] = ojson::array();
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    const CostRow& row = c.rows[i];
+    const HardwareSpec& h = *row.option.hardware;
+    ojson j = hardware_ref(h);
+    j["cost_kind"] = cost_kind_id(row.kind);
+    j["rent_reference"] = static_cast<int>(i) == c.rent_reference;
+    j["gpus_used"] = row.option.fit.gpus_used;
+    if (row.option.fit.memory_option_bytes > 0) j["memory_option_bytes"] = row.option.fit.memory_option_bytes;
+    j["tokens_per_s"] = rounded(row.tokens_per_s, 2);
+    j["hours_per_day"] = rounded(row.hours_per_day, 3);
+    j["tokens_per_day"] = std::llround(row.tokens_per_day);
+    j["machines"] = row.machines;
+    j["upfront_usd"] = rounded(row.upfront_usd, 2);
+    // The parts of the month (purchase, power, upkeep, rent) are in `explain`, their numbers in explain_data.
+    j["usd_per_month"] = rounded(row.usd_per_month, 2);
+    j["usd_per_hour"] = rounded(row.usd_per_hour, 4);
+    j["usd_per_million_tokens"] = rounded(row.usd_per_million_tokens, 4);
+    j["break_even_months"] = row.break_even_months > 0 ? ojson(rounded(row.break_even_months, 1)) : ojson(nullptr);
+    if (!h.price_date.empty()) j["price_date"] = h.price_date;
+    if (!h.price_source.empty()) j["price_source"] = h.price_source;
+    put_messages(j, "explain", row.explain);
+    out["rows"].push_back(std::move(j));
+  }
+  put_message(out, "summary", c.summary);
+  return out;
+}
+
 std::string to_json(const Request& r, const Recommendation& rec) {
   ojson out;
   out["schema_version"] = kSchemaVersion;
@@ -415,6 +448,7 @@ std::string to_json(const Request& r, const Recommendation& rec) {
     put_message(j, "reason", m.reason);
     out["near_misses"].push_back(std::move(j));
   }
+  if (rec.costs) out["costs"] = costs_json(*rec.costs);
   put_messages(out, "warnings", r.warnings);
   return dump(out);
 }

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// Buy, rent or use what you have: for one inference request and a usage pattern (hours a day, or
+/// output tokens a day), what each kind of option costs a month and per million tokens — a laptop at
+/// the price of the memory it needs, a desktop GPU build (the cards and the rest of the box), a
+/// CPU-only desktop, a cloud instance by the hour, and the machine the person already has — and
+/// after how many months buying beats renting. The source article's cost factors (purchase, power,
+/// cooling, upkeep: cost.hpp) priced at the estimated speed.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "llmsizer/cost.hpp"
+#include "llmsizer/hardware.hpp"
+#include "llmsizer/message.hpp"
+#include "llmsizer/recommend.hpp"
+
+namespace llmsizer {
+
+/// How much the work runs (request `usage`): hours a day, or output tokens a day (then each option
+/// runs as long as its speed needs). Neither given: 8 hours a day (a working day).
+struct UsagePattern {
+  double hours_per_day = 0;
+  double tokens_per_day = 0;
+};
+constexpr double kDefaultUsageHoursPerDay = 8.0;
+
+enum class CostKind { mine, laptop, desktop_gpu, desktop_cpu, cloud };
+const char* cost_kind_id(CostKind kind);
+
+/// One option at the usage pattern. Money per month uses kDaysPerMonth.
+struct CostRow {
+  CostKind kind = CostKind::cloud;
+  HardwareOption option;              ///< fit, speed, the option's own cost (cost.hpp rules)
+  double tokens_per_s = 0;            ///< decode, all sequences of the batch
+  double hours_per_day = 0;           ///< of work (may exceed 24: then `machines` > 1)
+  double tokens_per_day = 0;
+  int machines = 1;                   ///< owned: copies needed to do a day's work in a day
+  double upfront_usd = 0;             ///< owned: purchase × machines (mine: 0, already paid)
+  double amortization_usd_per_month = 0;
+  double power_usd_per_month = 0;     ///< wall power × utilisation × electricity × PUE × hours
+  double upkeep_usd_per_month = 0;
+  double rent_usd_per_month = 0;      ///< cloud: $/hour × hours
+  double usd_per_month = 0;
+  double usd_per_hour = 0;            ///< per hour of work
+  double usd_per_million_tokens = 0;
+  /// Owned: months after which buying costs less than renting the reference instance
+  /// (CostComparison::rent_reference) for the same work; -1: never; 0: no reference.
+  double break_even_months = 0;
+  /// Each number above as a formula with its numbers (hours, tokens, rent or purchase, amortisation,
+  /// power, upkeep, $/M tokens, break-even), in that order.
+  std::vector<Message> explain;
+};
+
+struct CostComparison {
+  UsagePattern usage;                 ///< as asked (hours or tokens)
+  std::vector<CostRow> rows;          ///< mine first, then per kind the cheapest per million tokens
+  int rent_reference = -1;            ///< index in rows of the cloud instance that costs least per million tokens
+  Message summary;                    ///< the answer in one sentence
+};
+
+/// Rows per kind in the comparison (the cheapest per million tokens).
+constexpr std::size_t kCostRowsPerKind = 3;
+
+/** The comparison for the request whose memory is `memory`, over `catalog` and `mine` (the person's
+ *  own machine, if given). Options that do not fit, or have no price, are left out. */
+CostComparison compare_costs(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog,
+                             const HardwareSpec* mine, const UsagePattern& usage, const OwnershipCosts& costs);
+
+}  // namespace llmsizer

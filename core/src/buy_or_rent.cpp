@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/buy_or_rent.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace llmsizer {
+
+const char* cost_kind_id(CostKind kind) {
+  switch (kind) {
+    case CostKind::mine: return "mine";
+    case CostKind::laptop: return "laptop";
+    case CostKind::desktop_gpu: return "desktop-gpu";
+    case CostKind::desktop_cpu: return "desktop-cpu";
+    case CostKind::cloud: return "cloud";
+  }
+  return "cloud";
+}
+
+namespace {
+
+constexpr double kSecondsPerHour = 3600.0;
+
+CostKind kind_of(const HardwareSpec& hw) {
+  switch (hw.kind) {
+    case HardwareKind::laptop: return CostKind::laptop;
+    case HardwareKind::cpu: return CostKind::desktop_cpu;
+    case HardwareKind::instance: return CostKind::cloud;
+    case HardwareKind::gpu: return CostKind::desktop_gpu;
+  }
+  return CostKind::cloud;
+}
+
+/// The option at the usage pattern; none when it has no speed, or (but for the person's own machine) no price.
+/// (Options and rows are moved, never copied: a copy of their messages would be code the WASM module carries.)
+std::optional<CostRow> price_row(HardwareOption&& option, CostKind kind, const UsagePattern& usage, const OwnershipCosts& costs) {
+  if (!option.fit.fits || !option.speed.known || !(option.speed.decode_tokens_per_s_total > 0)) return std::nullopt;
+  if (kind != CostKind::mine && !option.cost.known) return std::nullopt;
+  CostRow r;
+  r.kind = kind;
+  r.option = std::move(option);
+  const HardwareOption& o = r.option;
+  r.tokens_per_s = o.speed.decode_tokens_per_s_total;
+  if (usage.tokens_per_day > 0) {
+    r.tokens_per_day = usage.tokens_per_day;
+    r.hours_per_day = usage.tokens_per_day / (r.tokens_per_s * kSecondsPerHour);
+  } else {
+    r.hours_per_day = usage.hours_per_day > 0 ? usage.hours_per_day : kDefaultUsageHoursPerDay;
+    r.tokens_per_day = r.tokens_per_s * kSecondsPerHour * r.hours_per_day;
+  }
+  const double hours_per_month = r.hours_per_day * kDaysPerMonth;
+  const std::int64_t tokens_per_day = static_cast<std::int64_t>(std::llround(r.tokens_per_day));
+  if (usage.tokens_per_day > 0) {
+    r.explain.push_back(Message("costs.explain.hours_from_tokens").grouped("tokens", tokens_per_day).decimal("speed", r.tokens_per_s, 1)
+                            .decimal("hours", r.hours_per_day, 2));
+  } else {
+    r.explain.push_back(Message("costs.explain.tokens_from_hours").decimal("speed", r.tokens_per_s, 1).decimal("hours", r.hours_per_day, 1)
+                            .grouped("tokens", tokens_per_day));
+  }
+  if (kind == CostKind::cloud) {
+    // Rented by the hour: as many instances as the day's work needs cost the same per hour of work.
+    r.rent_usd_per_month = o.hardware->price_usd_per_hour * hours_per_month;
+    r.usd_per_month = r.rent_usd_per_month;
+    r.explain.push_back(Message("costs.explain.rent").usd("hourly", o.hardware->price_usd_per_hour, 2).decimal("hours", r.hours_per_day, 2)
+                            .decimal("days", kDaysPerMonth, 2).usd("monthly", r.rent_usd_per_month, 2));
+  } else {
+    // Owned: a day's work that takes more than 24 hours needs more than one machine.
+    r.machines = std::max(1, static_cast<int>(std::ceil(r.hours_per_day / 24.0 - 1e-9)));
+    r.upfront_usd = kind == CostKind::mine ? 0.0 : o.cost.purchase_usd * r.machines;
+    r.amortization_usd_per_month = r.upfront_usd / (costs.lifetime_years * 12.0);
+    r.power_usd_per_month = o.cost.power_w / 1000.0 * costs.utilization * costs.electricity_usd_per_kwh * costs.pue * hours_per_month;
+    r.upkeep_usd_per_month = costs.upkeep_usd_per_year / 12.0 * r.machines;
+    r.usd_per_month = r.amortization_usd_per_month + r.power_usd_per_month + r.upkeep_usd_per_month;
+    if (kind == CostKind::mine) {
+      r.explain.push_back(Message("costs.explain.already_owned"));
+    } else {
+      Message purchase = o.cost.rest_of_box_usd > 0
+                             ? Message("costs.explain.purchase_box").usd("hardware", o.cost.hardware_usd, 0).usd("box", o.cost.rest_of_box_usd, 0)
+                             : Message("costs.explain.purchase").usd("hardware", o.cost.hardware_usd, 0);
+      purchase.integer("machines", r.machines).usd("upfront", r.upfront_usd, 0);
+      r.explain.push_back(std::move(purchase));
+      r.explain.push_back(Message("costs.explain.amortization").usd("upfront", r.upfront_usd, 0).decimal("years", costs.lifetime_years, 1)
+                              .usd("monthly", r.amortization_usd_per_month, 2));
+    }
+    r.explain.push_back(Message("costs.explain.power").decimal("watts", o.cost.power_w, 0).decimal("utilization", costs.utilization, 2)
+                            .decimal("hours", r.hours_per_day, 2).decimal("days", kDaysPerMonth, 2)
+                            .decimal("pue", costs.pue, 2).usd("kwh", costs.electricity_usd_per_kwh, 3).usd("monthly", r.power_usd_per_month, 2));
+    r.explain.push_back(Message("costs.explain.upkeep").usd("yearly", costs.upkeep_usd_per_year * r.machines, 0)
+                            .usd("monthly", r.upkeep_usd_per_month, 2));
+  }
+  r.usd_per_hour = hours_per_month > 0 ? r.usd_per_month / hours_per_month : 0.0;
+  r.usd_per_million_tokens = r.tokens_per_day > 0 ? r.usd_per_month / (r.tokens_per_day * kDaysPerMonth) * 1e6 : 0.0;
+  r.explain.push_back(Message("costs.explain.per_million_tokens").usd("monthly", r.usd_per_month, 2).grouped("tokens", tokens_per_day)
+                          .decimal("days", kDaysPerMonth, 2).usd("per_million_tokens", r.usd_per_million_tokens, 3));
+  return r;
+}
+
+}  // namespace
+
+CostComparison compare_costs(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog,
+                             const HardwareSpec* mine, const UsagePattern& usage, const OwnershipCosts& costs) {
+  CostComparison out;
+  out.usage = usage;
+  std::vector<CostRow> candidates;
+  for (const auto& hw : catalog) {
+    if (!hw.unsupported.id.empty()) continue;
+    const CostKind kind = kind_of(hw);
+    // Cheap checks first: only a priced option can be in the table.
+    if (kind == CostKind::cloud ? !hw.is_rented() : hw.price_usd <= 0) continue;
+    if (std::optional<CostRow> row = price_row(evaluate_option(memory, hw, costs, catalog), kind, usage, costs)) {
+      candidates.push_back(std::move(*row));
+    }
+  }
+  if (mine != nullptr) {
+    HardwareOption o = evaluate_option(memory, *mine, costs, catalog);
+    if (!o.cost.known) o.cost.power_w = purchase_of(*mine, o.fit.gpus_used, o.fit.memory_option_bytes, 0, costs).power_w;
+    if (std::optional<CostRow> row = price_row(std::move(o), CostKind::mine, usage, costs)) out.rows.push_back(std::move(*row));
+  }
+  // Per kind, the cheapest per million tokens, cheapest first (a selection by scans: a sort of the
+  // rows would be code the WASM module carries for one table). Ties keep catalog order.
+  std::vector<bool> taken(candidates.size(), false);
+  for (CostKind kind : {CostKind::laptop, CostKind::desktop_gpu, CostKind::desktop_cpu, CostKind::cloud}) {
+    for (std::size_t n = 0; n < kCostRowsPerKind; ++n) {
+      std::size_t best = candidates.size();
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        if (taken[i] || candidates[i].kind != kind) continue;
+        if (best == candidates.size() || candidates[i].usd_per_million_tokens < candidates[best].usd_per_million_tokens) best = i;
+      }
+      if (best == candidates.size()) break;
+      taken[best] = true;
+      // The reference rent: the instance that costs least per token, the first cloud row.
+      if (kind == CostKind::cloud && n == 0) out.rent_reference = static_cast<int>(out.rows.size());
+      out.rows.push_back(std::move(candidates[best]));
+    }
+  }
+  const CostRow* reference = out.rent_reference >= 0 ? &out.rows[static_cast<std::size_t>(out.rent_reference)] : nullptr;
+  if (reference != nullptr) {
+    // Buying pays for itself once the rent saved (less what owning costs to run) covers the purchase.
+    // The rent is for the same work: the tokens this option makes in a month, on the reference.
+    for (auto& row : out.rows) {
+      if (row.kind == CostKind::cloud || row.kind == CostKind::mine) continue;
+      const double rent = reference->usd_per_million_tokens * row.tokens_per_day * kDaysPerMonth / 1e6;
+      const double saving = rent - row.power_usd_per_month - row.upkeep_usd_per_month;
+      row.break_even_months = saving > 0 ? row.upfront_usd / saving : -1.0;
+      Message m = saving > 0 ? Message("costs.explain.break_even").decimal("months", row.break_even_months, 1)
+                             : Message("costs.explain.never_breaks_even");
+      m.usd("upfront", row.upfront_usd, 0).text("instance", reference->option.hardware->name).usd("rent", rent, 2)
+          .usd("running", row.power_usd_per_month + row.upkeep_usd_per_month, 2);
+      row.explain.push_back(std::move(m));
+    }
+  }
+  // The answer in one sentence: the usage, what renting costs, the purchase that pays back soonest.
+  Message summary = usage.tokens_per_day > 0
+                        ? Message("costs.summary.tokens").grouped("tokens", static_cast<std::int64_t>(std::llround(usage.tokens_per_day)))
+                        : Message("costs.summary.hours").decimal("hours", usage.hours_per_day > 0 ? usage.hours_per_day : kDefaultUsageHoursPerDay, 1);
+  if (out.rows.empty()) {
+    out.summary = summary.then(Message("costs.nothing_priced_fits"));
+    return out;
+  }
+  for (const auto& row : out.rows) {
+    if (row.kind == CostKind::mine) {
+      summary.then(Message("costs.mine").text("name", row.option.hardware->name).usd("monthly", row.usd_per_month, 2));
+    }
+  }
+  if (reference != nullptr) {
+    summary.then(Message("costs.rent").text("name", reference->option.hardware->name).usd("monthly", reference->usd_per_month, 0)
+                     .usd("per_million_tokens", reference->usd_per_million_tokens, 2));
+  }
+  const CostRow* buy = nullptr;
+  for (const auto& row : out.rows) {
+    if (row.kind == CostKind::cloud || row.kind == CostKind::mine) continue;
+    const auto better = [&](const CostRow& a, const CostRow& b) {
+      const bool a_pays = a.break_even_months > 0, b_pays = b.break_even_months > 0;
+      if (a_pays != b_pays) return a_pays;
+      if (a_pays) return a.break_even_months < b.break_even_months;
+      return a.usd_per_million_tokens < b.usd_per_million_tokens;
+    };
+    if (buy == nullptr || better(row, *buy)) buy = &row;
+  }
+  if (buy != nullptr) {
+    Message m = buy->break_even_months > 0
+                    ? Message("costs.buy_pays_back").decimal("months", buy->break_even_months, buy->break_even_months < 10 ? 1 : 0)
+                    : Message(reference != nullptr ? "costs.buy_never_pays_back" : "costs.buy_no_rental");
+    m.text("name", buy->option.hardware->name).usd("upfront", buy->upfront_usd, 0).usd("monthly", buy->usd_per_month, 0);
+    summary.then(std::move(m));
+  }
+  out.summary = std::move(summary);
+  return out;
+}
+
+}  // namespace llmsizer

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+// Buy, rent or use what you have (buy_or_rent.hpp): what owning costs up front and at the wall, the
+// monthly cost of each kind of option at a usage pattern, and the break-even against renting —
+// against numbers worked out by hand from the catalog's prices and the sourced constants of cost.hpp.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <catch2/catch.hpp>
+
+#include "llmsizer/buy_or_rent.hpp"
+#include "llmsizer/embedded_catalog.hpp"
+#include "llmsizer/message_text.hpp"
+#include "test_support.hpp"
+
+using namespace llmsizer;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+const HardwareSpec& entry(const std::string& id) {
+  const auto& all = hardware_catalog();
+  const auto it = std::find_if(all.begin(), all.end(), [&](const HardwareSpec& h) { return h.id == id; });
+  if (it == all.end()) throw std::runtime_error("no catalog entry " + id);
+  return *it;
+}
+
+const CostRow* row_of(const CostComparison& c, const std::string& id) {
+  for (const auto& r : c.rows) {
+    if (r.option.hardware->id == id) return &r;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("A desktop GPU is bought with the rest of the PC and draws its board power through the PSU", "[costs]") {
+  // RTX 4090: $1,599 launch MSRP, 450 W board power (catalog); the rest of the box $713 (cost.hpp:
+  // ownrig.com's itemised build); (450 + 90) W / 0.90 (80 PLUS Gold) = 600 W from the wall.
+  const Purchase p = purchase_of(entry("nvidia-rtx-4090"), 1, 0, 0, OwnershipCosts{});
+  CHECK_THAT(p.hardware_usd, WithinAbs(1599.0, 1e-9));
+  CHECK_THAT(p.rest_of_box_usd, WithinAbs(713.0, 1e-9));
+  CHECK_THAT(p.total_usd(), WithinAbs(2312.0, 1e-9));
+  CHECK_THAT(p.power_w, WithinRel(600.0, 1e-9));
+  // Two cards: 2 × $1,599 + $713 = $3,911; (2 × 450 + 90) / 0.9 = 1,100 W.
+  const Purchase two = purchase_of(entry("nvidia-rtx-4090"), 2, 0, 0, OwnershipCosts{});
+  CHECK_THAT(two.total_usd(), WithinAbs(3911.0, 1e-9));
+  CHECK_THAT(two.power_w, WithinRel(1100.0, 1e-9));
+  // A person who has the PC says so with rest_of_box_usd 0.
+  OwnershipCosts have_pc;
+  have_pc.rest_of_box_usd = 0;
+  CHECK_THAT(purchase_of(entry("nvidia-rtx-4090"), 1, 0, 0, have_pc).total_usd(), WithinAbs(1599.0, 1e-9));
+}
+
+TEST_CASE("A laptop costs the list price of the memory it needs", "[costs]") {
+  // 13-inch MacBook Air (M3) at launch: $1,099 (8 GB), $1,299 (16 GB), $1,499 (24 GB); 30 W adapter
+  // (data/hardware/macbook-air-m3.json, Apple sources).
+  const HardwareSpec& air = entry("macbook-air-m3");
+  CHECK_THAT(purchase_of(air, 1, 16LL << 30, 0, OwnershipCosts{}).total_usd(), WithinAbs(1299.0, 1e-9));
+  CHECK_THAT(purchase_of(air, 1, 24LL << 30, 0, OwnershipCosts{}).total_usd(), WithinAbs(1499.0, 1e-9));
+  CHECK_THAT(purchase_of(air, 1, 16LL << 30, 0, OwnershipCosts{}).power_w, WithinAbs(30.0, 1e-9));
+  CHECK(purchase_of(air, 1, 16LL << 30, 0, OwnershipCosts{}).rest_of_box_usd == 0);
+}
+
+TEST_CASE("A month of owning and of renting, and when buying pays for itself", "[costs]") {
+  // Qwen2.5-7B at int4 (4 GB) fits one RTX 4090; the table over a catalog of the card and the
+  // RunPod 4090 pod ($0.34/h), at 8 hours of work a day:
+  //   rent:  $0.34 × 8 h × 30.4167 days = $82.73 a month;
+  //   own:   $2,312 ÷ (3 years × 12) = $64.22 a month, power 0.600 kW × 8 h × 30.4167 × $0.17 = $24.82;
+  //   break-even: $2,312 ÷ ($82.73 − $24.82) = 39.9 months.
+  const MemoryByDevices memory(test_support::preset("qwen2.5-7b-instruct"), test_support::inference("int4", 1'024, 1'024));
+  const std::vector<HardwareSpec> catalog = {entry("nvidia-rtx-4090"), entry("runpod-1x-nvidia-rtx-4090")};
+  UsagePattern usage;
+  usage.hours_per_day = 8;
+  const CostComparison c = compare_costs(memory, catalog, nullptr, usage, OwnershipCosts{});
+  const CostRow* rent = row_of(c, "runpod-1x-nvidia-rtx-4090");
+  const CostRow* own = row_of(c, "nvidia-rtx-4090");
+  REQUIRE(rent != nullptr);
+  REQUIRE(own != nullptr);
+  CHECK(rent->kind == CostKind::cloud);
+  CHECK(own->kind == CostKind::desktop_gpu);
+  REQUIRE(c.rent_reference >= 0);
+  CHECK(c.rows[static_cast<std::size_t>(c.rent_reference)].option.hardware->id == "runpod-1x-nvidia-rtx-4090");
+  CHECK_THAT(rent->usd_per_month, WithinAbs(82.73, 0.01));
+  CHECK_THAT(own->upfront_usd, WithinAbs(2312.0, 1e-6));
+  CHECK_THAT(own->amortization_usd_per_month, WithinAbs(64.22, 0.01));
+  CHECK_THAT(own->power_usd_per_month, WithinAbs(24.82, 0.01));
+  CHECK_THAT(own->usd_per_month, WithinAbs(89.04, 0.01));
+  CHECK_THAT(own->break_even_months, WithinAbs(39.9, 0.05));
+  // Same card, same speed: the rent per hour of work is $0.34, owning $89.04 / 243.33 h = $0.366.
+  CHECK_THAT(rent->usd_per_hour, WithinAbs(0.34, 1e-9));
+  CHECK_THAT(own->usd_per_hour, WithinAbs(0.366, 0.001));
+  // $/M tokens: the month over the month's tokens (the same speed on both: the same ratio as per hour).
+  CHECK_THAT(own->usd_per_million_tokens / rent->usd_per_million_tokens, WithinRel(89.04 / 82.73, 1e-3));
+  CHECK_THAT(rent->usd_per_million_tokens, WithinRel(0.34 / (rent->tokens_per_s * 3600) * 1e6, 1e-9));
+  // Each number comes with its formula.
+  const std::string text = edge::render_en(c.summary);
+  CHECK_THAT(text, Catch::Matchers::Contains("At 8.0 hours of work a day:") && Catch::Matchers::Contains("pays for itself after 40 months"));
+  REQUIRE(own->explain.size() == 7);  // tokens, purchase, amortisation, power, upkeep, $/M, break-even
+  CHECK(edge::render_en(own->explain[1]) == "purchase: ($1,599 for the devices + $713 for the rest of the PC) × 1 = $2,312");
+  CHECK(edge::render_en(own->explain[2]) == "purchase spread over its life: $2,312 ÷ (3.0 years × 12) = $64.22 a month");
+  CHECK(edge::render_en(own->explain[3]) ==
+        "power and cooling: 600 W ÷ 1,000 × 1.00 of the time at full power × 8.00 h a day × 30.42 days × PUE 1.00 × $0.170 per kWh = $24.82 a month");
+  CHECK_THAT(edge::render_en(own->explain[6]), Catch::Matchers::StartsWith("break-even against renting ") &&
+                                                  Catch::Matchers::EndsWith(": $2,312 ÷ ($82.73 rent − $24.82 power and upkeep a month) = 39.9 months"));
+  CHECK(edge::render_en(rent->explain[1]) == "rent: $0.34 an hour × 8.00 h a day × 30.42 days = $82.73 a month");
+}
+
+TEST_CASE("Tokens a day set the hours, and more than a day's work needs more machines", "[costs]") {
+  const MemoryByDevices memory(test_support::preset("qwen2.5-7b-instruct"), test_support::inference("int4", 1'024, 1'024));
+  const std::vector<HardwareSpec> catalog = {entry("nvidia-rtx-4090"), entry("runpod-1x-nvidia-rtx-4090")};
+  UsagePattern hours;
+  hours.hours_per_day = 1;
+  const double speed = row_of(compare_costs(memory, catalog, nullptr, hours, OwnershipCosts{}), "nvidia-rtx-4090")->tokens_per_s;
+  REQUIRE(speed > 0);
+  // 30 hours of the card's output a day: 30 / 24 → 2 machines bought, 2 × $2,312; the power is still
+  // 30 h × 0.600 kW a day (each machine runs 15 h).
+  UsagePattern tokens;
+  tokens.tokens_per_day = speed * 3600 * 30;
+  const CostComparison c = compare_costs(memory, catalog, nullptr, tokens, OwnershipCosts{});
+  const CostRow* own = row_of(c, "nvidia-rtx-4090");
+  REQUIRE(own != nullptr);
+  CHECK_THAT(own->hours_per_day, WithinRel(30.0, 1e-9));
+  CHECK(own->machines == 2);
+  CHECK_THAT(own->upfront_usd, WithinAbs(4624.0, 1e-6));
+  CHECK_THAT(own->power_usd_per_month, WithinAbs(0.6 * 30 * 365.0 / 12.0 * 0.17, 1e-6));
+  // Renting: 30 instance-hours a day at $0.34 = $10.20 a day, $310.25 a month.
+  CHECK_THAT(row_of(c, "runpod-1x-nvidia-rtx-4090")->usd_per_month, WithinAbs(310.25, 0.01));
+}
+
+TEST_CASE("The machine a person has costs only its power", "[costs]") {
+  const MemoryByDevices memory(test_support::preset("qwen2.5-0.5b-instruct"), test_support::inference("int4", 1'024, 1'024));
+  const HardwareSpec& air = entry("macbook-air-m3");
+  UsagePattern usage;
+  usage.hours_per_day = 4;
+  const std::vector<HardwareSpec> catalog = {entry("runpod-1x-nvidia-rtx-4090")};
+  const CostComparison c = compare_costs(memory, catalog, &air, usage, OwnershipCosts{});
+  REQUIRE(!c.rows.empty());
+  const CostRow& mine = c.rows.front();
+  CHECK(mine.kind == CostKind::mine);
+  CHECK(mine.upfront_usd == 0);
+  // 30 W × 4 h × 30.4167 days × $0.17/kWh = $0.62 a month.
+  CHECK_THAT(mine.usd_per_month, WithinAbs(0.62, 0.005));
+  CHECK(edge::render_en(mine.explain[1]) == "purchase: already yours, not counted");
+  CHECK_THAT(edge::render_en(c.summary), Catch::Matchers::Contains("your MacBook Air 13/15 (M3) costs $0.62 a month in electricity;"));
+}
+
+TEST_CASE("The recommend JSON carries the table and reads usage", "[costs][api]") {
+  const nlohmann::json r = nlohmann::json::parse(recommend(R"({"model":"qwen2.5-7b-instruct","weights":"int4","usage":{"hours_per_day":8},
+    "hardware":"macbook-air-m3"})"));
+  REQUIRE(r.contains("costs"));
+  const auto& rows = r["costs"]["rows"];
+  REQUIRE(rows.size() >= 4);
+  CHECK(rows[0]["cost_kind"] == "mine");
+  CHECK(rows[0]["id"] == "macbook-air-m3");
+  bool laptop = false, desktop = false, cloud = false;
+  for (const auto& row : rows) {
+    laptop = laptop || row["cost_kind"] == "laptop";
+    desktop = desktop || row["cost_kind"] == "desktop-gpu";
+    cloud = cloud || row["cost_kind"] == "cloud";
+    CHECK(row["explain"].size() == row["explain_data"].size());
+    if (row["cost_kind"] == "laptop") CHECK(row.contains("price_source"));
+  }
+  CHECK((laptop && desktop && cloud));
+  const nlohmann::json both = nlohmann::json::parse(recommend(R"({"model":"qwen2.5-7b-instruct","usage":{"hours_per_day":8,"tokens_per_day":5}})"));
+  CHECK(both["error"]["field"] == "usage");
+  const nlohmann::json bad = nlohmann::json::parse(recommend(R"({"model":"qwen2.5-7b-instruct","usage":{"hours_per_day":25}})"));
+  CHECK(bad["error"]["field"] == "usage.hours_per_day");
+}
+
+TEST_CASE("Every laptop has a dated, sourced price and a sourced wall power", "[costs][data]") {
+  namespace fs = std::filesystem;
+  int laptops = 0;
+  for (const auto& file : fs::directory_iterator(std::string(LLMSIZER_DATA_DIR) + "/hardware")) {
+    if (file.path().extension() != ".json") continue;
+    std::ifstream in(file.path());
+    const nlohmann::json d = nlohmann::json::parse(in);
+    if (d.value("kind", std::string()) != "laptop") continue;
+    CAPTURE(file.path().filename().string());
+    ++laptops;
+    if (d.contains("price_usd_by_memory")) {
+      // One list price per memory configuration, rising with the memory.
+      REQUIRE(d["price_usd_by_memory"].size() == d["memory_options_bytes"].size());
+      double previous = 0;
+      for (const auto& p : d["price_usd_by_memory"]) {
+        CHECK(p.get<double>() > previous);
+        previous = p.get<double>();
+      }
+      CHECK(previous <= 10'000);
+    } else {
+      CHECK(d.value("price_usd", 0.0) >= 500);
+      CHECK(d.value("price_usd", 0.0) <= 10'000);
+    }
+    const std::string date = d.value("price_date", std::string());
+    CHECK(date.size() == 10);
+    CHECK(date.substr(0, 2) == "20");
+    CHECK(d.value("price_source", std::string()).size() > 20);
+    CHECK(d.value("power_w", 0.0) >= 20);
+    CHECK(d.value("power_w", 0.0) <= 400);
+    CHECK(d.value("power_source", std::string()).size() > 20);
+  }
+  CHECK(laptops == 17);
+}

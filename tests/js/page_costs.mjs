@@ -1,0 +1,70 @@
+// Buy, rent or use what you have (issue 15 part 4), and CPU or GPU on the chosen CPU, on the real
+// page: the article's reader with a 7B model at int4 on a MacBook Air M3 they already own.
+// - the table lists their machine first, then laptops, desktop PCs with a GPU and cloud instances,
+//   each with up-front cost, a month, $/M tokens, break-even and the formulas;
+// - their machine costs only power: 30 W (its adapter) × 8 h × 30.42 days × $0.17/kWh = $1.24 a
+//   month; at $0.34/kWh, $2.48;
+// - tokens a day instead of hours change the summary;
+// - CPU or GPU on an RTX 4090 names the chosen CPU (no ids, no raw keys) and the batch where the GPU
+//   pulls ahead.
+// Fails on any console error or any request leaving 127.0.0.1.
+// usage: node page_costs.mjs WEB_DIR
+import { checker, openBrowser, prerequisites } from './browser.mjs';
+import { finalChecks, open, screenshot, settled, text } from './page_helpers.mjs';
+
+const webDir = process.argv[2];
+const chromium = await prerequisites(webDir);
+const t = checker();
+const b = await openBrowser(chromium, webDir);
+try {
+  const page = await open(b, `${b.url}index.html#model=qwen2.5-7b-instruct&weights=int4&hardware=macbook-air-m3&hours_per_day=8`,
+    { viewport: { width: 1280, height: 900 } });
+  const kinds = await page.$$eval('#costs tbody tr', (rows) => rows.map((r) => r.dataset.costKind));
+  t.check(kinds[0] === 'mine', `the person's own machine comes first: ${kinds.join(',')}`);
+  for (const k of ['laptop', 'desktop-gpu', 'cloud']) t.check(kinds.includes(k), `the table has a ${k} row`);
+  const mine = page.locator('#costs tbody tr[data-cost-kind="mine"]');
+  // 30 W × 8 h × 30.4167 days × $0.17/kWh = $1.241.
+  t.check((await mine.locator('td').nth(3).textContent()) === '$1.24', `own MacBook Air: $1.24 a month, got ${await mine.locator('td').nth(3).textContent()}`);
+  const summary = await text(page, '#costs-summary');
+  t.check(/^At 8(\.0)? hours of work a day:/.test(summary) && summary.includes('renting ') && summary.includes('your MacBook Air'), `the summary: ${summary}`);
+  // Every row explains its numbers.
+  const formulas = await page.$$eval('#costs tbody tr', (rows) => rows.map((r) => r.querySelectorAll('details li').length));
+  t.check(formulas.every((n) => n >= 3), `each row has its formulas (cloud: tokens, rent, $/M; owned: 5 or more): ${formulas.join(',')}`);
+  const laptop = page.locator('#costs tbody tr[data-cost-kind="laptop"]').first();
+  t.check((await laptop.locator('details li').allTextContents()).some((x) => x.startsWith('purchase: $')), 'a laptop row shows its purchase');
+  t.check((await laptop.locator('cite').count()) === 1, 'a laptop price cites its source');
+  const desktop = page.locator('#costs tbody tr[data-cost-kind="desktop-gpu"]').first();
+  t.check((await desktop.locator('details li').allTextContents()).some((x) => x.includes('for the rest of the PC')), 'a desktop GPU row adds the rest of the PC');
+  t.check(/months|never/.test(await desktop.locator('td').nth(5).textContent()), 'a desktop GPU row has a break-even');
+  await screenshot(page, 'page-1280-costs');
+
+  // Electricity at $0.34/kWh doubles the power: $2.48.
+  await page.fill('#electricity', '0.34');
+  await page.dispatchEvent('#electricity', 'input');
+  await settled(page);
+  t.check((await mine.locator('td').nth(3).textContent()) === '$2.48', `at $0.34/kWh, $2.48; got ${await mine.locator('td').nth(3).textContent()}`);
+  t.check(page.url().includes('electricity=0.34'), 'the link keeps the electricity price');
+  // Tokens a day instead of hours.
+  await page.fill('#tokens_per_day', '1000000');
+  await page.dispatchEvent('#tokens_per_day', 'input');
+  await settled(page);
+  // The page writes counts short (1M); at ~13.6 tokens/s a million tokens take the Air ~20 h a day.
+  t.check((await text(page, '#costs-summary')).startsWith('At 1M output tokens a day:'), `tokens a day: ${await text(page, '#costs-summary')}`);
+  t.check((await mine.locator('details li').first().textContent()).startsWith('hours of work a day: 1M tokens ÷'), 'the hours follow from the tokens');
+
+  // CPU or GPU on an RTX 4090, compared with a laptop CPU chosen in the menu.
+  await page.selectOption('#hardware', 'nvidia-rtx-4090');
+  await settled(page);
+  await page.selectOption('#cpu', 'intel-core-ultra-9-185h');
+  await settled(page);
+  const panel = await text(page, '#summary-cpu_vs_gpu');
+  t.check(panel.includes('Intel Core Ultra 9 185H (laptop)'), `the panel names the chosen CPU: ${panel.slice(0, 200)}`);
+  t.check(!/amd-ryzen|intel-core|cpu_is_enough|cpu is enough|crossover batch|_tokens_per_s/.test(panel), `no ids or raw keys: ${panel.slice(0, 300)}`);
+  t.check(/from batch [\d,]+|not up to batch/.test(panel), 'the panel gives the batch where the GPU pulls ahead');
+  t.check(panel.includes('NVIDIA GeForce RTX 4090') || panel.includes('RTX 4090'), 'and names the GPU');
+  t.check(page.url().includes('cpu=intel-core-ultra-9-185h'), 'the link keeps the CPU');
+} finally {
+  finalChecks(t, b);
+  await b.close();
+}
+t.finish();
