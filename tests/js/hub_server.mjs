@@ -242,7 +242,7 @@ export async function startHub({ repos = buildRepos() } = {}) {
   const listen = (server) => new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(`http://127.0.0.1:${server.address().port}`)));
   const cdnServer = createServer((req, res) => {
     const url = new URL(req.url, 'http://cdn');
-    const entry = { host: 'cdn', method: req.method, path: url.pathname, range: req.headers.range || '', auth: Boolean(req.headers.authorization) };
+    const entry = { host: 'cdn', method: req.method, path: url.pathname, range: req.headers.range || '', auth: Boolean(req.headers.authorization), referer: req.headers.referer || '', cookie: req.headers.cookie || '' };
     log.push(entry);
     if (req.method === 'OPTIONS') return preflight(req, res);
     const [, , repoKey, ...rest] = url.pathname.split('/');  // /blobs/<repo key>/<file>
@@ -275,7 +275,7 @@ export async function startHub({ repos = buildRepos() } = {}) {
   const hubServer = createServer((req, res) => {
     const url = new URL(req.url, 'http://hub');
     const token = (req.headers.authorization || '').replace(/^Bearer\s+/i, '');
-    const entry = { host: 'hub', method: req.method, path: url.pathname, search: url.search, range: req.headers.range || '', auth: Boolean(token) };
+    const entry = { host: 'hub', method: req.method, path: url.pathname, search: url.search, range: req.headers.range || '', auth: Boolean(token), referer: req.headers.referer || '', cookie: req.headers.cookie || '' };
     log.push(entry);
     if (req.method === 'OPTIONS') return preflight(req, res);
     const path = decodeURIComponent(url.pathname);

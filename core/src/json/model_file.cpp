@@ -203,7 +203,8 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
 }
 
 std::string describe_repository_model(const std::string& parts_json) {
-  const json parts = json::parse(parts_json, nullptr, false);
+  const std::string_view text(parts_json);
+  const json parts = json::parse(text.begin(), text.end(), nullptr, false);
   if (parts.is_discarded() || !parts.is_object()) throw InputError("", Message("error.repository.parts"));
   const json files = parts.value("files", json::array());
   const auto config_it = parts.find("config");

@@ -15,7 +15,6 @@
 //   which are this core's GGUF weight format ids in upper case).
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +30,8 @@
 namespace llmsizer::edge {
 namespace {
 
-using ojson = nlohmann::ordered_json;
+// Plain json, parsed as model_file.cpp parses (string_view iterators): one parser in the WASM module.
+using json = nlohmann::json;
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -88,12 +88,18 @@ bool split_part(const std::string& name, std::string& prefix, int& part, int& co
     if (!std::isdigit(static_cast<unsigned char>(tail[i]))) return false;
   }
   prefix = name.substr(0, name.size() - 20);
-  part = std::stoi(tail.substr(1, 5));
-  count = std::stoi(tail.substr(10, 5));
+  auto number = [&](std::size_t at) {  // five digits, checked above
+    int n = 0;
+    for (std::size_t i = at; i < at + 5; ++i) n = 10 * n + (tail[i] - '0');
+    return n;
+  };
+  part = number(1);
+  count = number(10);
   return part >= 1 && count >= part;
 }
 
 struct Quant {
+  std::string key;   ///< the split prefix, or the whole name
   std::string file;  ///< the first part
   std::vector<std::string> parts;
   std::int64_t size = 0;  ///< -1 when a part's size is not listed
@@ -105,13 +111,16 @@ struct Quant {
 }  // namespace
 
 std::string plan_repository(const std::string& listing_json, const std::string& chosen_file) {
-  const ojson listing = ojson::parse(listing_json, nullptr, false);
+  const std::string_view text(listing_json);
+  const json listing = json::parse(text.begin(), text.end(), nullptr, false);
   if (listing.is_discarded() || !listing.is_object() || !listing.contains("siblings") || !listing["siblings"].is_array()) {
     throw InputError("listing", Message("error.repository.listing"));
   }
   const std::string id = listing.value("id", listing.value("modelId", std::string()));
+  // Plain containers the module already has (a json object, vectors, linear searches): each new
+  // std::map, std::sort or std::stoi instantiation costs the page's WASM download kilobytes.
   std::vector<std::string> names;
-  std::map<std::string, std::int64_t> sizes;
+  json sizes = json::object();  // name -> bytes, -1 when not listed
   for (const auto& s : listing["siblings"]) {
     if (!s.is_object() || !s.contains("rfilename") || !s["rfilename"].is_string()) {
       throw InputError("listing.siblings", Message("error.repository.listing"));
@@ -126,38 +135,52 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
     names.push_back(name);
     sizes[name] = size;
   }
-  auto has = [&](const std::string& n) { return sizes.count(n) > 0; };
+  auto has = [&](const std::string& n) { return sizes.contains(n); };
+  auto size_of = [&](const std::string& n) { return sizes.contains(n) ? sizes[n].get<std::int64_t>() : std::int64_t{-1}; };
 
   // GGUF quantizations: one entry per file, split parts grouped under their first part.
-  std::map<std::string, Quant> quants;  // by prefix (or whole name)
+  std::vector<Quant> quants;
   for (const auto& name : names) {
     if (!ends_with(name, ".gguf") || lower(base_name(name)).rfind("mmproj", 0) == 0) continue;
     std::string prefix = name;
     int part = 1;
     int count = 1;
     const bool split = split_part(name, prefix, part, count);
-    Quant& q = quants[split ? prefix + "#split" : name];
+    const std::string key = split ? prefix + "#split" : name;
+    auto found = std::find_if(quants.begin(), quants.end(), [&](const Quant& x) { return x.key == key; });
+    if (found == quants.end()) {
+      quants.push_back(Quant{});
+      quants.back().key = key;
+      found = quants.end() - 1;
+    }
+    Quant& q = *found;
     q.parts.push_back(name);
     q.expected_parts = count;
     if (part == 1) q.file = name;
   }
-  std::vector<Quant> gguf;
-  for (auto& [key, q] : quants) {
-    std::sort(q.parts.begin(), q.parts.end());
+  // The order listed: smallest first (an unknown size last), then by name; indices into `quants`.
+  std::vector<std::size_t> order;
+  auto before = [](const Quant& a, const Quant& b) {
+    const std::int64_t sa = a.size < 0 ? INT64_MAX : a.size;
+    const std::int64_t sb = b.size < 0 ? INT64_MAX : b.size;
+    return sa != sb ? sa < sb : a.file < b.file;
+  };
+  for (std::size_t k = 0; k < quants.size(); ++k) {
+    Quant& q = quants[k];
+    for (std::size_t i = 1; i < q.parts.size(); ++i) {  // part names in order (a handful)
+      for (std::size_t j = i; j > 0 && q.parts[j] < q.parts[j - 1]; --j) std::swap(q.parts[j], q.parts[j - 1]);
+    }
     if (q.file.empty()) q.file = q.parts.front();
     for (const auto& p : q.parts) {
-      const std::int64_t s = sizes[p];
+      const std::int64_t s = size_of(p);
       q.size = (q.size < 0 || s < 0) ? -1 : q.size + s;
     }
     if (static_cast<int>(q.parts.size()) != q.expected_parts) q.size = -1;  // a part is missing
     q.format = gguf_format_in_name(q.file, &q.label);
-    gguf.push_back(q);
+    std::size_t at = 0;
+    while (at < order.size() && before(quants[order[at]], q)) ++at;
+    order.insert(order.begin() + static_cast<std::ptrdiff_t>(at), k);
   }
-  std::sort(gguf.begin(), gguf.end(), [](const Quant& a, const Quant& b) {
-    const std::int64_t sa = a.size < 0 ? INT64_MAX : a.size;
-    const std::int64_t sb = b.size < 0 ? INT64_MAX : b.size;
-    return sa != sb ? sa < sb : a.file < b.file;
-  });
 
   // safetensors: the index when there is one, else model.safetensors, else the one root file.
   std::string index;
@@ -169,16 +192,18 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
     if (ends_with(name, ".safetensors")) safetensors.push_back(name);
   }
 
-  ojson out = {{"id", id}, {"revision", listing.value("sha", std::string())}};
-  out["gated"] = listing.contains("gated") && !listing["gated"].is_null() && listing["gated"] != false;
+  json out = {{"id", id}, {"revision", listing.value("sha", std::string())}};
+  // `gated` is false, "auto" or "manual".
+  const auto gated = listing.find("gated");
+  out["gated"] = gated != listing.end() && !gated->is_null() && !(gated->is_boolean() && !gated->get<bool>());
   out["kind"] = "";
-  out["config"] = has("config.json") ? ojson("config.json") : ojson(nullptr);
+  out["config"] = has("config.json") ? json("config.json") : json(nullptr);
   out["index"] = nullptr;
-  out["read"] = ojson::array();
+  out["read"] = json::array();
 
   auto list_files = [&]() {
     std::string all;
-    for (const auto& q : gguf) all += (all.empty() ? "" : ", ") + q.file;
+    for (std::size_t k : order) all += (all.empty() ? "" : ", ") + quants[k].file;
     for (const auto& s : safetensors) all += (all.empty() ? "" : ", ") + s;
     return all.empty() ? std::string("none") : all;
   };
@@ -187,12 +212,19 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
     out["read"] = q.parts;
     out["chosen"] = q.file;
   };
+  // The first quantization, in the listed order, that `accepts`; or nullptr.
+  auto first_quant = [&](auto accepts) -> const Quant* {
+    for (std::size_t k : order) {
+      if (accepts(quants[k])) return &quants[k];
+    }
+    return nullptr;
+  };
   if (!chosen_file.empty()) {
     if (ends_with(chosen_file, ".gguf")) {
-      const auto q = std::find_if(gguf.begin(), gguf.end(), [&](const Quant& x) {
+      const Quant* q = first_quant([&](const Quant& x) {
         return std::find(x.parts.begin(), x.parts.end(), chosen_file) != x.parts.end();
       });
-      if (q == gguf.end()) {
+      if (!q) {
         throw InputError("file", Message("error.repository.file_not_found").text("id", id).text("file", chosen_file).text("files", list_files()));
       }
       use_quant(*q);
@@ -212,30 +244,31 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
   } else if (has("model.safetensors") || safetensors.size() == 1) {
     out["kind"] = "safetensors";
     out["read"] = {has("model.safetensors") ? std::string("model.safetensors") : safetensors.front()};
-  } else if (!gguf.empty()) {
+  } else if (!order.empty()) {
     // No file chosen: Q4_K_M, the quantization most often run, else the smallest the core knows.
-    auto q = std::find_if(gguf.begin(), gguf.end(), [](const Quant& x) { return x.format && x.format->id == "q4_k_m"; });
-    if (q == gguf.end()) q = std::find_if(gguf.begin(), gguf.end(), [](const Quant& x) { return x.format != nullptr; });
-    use_quant(q == gguf.end() ? gguf.front() : *q);
+    const Quant* q = first_quant([](const Quant& x) { return x.format && x.format->id == "q4_k_m"; });
+    if (!q) q = first_quant([](const Quant& x) { return x.format != nullptr; });
+    use_quant(q ? *q : quants[order.front()]);
   } else if (has("config.json")) {
     out["kind"] = "config";
   } else {
     throw InputError("repository", Message("error.repository.no_model_files").text("id", id));
   }
 
-  ojson list = ojson::array();
-  for (const auto& q : gguf) {
-    ojson row = {{"file", q.file}, {"parts", q.parts}, {"size_bytes", q.size < 0 ? ojson(nullptr) : ojson(q.size)}};
-    row["quant"] = q.label.empty() ? ojson(nullptr) : ojson(q.label);
-    row["weights"] = q.format ? ojson(std::string(q.format->id)) : ojson(nullptr);
+  json list = json::array();
+  for (std::size_t k : order) {
+    const Quant& q = quants[k];
+    json row = {{"file", q.file}, {"parts", q.parts}, {"size_bytes", q.size < 0 ? json(nullptr) : json(q.size)}};
+    row["quant"] = q.label.empty() ? json(nullptr) : json(q.label);
+    row["weights"] = q.format ? json(std::string(q.format->id)) : json(nullptr);
     list.push_back(std::move(row));
   }
   out["gguf"] = std::move(list);
   out["safetensors"] = safetensors;
-  ojson file_sizes = ojson::object();
+  json file_sizes = json::object();
   for (const auto& name : names) {
     if (name == "config.json" || ends_with(name, ".gguf") || ends_with(name, ".safetensors") || ends_with(name, ".safetensors.index.json")) {
-      file_sizes[name] = sizes[name] < 0 ? ojson(nullptr) : ojson(sizes[name]);
+      file_sizes[name] = size_of(name) < 0 ? json(nullptr) : json(size_of(name));
     }
   }
   out["sizes"] = std::move(file_sizes);
