@@ -18,7 +18,7 @@ if(LLMSIZER_NODE)
     SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(browser.page_basic PROPERTIES LABELS "browser" TIMEOUT 180 RUN_SERIAL ON)
   # The page (issue 8): walk-throughs in headless Chromium, and the download budget.
-  foreach(_page_test scenarios share embed import probe japanese machine costs)
+  foreach(_page_test scenarios share embed import probe japanese machine costs hub)
     add_test(NAME browser.page_${_page_test}
              COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_${_page_test}.mjs ${LLMSIZER_WASM_WEB_DIR})
     set_tests_properties(browser.page_${_page_test} PROPERTIES
@@ -28,6 +28,11 @@ if(LLMSIZER_NODE)
   add_test(NAME js.page_strings
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_strings.mjs ${PROJECT_SOURCE_DIR})
   set_tests_properties(js.page_strings PROPERTIES LABELS "js")
+  # `llmsizer --hf` / `hf` against a local stand-in for the Hugging Face Hub (tests/js/hub_server.mjs):
+  # its URL layout, redirects to a CDN, Range reads, gated/missing repositories, truncated headers.
+  add_test(NAME js.cli_hub
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/cli_hub.mjs $<TARGET_FILE:llmsizer>)
+  set_tests_properties(js.cli_hub PROPERTIES LABELS "js" TIMEOUT 300 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   # Every message the core says has an English and a Japanese string (web/i18n/messages.*.json).
   add_test(NAME js.message_strings
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/messages.mjs ${PROJECT_SOURCE_DIR} $<TARGET_FILE:llmsizer>)

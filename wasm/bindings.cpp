@@ -14,4 +14,6 @@ EMSCRIPTEN_BINDINGS(llmsizer) {
   emscripten::function("listMessages", &llmsizer::list_messages);
   // A Uint8Array passed from JS arrives as the raw bytes of the std::string (embind copies them).
   emscripten::function("inspectModelFile", &llmsizer::inspect_model_file);
+  // A Hugging Face repository read by id (the page's "Load"): the model its headers give.
+  emscripten::function("describeRepositoryModel", &llmsizer::describe_repository_model);
 }

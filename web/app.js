@@ -7,8 +7,10 @@ import { MACHINE_HARDWARE, PROBE_HARDWARE, embedCode, menusFrom, parseConfigText
 import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
 import { contextChart } from './lib/charts.js';
 import { el, message, messages, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
+import { hubEndpoint, parseHubInput, readRepository } from './lib/hub.js';
 
 const $ = (id) => document.getElementById(id);
+const HUB_ENDPOINT = hubEndpoint(location.href);  // before the address is rewritten
 const S = await startSession().catch(failedStart);
 const { call, menus, base } = S;
 let { options } = S;  // listOptions, read right after the first result (loadOptions)
@@ -22,6 +24,7 @@ let showAllOptions = false;
 let showAllPrecisions = false;
 let probeName = '';    // the core's name for a loaded probe file's device ("measured: …")
 let probeSource = '';  // where that probe file came from (its file name, or this browser)
+let hubRead = null;    // {plan, chosen}: the repository read by id, while its model is in use
 
 const modelById = new Map();
 const hardwareById = new Map();
@@ -349,6 +352,7 @@ function update({ fromForm = true } = {}) {
     return;
   }
   render(response);
+  renderHubQuants();
   scheduleExtras();
 }
 
@@ -741,6 +745,7 @@ function applyConfig(text) {
   state = { ...readForm(), file_model: '' };
   if (state.weights === 'file') state.weights = base.weights;
   state.config = JSON.stringify(parsed.value);
+  hubRead = null;
   const v = parsed.value;
   fillMenus();
   state.name = String(v._name_or_path || (Array.isArray(v.architectures) ? v.architectures[0] : '') || v.model_type || t('import.custom')).slice(0, 120);
@@ -813,21 +818,89 @@ async function importFile(file) {
 }
 
 function useImportedModel(file, readBytes, r) {
+  hubRead = null;
+  setHubStatus('');
+  adoptModel(r, r.name || r.request_model.name || file.name, [t('import.read', { read: f.whole(readBytes), size: f.whole(file.size), name: file.name })],
+    'import-status', setImportStatus, { readBytes: String(readBytes) });
+}
+
+/** Makes the core's request_model for a file's header (or a repository's headers, useHubModel) the
+ *  model, and says under `boxId` what was read (`lines`) and what the header gives. */
+function adoptModel(r, name, lines, boxId, setStatus, data) {
   const model = r.request_model;
   state = { ...readForm(), config: '', file_model: JSON.stringify(model) };
-  state.name = String(r.name || model.name || file.name).slice(0, 120);
+  state.name = String(name).slice(0, 120);
   state.weights = typeof model.weight_bytes === 'number' && model.weight_bytes > 0 ? 'file' : (state.weights === 'file' ? base.weights : state.weights);
   $('config-text').value = model.config ? JSON.stringify(model.config, null, 2) : '';
-  const lines = [t('import.read', { read: f.whole(readBytes), size: f.whole(file.size), name: file.name })];
   if (typeof r.parameter_count === 'number') {
     lines.push(t('import.exact', { params: f.whole(r.parameter_count), bytes: f.whole(r.weight_bytes), format: model.weights_format || r.format || '' }));
   }
-  setImportStatus(lines.join(' '), { data: { readBytes: String(readBytes), params: String(r.parameter_count ?? ''), weightBytes: String(r.weight_bytes ?? '') } });
+  setStatus(lines.join(' '), { data: { ...data, params: String(r.parameter_count ?? ''), weightBytes: String(r.weight_bytes ?? '') } });
   const warnings = messages(t, f, r.warnings, r.warnings_data);
-  if (warnings.length) $('import-status').append(el('ul', {}, ...warnings.map((w) => el('li', { text: String(w) }))));
+  if (warnings.length) $(boxId).append(el('ul', {}, ...warnings.map((w) => el('li', { text: String(w) }))));
   fillMenus();
   writeForm();
   update({ fromForm: false });
+}
+
+// ---------------------------------------------------------------- a Hugging Face model by id
+
+const setHubStatus = (text, opts) => setFileStatus('hf-status', 'hf-id', 'import', text, opts);
+
+/** Load: the page's only network use, on request. A failure leaves the model as it was. */
+async function loadFromHub(fileOverride) {
+  const input = parseHubInput($('hf-id').value);
+  if (!input) return setHubStatus(t('hub.badId'), { error: true, data: { error: 'hub.badId' } });
+  const file = typeof fileOverride === 'string' ? fileOverride : input.file;
+  $('hf-load').disabled = true;
+  try {
+    const r = await readRepository(S.core, {
+      endpoint: HUB_ENDPOINT, id: input.id, file, formats: options.weights || [], progress: (key, args) => setHubStatus(t(key, args), { data: { busy: '1' } }),
+    });
+    useHubModel(input.id, r);
+  } catch (e) {
+    let text = e && e.key ? t(e.key, e.args) : `${t('hub.failed')} ${String((e && e.message) || e)}`;
+    if (e && e.core) text += ` ${message(t, f, e.core.message_data, e.core.message)}`;
+    setHubStatus(text, { error: true, data: { error: (e && e.key) || 'exception' } });
+  } finally {
+    $('hf-load').disabled = false;
+  }
+}
+
+function useHubModel(id, { plan, model, requests, bytesRead }) {
+  hubRead = { plan, chosen: plan.chosen || '' };
+  setImportStatus('');
+  const lines = [t('hub.read', { id, requests: f.whole(requests), bytes: f.whole(bytesRead) })];
+  if (plan.kind === 'gguf') lines.push(t('hub.chosen', { file: plan.chosen, count: f.whole(plan.gguf.length) }));
+  adoptModel(model, model.request_model.name || id, lines, 'hf-status', setHubStatus, {});
+}
+
+/** A GGUF repository's quantizations, each with the core's estimate and fit in that format. */
+function renderHubQuants() {
+  const table = $('hf-quants');
+  const rows = hubRead && state.file_model ? hubRead.plan.gguf || [] : [];
+  table.hidden = !rows.length;
+  if (!rows.length) return table.replaceChildren();
+  const head = el('tr', {}, ...['hub.colFile', 'hub.colSize', 'hub.colMemory', 'hub.colFits', ''].map((k) => el('th', { text: k && t(k) })));
+  const body = rows.map((q) => {
+    const read = q.file === hubRead.chosen;
+    const r = read || q.weights ? call('estimate', JSON.stringify(toRequest({ ...state, weights: read ? 'file' : q.weights }))) : null;
+    const ok = r && !r.error;
+    const fits = ok && r.fit ? t(r.fit.fits ? 'value.yes' : 'value.no') : '–';
+    const use = el('button', { attrs: { type: 'button' }, text: read ? t('hub.inUse') : t('hub.use') });
+    use.disabled = read;
+    use.addEventListener('click', () => loadFromHub(q.file));
+    const row = el('tr', {}, el('td', { text: `${q.quant || ''} ${q.file}`.trim() }), el('td', { text: f.bytes(q.size_bytes) }),
+      el('td', { text: ok ? f.bytes(totalBytes(r)) : '–' }), el('td', { text: fits }), el('td', {}, use));
+    Object.assign(row.dataset, { file: q.file, weights: q.weights || '', fits: ok && r.fit ? String(r.fit.fits) : '', deviceBytes: ok ? String(r.memory.device_bytes) : '' });
+    return row;
+  });
+  table.replaceChildren(el('caption', { text: t('hub.quants') }), el('thead', {}, head), el('tbody', {}, ...body));
+}
+
+function renderNetwork() {
+  $('hf-network').hidden = navigator.onLine;
+  $('hf-network').textContent = navigator.onLine ? '' : t('hub.offlineNote');
 }
 
 // ---------------------------------------------------------------- language and units
@@ -847,6 +920,7 @@ function relabel() {
   fillMenus();
   writeForm();
   renderNotices();
+  renderNetwork();
   update({ fromForm: false });
 }
 
@@ -945,6 +1019,9 @@ async function runProbe() {
 function clearImport() {
   const hadFile = Boolean(state.file_model);
   Object.assign(state, { config: '', name: '', file_model: '' });
+  hubRead = null;
+  setHubStatus('');
+  renderHubQuants();
   if (state.weights === 'file') state.weights = base.weights;
   $('config-text').value = '';
   setImportStatus('');
@@ -962,7 +1039,7 @@ function wire() {
   const form = $('form');
   form.addEventListener('input', (e) => {
     const id = e.target.id;
-    if (id === 'model-filter' || id === 'config-text' || id === 'model-file' || id === 'probe-file') return;
+    if (id === 'model-filter' || id === 'config-text' || id === 'model-file' || id === 'probe-file' || id === 'hf-id') return;
     if (id === 'model') {
       if (!$('model').value) return;
       clearImport();
@@ -994,6 +1071,9 @@ function wire() {
   });
   $('model-file').addEventListener('change', (e) => importFile(e.target.files[0]));
   dropZone($('drop-zone'), importFile);
+  $('hf-load').addEventListener('click', () => loadFromHub());
+  window.addEventListener('online', renderNetwork);
+  window.addEventListener('offline', renderNetwork);
   $('targets-attention').addEventListener('click', () => { for (const n of targetPreset('all-linear')) $(`target-${n}`).checked = targetPreset('attention').includes(n); update(); });
   $('targets-all').addEventListener('click', () => { for (const n of targetPreset('all-linear')) $(`target-${n}`).checked = true; update(); });
   for (const b of document.querySelectorAll('[data-unit]')) {
@@ -1068,5 +1148,6 @@ writeForm();
 renderNotices();
 if (S.firstResponse.error) update({ fromForm: false });
 wire();
+renderNetwork();
 document.body.dataset.ready = 'true';
 setTimeout(loadCatalogs, 0);

@@ -3,6 +3,7 @@
 // prints; every number comes from the core.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <map>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hub_client.hpp"
 #include "llmsizer/api.hpp"
 #include "llmsizer/validate.hpp"
 
@@ -30,6 +32,10 @@ usage:
   llmsizer estimate  [FILE|-] [--json] [--gib] [request flags]
   llmsizer recommend [FILE|-] [--json] [request flags]
   llmsizer inspect   MODEL_FILE          (GGUF, .safetensors, index or config.json: reads the header only)
+  llmsizer inspect   --hf ID [--hf-file FILE]   (the same for a Hugging Face model, read over the network)
+  llmsizer hf        ID [--hf-file FILE] [--json] [request flags]
+                     (a Hugging Face model's files: each GGUF quantization with its size and
+                      whether it fits the request's hardware; reads config.json and headers only)
   llmsizer models    [--json]
   llmsizer hardware  [--json]
   llmsizer options
@@ -39,6 +45,12 @@ usage:
 FILE holds a JSON request (README: The request and response); '-' reads standard input. Flags build or
 override the request instead:
   --model ID  --model-file PATH (a GGUF, .safetensors or config.json: only its header is read)
+  --hf ID (a Hugging Face model such as meta-llama/Llama-3.1-8B: only its config.json and the
+       header bytes of its weights are read, over HTTPS, nothing else is sent but the id and file
+       names; a GGUF repository: --hf-file NAME.gguf, else its Q4_K_M file)
+  --hf-file NAME  --hf-revision REV (default main)  --hf-endpoint URL (default: $HF_ENDPOINT, else
+       https://huggingface.co)  --hf-token-env VAR (the variable holding a token for gated or
+       private models; default HF_TOKEN; the token is sent to the endpoint only, never stored)
   --task inference|training  --weights FMT  --kv-cache FMT  --engine NAME
   --input N  --output N  --batch N  --gpus N  --hardware ID  --goal GOAL
   --engine-version X.Y (transformers version whose generate is modelled)
@@ -90,6 +102,42 @@ ordered_json inspect_file(const std::string& path) {
     want = std::min(std::max(need, 2 * want), size);  // double: a long GGUF vocabulary takes few reads
   }
   return {{"error", {{"field", "file"}, {"message", "the header of " + path + " could not be read to its end"}}}};
+}
+
+bool is_hf_option(const std::string& name) {
+  return name == "--hf-file" || name == "--hf-revision" || name == "--hf-endpoint" || name == "--hf-token-env";
+}
+
+/// The flag's value, or `fallback`.
+std::string flag_value(const Options& o, const std::string& name, const std::string& fallback = "") {
+  std::string value = fallback;
+  for (const auto& [n, v] : o.flags) {
+    if (n == name) value = v;
+  }
+  return value;
+}
+
+/** Reads the model of Hugging Face repository `id` (hub_client.hpp) with the --hf-* options.
+ *  Answers {"plan", "model", "requests", "bytes_read"} or an error JSON. */
+ordered_json fetch_hf(const Options& o, const std::string& id) {
+  llmsizer::cli::HubOptions hub;
+  hub.endpoint = llmsizer::cli::hub_endpoint(flag_value(o, "--hf-endpoint"));
+  hub.revision = flag_value(o, "--hf-revision", "main");
+  const std::string token_variable = flag_value(o, "--hf-token-env", "HF_TOKEN");
+  if (const char* token = std::getenv(token_variable.c_str())) hub.token = token;
+  return llmsizer::cli::fetch_repository_model(hub, id, flag_value(o, "--hf-file"));
+}
+
+/// Tells on standard error which files were read, and the model's warnings.
+void report_hf(const std::string& id, const ordered_json& r) {
+  const auto& plan = r["plan"];
+  std::cerr << "llmsizer: " << id << ": read " << r.value("requests", 0) << " requests, " << r.value("bytes_read", 0LL) << " bytes";
+  if (plan.value("kind", "") == "gguf") {
+    std::cerr << " (" << plan.value("chosen", "") << ", one of " << plan["gguf"].size()
+              << " GGUF files; choose with --hf-file, list them with `llmsizer hf " << id << "`)";
+  }
+  std::cerr << "\n";
+  for (const auto& w : r["model"].value("warnings", ordered_json::array())) std::cerr << "llmsizer: " << id << ": " << w.get<std::string>() << "\n";
 }
 
 /// Builds the request from FILE and flags. Returns false (after printing) on a usage error.
@@ -150,6 +198,17 @@ bool build_request(const Options& o, std::string& request, std::string& error_fi
       for (const auto& w : r["warnings"]) std::cerr << "llmsizer: " << value << ": " << w.get<std::string>() << "\n";
       body["model"] = r["request_model"];
     }
+    else if (name == "--hf") {
+      const ordered_json r = fetch_hf(o, value);
+      if (r.contains("error")) {
+        error_field = r["error"].value("field", "hf");
+        error_message = r["error"].value("message", "");
+        return false;
+      }
+      report_hf(value, r);
+      body["model"] = r["model"]["request_model"];
+    }
+    else if (is_hf_option(name)) continue;
     else if (name == "--task") body["task"] = value;
     else if (name == "--weights") body["weights"] = value;
     else if (name == "--kv-cache") body["kv_cache"] = value;
@@ -341,6 +400,83 @@ int report_error(const std::string& response, bool json_output) {
   return kExitBadRequest;
 }
 
+/** `llmsizer hf ID`: the repository's model files, and for each GGUF quantization its size and
+ *  the estimate with that format (the core's fit for the request's hardware). The architecture
+ *  comes from the file read (--hf-file, else the usual choice): one header for the whole list. */
+int list_hf(Options o) {
+  if (o.file.empty()) {
+    std::cerr << "llmsizer: hf needs a model id such as meta-llama/Llama-3.1-8B (see llmsizer --help)\n";
+    return kExitBadRequest;
+  }
+  const std::string id = o.file;
+  o.file.clear();
+  const ordered_json fetched = fetch_hf(o, id);
+  if (fetched.contains("error")) return report_error(fetched.dump(), o.json);
+  std::string request, field, message;
+  // The request flags (hardware, tokens, ...); the model is put in below.
+  if (!build_request(o, request, field, message)) {
+    std::cerr << "llmsizer: " << field << ": " << message << "\n";
+    return kExitBadRequest;
+  }
+  ordered_json body = ordered_json::parse(request);
+  body["model"] = fetched["model"]["request_model"];
+  const ordered_json& plan = fetched["plan"];
+  ordered_json rows = ordered_json::array();
+  auto estimate_row = [&](ordered_json row, const ordered_json& weights) {
+    ordered_json b = body;
+    if (weights.is_string()) b["weights"] = weights;
+    else b.erase("weights");
+    const ordered_json e = ordered_json::parse(llmsizer::estimate(b.dump()));
+    if (e.contains("error")) {
+      row["error"] = e["error"];
+    } else {
+      row["device_bytes"] = e["memory"]["device_bytes"];
+      row["host_bytes"] = e["memory"]["host_bytes"];
+      row["fits"] = e.contains("fit") ? e["fit"]["fits"] : ordered_json(nullptr);
+    }
+    return row;
+  };
+  const std::string chosen = plan.value("chosen", "");
+  for (const auto& q : plan["gguf"]) {
+    ordered_json row = {{"file", q["file"]}, {"size_bytes", q["size_bytes"]}, {"quant", q["quant"]}, {"weights", q["weights"]}};
+    // The file read is sized exactly from its header; the others by their format's layout.
+    const bool read = q["file"] == chosen;
+    row["read"] = read;
+    if (read || q["weights"].is_string()) rows.push_back(estimate_row(row, read ? ordered_json(nullptr) : q["weights"]));
+    else rows.push_back(row);
+  }
+  if (o.json) {
+    std::cout << ordered_json{{"repository", plan}, {"model", fetched["model"]}, {"gguf", rows},
+                              {"requests", fetched["requests"]}, {"bytes_read", fetched["bytes_read"]}}.dump() << "\n";
+    return kExitOk;
+  }
+  report_hf(id, fetched);
+  const auto& model = fetched["model"];
+  std::cout << "Repository: " << plan.value("id", id) << " (revision " << plan.value("revision", "") << ")"
+            << (plan.value("gated", false) ? ", gated" : "") << "\n";
+  std::cout << "Model: " << model["resolved_model"].value("name", "") << ", " << model["resolved_model"].value("params", 0LL)
+            << " parameters, from " << (plan["read"].empty() ? std::string("config.json") : plan["read"].dump()) << "\n";
+  if (plan["gguf"].empty()) {
+    const ordered_json e = estimate_row(ordered_json::object(), nullptr);
+    std::cout << "Weights: " << model.value("weight_bytes", 0LL) << " bytes (" << model["request_model"].value("weights_format", "") << ")";
+    if (e.contains("device_bytes")) std::cout << ", device memory " << print_size(e["device_bytes"].get<long long>(), o.gib);
+    if (e.contains("fits") && !e["fits"].is_null()) std::cout << (e["fits"].get<bool>() ? ", fits" : ", does not fit");
+    std::cout << "\n";
+    return kExitOk;
+  }
+  std::printf("%-56s %13s %-9s %14s %-6s\n", "GGUF file", "size", "format", "device memory", "fits");
+  for (const auto& row : rows) {
+    const std::string size = row["size_bytes"].is_number() ? print_size(row["size_bytes"].get<long long>(), o.gib) : "?";
+    const std::string device = row.contains("device_bytes") ? print_size(row["device_bytes"].get<long long>(), o.gib) : "-";
+    const std::string fits = row.contains("fits") && row["fits"].is_boolean() ? (row["fits"].get<bool>() ? "yes" : "no") : "-";
+    const std::string format = row["weights"].is_string() ? row["weights"].get<std::string>() : "?";
+    std::printf("%-56.56s %13s %-9s %14s %-6s%s\n", row.value("file", "").c_str(), size.c_str(), format.c_str(), device.c_str(),
+                fits.c_str(), row.value("read", false) ? "  (header read)" : "");
+  }
+  if (!body.contains("hardware")) std::cout << "(give --hardware ID for a fit verdict per file)\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -401,6 +537,15 @@ int main(int argc, char** argv) {
     else print_validation(report);
     return kExitOk;
   }
+  if (o.command == "inspect" && !flag_value(o, "--hf").empty()) {
+    const std::string id = flag_value(o, "--hf");
+    const ordered_json r = fetch_hf(o, id);
+    if (r.contains("error")) return report_error(r.dump(), o.json);
+    report_hf(id, r);
+    std::cout << r["model"].dump() << "\n";
+    return kExitOk;
+  }
+  if (o.command == "hf") return list_hf(o);
   if (o.command == "inspect") {
     if (o.file.empty()) {
       std::cerr << "llmsizer: inspect needs a MODEL_FILE (see llmsizer --help)\n";

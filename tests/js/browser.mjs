@@ -28,9 +28,10 @@ function skip(why) {
 }
 
 /** Launches Chromium, serves webDir, and returns helpers that record requests and console errors
- *  (`record: false`: pages without those listeners, for timing — each event crosses to Node). */
-export async function openBrowser(chromium, webDir, { extraArgs = [], record = true } = {}) {
-  const { server, url } = await serve(webDir);
+ *  (`record: false`: pages without those listeners, for timing — each event crosses to Node;
+ *  `connectSrc`: see static_server.mjs). */
+export async function openBrowser(chromium, webDir, { extraArgs = [], record = true, connectSrc = [] } = {}) {
+  const { server, url } = await serve(webDir, 0, { connectSrc });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
   const requests = [];
   const consoleErrors = [];

@@ -9,8 +9,10 @@ const TYPES = {
   '.svg': 'image/svg+xml', '.png': 'image/png', '.txt': 'text/plain; charset=utf-8', '.ico': 'image/x-icon',
 };
 
-/** Serves `root` on 127.0.0.1:`port` (0 = any free port). Resolves to {server, url}. */
-export async function serve(root, port = 0) {
+/** Serves `root` on 127.0.0.1:`port` (0 = any free port). Resolves to {server, url}. `connectSrc`:
+ *  origins added to the pages' Content-Security-Policy connect-src (the tests' local Hugging Face
+ *  stand-in, tests/js/hub_server.mjs, in place of huggingface.co; nothing else is changed). */
+export async function serve(root, port = 0, { connectSrc = [] } = {}) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
     try {
@@ -18,7 +20,10 @@ export async function serve(root, port = 0) {
       let file = normalize(join(base, path));
       if (!file.startsWith(base)) { res.writeHead(403).end(); return; }
       if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
-      const body = await readFile(file);
+      let body = await readFile(file);
+      if (connectSrc.length && extname(file) === '.html') {
+        body = Buffer.from(body.toString('utf8').replace("connect-src 'self'", `connect-src 'self' ${connectSrc.join(' ')}`));
+      }
       res.writeHead(200, { 'Content-Type': TYPES[extname(file)] || 'application/octet-stream', 'Cache-Control': 'no-cache' });
       res.end(body);
     } catch {

@@ -160,7 +160,7 @@ export function readUrl(href, menus, base) {
   const seen = new Map();
   for (const [name, value] of params) seen.set(URL_ALIASES.get(name) || name, value);  // a later value (the hash) wins
   for (const [key, value] of seen) {
-    if (key === '') continue;
+    if (key === '' || key === 'hub') continue;  // the hub the page reads by id (lib/hub.js): not state, never in a link
     if (!KEYS.includes(key)) { notices.push({ key: shortText(key), value: shortText(value), reason: 'unknown-key' }); continue; }
     const reject = (reason) => notices.push({ key, value: shortText(value), reason });
     if (INT_KEYS.has(key)) {

@@ -30,6 +30,27 @@ std::string list_messages();
  *  "model" describes it, with its features) and `warnings`. */
 std::string inspect_model_file(const std::string& leading_bytes, double file_size_bytes);
 
+/** Which files of a model repository make up its model, and which to read (the CLI's `--hf` and
+ *  the page's "Load from Hugging Face" do the reading; nothing here does I/O). `listing_json`: the
+ *  repository's file listing as the Hugging Face Hub answers `GET /api/models/{id}?blobs=true`
+ *  (`id`, `sha`, `gated`, `siblings` [{"rfilename", "size", "lfs": {"size"}}]); `chosen_file`: a
+ *  .gguf or .safetensors file of it, or empty for the usual choice (the safetensors weights, else
+ *  the Q4_K_M GGUF, else the smallest GGUF whose format is known). Answers
+ *  {"id", "revision", "gated", "kind": "safetensors"|"safetensors-sharded"|"gguf"|"config",
+ *   "config": "config.json"|null (read it whole), "index": the shard index|null (read it whole; its
+ *   `shards`, from inspect_model_file, are the headers to read), "read": [files whose headers to
+ *   read], "chosen", "gguf": [{"file", "parts", "size_bytes", "quant", "weights"}] (every GGUF
+ *   quantization, smallest first; `weights` is the request format its name gives, or null),
+ *   "safetensors": [root .safetensors files], "sizes": {file: bytes}} or an error. */
+std::string plan_repository(const std::string& listing_json, const std::string& chosen_file);
+
+/** The model those files give: `parts_json` = {"name": "org/model", "config": config.json|null,
+ *  "files": [inspect_model_file's answer for each header read, in order]}. Sums the exact counts
+ *  and bytes over shards or split parts; the config.json, when given, is the architecture. Answers
+ *  as inspect_model_file does (`request_model`, `resolved_model`, `warnings`, `parameter_count`,
+ *  `weight_bytes`, plus `files`: how many headers), or an error. */
+std::string describe_repository_model(const std::string& parts_json);
+
 /// True when `response_json` is an error response (the CLI maps it to exit code 2).
 bool is_error_response(const std::string& response_json);
 

@@ -203,6 +203,14 @@ std::string inspect_model_file(const std::string& leading_bytes, double file_siz
   return edge::describe_model_file(leading_bytes, size);
 }
 
+std::string plan_repository(const std::string& listing_json, const std::string& chosen_file) {
+  return guarded([&] { return edge::plan_repository(listing_json, chosen_file); });
+}
+
+std::string describe_repository_model(const std::string& parts_json) {
+  return guarded([&] { return edge::describe_repository_model(parts_json); });
+}
+
 bool is_error_response(const std::string& response_json) {
   return response_json.rfind("{\"error\":", 0) == 0;
 }

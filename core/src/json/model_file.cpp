@@ -119,9 +119,11 @@ void put_warnings(json& out, const std::vector<Message>& warnings) {
   }
 }
 
-void add_request_model(json& summary) {
+void add_request_model(json& summary, const json* config_json = nullptr) {
   std::vector<Message> warnings;
-  const json cfg = config_from_summary(summary);
+  // A repository's own config.json (describe_repository_model) is the architecture as published;
+  // the header then gives the exact count and bytes.
+  const json cfg = config_json ? *config_json : config_from_summary(summary);
   const bool packed = summary.value("packed_quantization", false);
   const std::int64_t params = packed ? 0 : summary.value("parameter_count", std::int64_t{0});
   if (packed) {
@@ -137,7 +139,11 @@ void add_request_model(json& summary) {
     m = parse_model(request_model, "model", ignored, embedded_catalog());
   } catch (const InputError& e) {
     const std::string missing = e.field().substr(e.field().rfind('.') + 1);
-    warnings.push_back(Message("warning.file.header_missing_field").text("field", missing));
+    if (config_json) {
+      warnings.push_back(Message("warning.repository.config_unusable").text("field", e.field()).then(e.message()));
+    } else {
+      warnings.push_back(Message("warning.file.header_missing_field").text("field", missing));
+    }
     json bare = {{"params", std::max<std::int64_t>(1, params)}, {"weight_bytes", request_model["weight_bytes"]},
                  {"weights_format", request_model["weights_format"]}};
     if (request_model.contains("name")) bare["name"] = request_model["name"];
@@ -194,6 +200,71 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
   } catch (const std::exception& e) {
     return header_error_to_json(InputError("file", Message("error.file.unreadable").text("detail", e.what()))).dump();
   }
+}
+
+std::string describe_repository_model(const std::string& parts_json) {
+  const std::string_view text(parts_json);
+  const json parts = json::parse(text.begin(), text.end(), nullptr, false);
+  if (parts.is_discarded() || !parts.is_object()) throw InputError("", Message("error.repository.parts"));
+  const json files = parts.value("files", json::array());
+  const auto config_it = parts.find("config");
+  const json* config = config_it != parts.end() && !config_it->is_null() ? &*config_it : nullptr;
+  if (config && !config->is_object()) throw InputError("config", Message("error.config.not_object"));
+  if (!files.is_array()) throw InputError("files", Message("error.repository.parts"));
+  const std::string name = parts.value("name", std::string());
+  if (files.empty()) {
+    if (!config) throw InputError("files", Message("error.repository.nothing_read"));
+    // config.json alone: the architecture gives the count; the format comes from `weights`.
+    std::vector<Message> warnings;
+    json request_model = {{"config", *config}};
+    if (!name.empty()) request_model["name"] = name;
+    const ModelSpec m = parse_model(request_model, "model", warnings, embedded_catalog());
+    json out = {{"format", "config.json"}, {"files", 0}};
+    out["request_model"] = request_model;
+    out["resolved_model"] = model_json(m, summarize_model(m));
+    warnings.push_back(Message("warning.repository.config_only"));
+    put_warnings(out, warnings);
+    return out.dump();
+  }
+  // One summary for all the files: counts and bytes summed, the first file's metadata (a split
+  // GGUF's first part and a shard set's first shard carry the architecture keys).
+  json merged;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const json& f = files[i];
+    const std::string field = "files[" + std::to_string(i) + "]";
+    if (!f.is_object() || f.contains("error")) throw InputError(field, Message("error.repository.parts"));
+    const std::string format = f.value("format", "");
+    if (format != "gguf" && format != "safetensors") {
+      throw InputError(field, Message("error.repository.not_weights").text("got", format.empty() ? std::string("?") : format));
+    }
+    if (i == 0) {
+      merged = f;
+      merged.erase("tensors");
+      merged.erase("request_model");
+      merged.erase("resolved_model");
+      merged.erase("warnings");
+      merged.erase("warnings_data");
+      continue;
+    }
+    if (format != merged.value("format", "")) {
+      throw InputError(field, Message("error.repository.mixed_formats").text("first", merged.value("format", "")).text("got", format));
+    }
+    for (const char* key : {"parameter_count", "weight_bytes", "tensor_count", "header_bytes", "packed_weight_elements", "quant_aux_elements"}) {
+      if (f.contains(key) && f[key].is_number_integer()) merged[key] = merged.value(key, std::int64_t{0}) + f[key].get<std::int64_t>();
+    }
+    if (f.value("packed_quantization", false)) merged["packed_quantization"] = true;
+    const json dtypes = f.value("dtypes", json::object());
+    for (auto it = dtypes.begin(); it != dtypes.end(); ++it) {
+      json& d = merged["dtypes"][it.key()];
+      if (d.is_null()) d = {{"tensors", 0}, {"elements", 0}, {"bytes", 0}};
+      for (const char* key : {"tensors", "elements", "bytes"}) d[key] = d[key].get<std::int64_t>() + it.value().value(key, std::int64_t{0});
+    }
+  }
+  merged["files"] = files.size();
+  if (!name.empty()) merged["name"] = name;
+  add_request_model(merged, config);
+  if (!name.empty()) merged["request_model"]["name"] = name;
+  return merged.dump();
 }
 
 }  // namespace llmsizer::edge

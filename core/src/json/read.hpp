@@ -43,4 +43,9 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<M
  *  {"format": "config.json", "request_model": {"config": ...}, "resolved_model", "warnings"}. */
 std::string describe_model_file(std::string_view bytes, std::int64_t file_size_bytes);
 
+/// api.hpp plan_repository (repository.cpp); throws InputError.
+std::string plan_repository(const std::string& listing_json, const std::string& chosen_file);
+/// api.hpp describe_repository_model (model_file.cpp); throws InputError.
+std::string describe_repository_model(const std::string& parts_json);
+
 }  // namespace llmsizer::edge
