@@ -69,7 +69,8 @@ TEST_CASE("A month of owning and of renting, and when buying pays for itself", "
   //   rent:  $0.34 × 8 h × 30.4167 days = $82.73 a month;
   //   own:   $2,312 ÷ (3 years × 12) = $64.22 a month, power 0.600 kW × 8 h × 30.4167 × $0.17 = $24.82;
   //   break-even: $2,312 ÷ ($82.73 − $24.82) = 39.9 months.
-  const MemoryByDevices memory(test_support::preset("qwen2.5-7b-instruct"), test_support::inference("int4", 1'024, 1'024));
+  const ModelSpec model = test_support::preset("qwen2.5-7b-instruct");
+  const MemoryByDevices memory(model, test_support::inference("int4", 1'024, 1'024));
   const std::vector<HardwareSpec> catalog = {entry("nvidia-rtx-4090"), entry("runpod-1x-nvidia-rtx-4090")};
   UsagePattern usage;
   usage.hours_per_day = 8;
@@ -108,7 +109,8 @@ TEST_CASE("A month of owning and of renting, and when buying pays for itself", "
 }
 
 TEST_CASE("Tokens a day set the hours, and more than a day's work needs more machines", "[costs]") {
-  const MemoryByDevices memory(test_support::preset("qwen2.5-7b-instruct"), test_support::inference("int4", 1'024, 1'024));
+  const ModelSpec model = test_support::preset("qwen2.5-7b-instruct");
+  const MemoryByDevices memory(model, test_support::inference("int4", 1'024, 1'024));
   const std::vector<HardwareSpec> catalog = {entry("nvidia-rtx-4090"), entry("runpod-1x-nvidia-rtx-4090")};
   UsagePattern hours;
   hours.hours_per_day = 1;
@@ -130,7 +132,8 @@ TEST_CASE("Tokens a day set the hours, and more than a day's work needs more mac
 }
 
 TEST_CASE("The machine a person has costs only its power", "[costs]") {
-  const MemoryByDevices memory(test_support::preset("qwen2.5-0.5b-instruct"), test_support::inference("int4", 1'024, 1'024));
+  const ModelSpec model = test_support::preset("qwen2.5-0.5b-instruct");
+  const MemoryByDevices memory(model, test_support::inference("int4", 1'024, 1'024));
   const HardwareSpec& air = entry("macbook-air-m3");
   UsagePattern usage;
   usage.hours_per_day = 4;

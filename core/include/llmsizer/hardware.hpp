@@ -174,6 +174,9 @@ class MemoryByDevices {
   MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings);
   /// Uses `layout`, the weights already laid out in the settings' format and group size.
   MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, WeightsLayout layout);
+  /// The model is kept by reference: a temporary would dangle after the constructor.
+  MemoryByDevices(ModelSpec&&, const InferenceSettings&) = delete;
+  MemoryByDevices(ModelSpec&&, const InferenceSettings&, WeightsLayout) = delete;
   MemoryByDevices(const MemoryByDevices&) = delete;  // settings_ points into layout_
   MemoryByDevices& operator=(const MemoryByDevices&) = delete;
   const MemoryEstimate& at(int gpus) const;
