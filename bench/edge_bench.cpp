@@ -3,10 +3,13 @@
 // (api.hpp), exactly the calls the WASM module's exports make, so the two can be compared call for
 // call. Reads the cases from a file, one per line: NAME<TAB>CALL<TAB>RUNS<TAB>ARGUMENT, where CALL is
 // estimate, recommend, listModels, listHardware or inspect (ARGUMENT: a file whose bytes are given,
-// whole, as a model file's leading bytes). Prints one line per case: NAME then the milliseconds of
-// each run, tab-separated. Three untimed calls precede each case's runs.
+// whole, as a model file's leading bytes). Prints two lines per case: NAME then the wall-clock
+// milliseconds of each run, tab-separated, and NAME then the process CPU milliseconds of the same
+// runs (on a shared machine the CPU time is what a preempted run still measures right). Three
+// untimed calls precede each case's runs.
 // usage: llmsizer-edge-bench CASES_FILE
 #include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -22,6 +25,12 @@ namespace {
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+double cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return 1e3 * static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_nsec);
 }
 
 std::vector<std::string> split_tabs(const std::string& line, std::size_t fields) {
@@ -68,14 +77,20 @@ int main(int argc, char** argv) {
       return 2;
     }
     for (int i = 0; i < 3; ++i) sink += fn().size();
-    std::printf("%s", f[0].c_str());
+    std::vector<double> wall, cpu;
     for (int i = 0; i < runs; ++i) {
+      const double cpu_start = cpu_ms();
       const auto start = std::chrono::steady_clock::now();
       sink += fn().size();
       const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
-      std::printf("\t%.6f", ms.count());
+      cpu.push_back(cpu_ms() - cpu_start);
+      wall.push_back(ms.count());
     }
-    std::printf("\n");
+    for (const auto* times : {&wall, &cpu}) {
+      std::printf("%s", f[0].c_str());
+      for (const double ms : *times) std::printf("\t%.6f", ms);
+      std::printf("\n");
+    }
   }
   return sink == 0 ? 1 : 0;
 }

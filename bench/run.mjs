@@ -2,7 +2,8 @@
 // and in the page's WASM module under Node (loaded as the tests load it, with `wasmBinary`),
 // alternated round by round in one run so that both see the same machine load. Prints, per call,
 // the min/median/max milliseconds of each side and the WASM/native ratio of the medians (with the
-// range of the per-round ratios), as a Markdown table (the README's performance table).
+// range of the per-round ratios), as Markdown tables (the README's performance table): by process
+// CPU time (what a call costs, even when a loaded machine preempts it), then by wall-clock time.
 // usage: node bench/run.mjs [--rounds N] [build/native/bench/llmsizer-edge-bench] [build/wasm/web]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -47,32 +48,41 @@ const wasmCall = {
   inspect: () => core.inspectModelFile(gguf.bytes, gguf.fileSize),
 };
 
-const times = { native: cases.map(() => []), wasm: cases.map(() => []) };
-const roundMedians = { native: cases.map(() => []), wasm: cases.map(() => []) };
+const perCase = () => ({ native: cases.map(() => []), wasm: cases.map(() => []) });
+const clocks = { cpu: { times: perCase(), rounds: perCase() }, wall: { times: perCase(), rounds: perCase() } };
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+function record(clock, side, i, ms) {
+  clocks[clock].times[side][i].push(...ms);
+  clocks[clock].rounds[side][i].push(median(ms));
+}
 
 function runNative() {
   const out = execFileSync(nativeBench, [casesPath], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  const lines = out.trim().split('\n');
-  lines.forEach((line, i) => {
-    const ms = line.split('\t').slice(1).map(Number);
-    times.native[i].push(...ms);
-    roundMedians.native[i].push(median(ms));
+  const lines = out.trim().split('\n');  // per case: wall-clock line, then CPU line
+  cases.forEach((c, i) => {
+    record('wall', 'native', i, lines[2 * i].split('\t').slice(1).map(Number));
+    record('cpu', 'native', i, lines[2 * i + 1].split('\t').slice(1).map(Number));
   });
 }
+
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e3; };
 
 function runWasm() {
   cases.forEach(([, call, runs, arg], i) => {
     const fn = wasmCall[call];
     for (let k = 0; k < 3; k++) fn(arg);  // untimed, as the native side does
-    const ms = [];
+    const wall = [];
+    const cpu = [];
     for (let k = 0; k < runs; k++) {
+      const cpuStart = cpuMs();
       const start = performance.now();
       fn(arg);
-      ms.push(performance.now() - start);
+      wall.push(performance.now() - start);
+      cpu.push(cpuMs() - cpuStart);
     }
-    times.wasm[i].push(...ms);
-    roundMedians.wasm[i].push(median(ms));
+    record('wall', 'wasm', i, wall);
+    record('cpu', 'wasm', i, cpu);
   });
 }
 
@@ -85,11 +95,14 @@ const f = (x) => (x < 0.1 ? x.toFixed(4) : x < 10 ? x.toFixed(3) : x.toFixed(1))
 const spread = (xs) => `${f(Math.min(...xs))} / **${f(median(xs))}** / ${f(Math.max(...xs))}`;
 const cpu = cpus()[0]?.model?.trim() || 'unknown CPU';
 console.log(`Paired run ${new Date().toISOString().slice(0, 16)}Z, ${cpu} (${cpus().length} cores), Node ${process.version}, ${rounds} alternated rounds.`);
-console.log('');
-console.log('| call (JSON edge) | native ms min / **median** / max | WASM ms min / **median** / max | WASM/native (per-round range) |');
-console.log('|---|---:|---:|---:|');
-cases.forEach(([name], i) => {
-  const ratio = median(times.wasm[i]) / median(times.native[i]);
-  const perRound = roundMedians.wasm[i].map((w, r) => w / roundMedians.native[i][r]);
-  console.log(`| ${name} | ${spread(times.native[i])} | ${spread(times.wasm[i])} | **${ratio.toFixed(2)}** (${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)}) |`);
-});
+for (const clock of ['cpu', 'wall']) {
+  const { times, rounds: roundMedians } = clocks[clock];
+  console.log('');
+  console.log(`| call (JSON edge), ${clock === 'cpu' ? 'CPU time' : 'wall clock'} | native ms min / **median** / max | WASM ms min / **median** / max | WASM/native (per-round range) |`);
+  console.log('|---|---:|---:|---:|');
+  cases.forEach(([name], i) => {
+    const ratio = median(times.wasm[i]) / median(times.native[i]);
+    const perRound = roundMedians.wasm[i].map((w, r) => w / roundMedians.native[i][r]);
+    console.log(`| ${name} | ${spread(times.native[i])} | ${spread(times.wasm[i])} | **${ratio.toFixed(2)}** (${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)}) |`);
+  });
+}
