@@ -5,6 +5,8 @@
 
 #include "llmsizer/answer.hpp"
 #include "llmsizer/embedded_catalog.hpp"
+#include "llmsizer/quantization.hpp"
+#include "llmsizer/tensors.hpp"
 #include "test_support.hpp"
 
 using nlohmann::json;
@@ -104,4 +106,29 @@ TEST_CASE("One request lays the weights out once: the fit's device estimate equa
   const llmsizer::Answer a = llmsizer::answer(request, catalog);
   REQUIRE(a.inference_hardware);
   CHECK(a.inference_hardware->fit.required_bytes == a.memory.device_bytes);
+}
+
+TEST_CASE("A preset's tensor list is made once and never handed to a spec whose shape changed", "[front-door]") {
+  const llmsizer::Catalog& catalog = llmsizer::embedded_catalog();
+  const llmsizer::ModelSpec preset = *catalog.model("qwen2.5-7b-instruct");
+  REQUIRE(preset.tensor_cache);
+  // Two requests for the preset share one list (made when the catalog first read the preset).
+  CHECK(catalog.model("qwen2.5-7b-instruct")->tensor_cache == preset.tensor_cache);
+  CHECK(llmsizer::tensor_list(preset) == preset.tensor_cache);
+  // Qwen2.5-7B (config.json: 28 layers, Q/K/V biases, untied head): token_embd, 12 tensors per
+  // layer (2 norms, q/k/v weights and biases, o, gate, up, down), output_norm, output = 339.
+  CHECK(preset.tensor_cache->tensors.size() == 339);
+  CHECK(llmsizer::model_tensors(preset).size() == 339);
+
+  // A copy with fewer layers gets its own list, not the preset's: 1 + 12 × 27 + 2 = 327.
+  llmsizer::ModelSpec shorter = preset;
+  shorter.num_layers = 27;
+  CHECK(llmsizer::tensor_list(shorter) != preset.tensor_cache);
+  CHECK(llmsizer::tensor_list(shorter)->tensors.size() == 327);
+  // And a change that keeps every cached field but the parameter count (fewer KV heads) too.
+  llmsizer::ModelSpec mqa = preset;
+  mqa.num_kv_heads = 1;
+  CHECK(llmsizer::tensor_list(mqa) != preset.tensor_cache);
+  const auto* format = llmsizer::find_weight_format("bf16");
+  CHECK(llmsizer::weights_layout(mqa, *format).total_bytes < llmsizer::weights_layout(preset, *format).total_bytes);
 }

@@ -45,8 +45,9 @@ if(LLMSIZER_NODE)
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/prerender.mjs ${LLMSIZER_WASM_WEB_DIR})
   set_tests_properties(wasm.prerendered_default_view PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   # Issue 8 set 300 KB; the 150 presets of issue 17 (+25 KB of embedded JSON) pass it until issue 20
-  # compiles the data and lowers this budget to its 150 KB. Temporary: 330 KB.
+  # compiles the data and lowers this budget to its 150 KB. Issue 20 so far (typed catalog in memory,
+  # the embedded JSON still in the module; emmalloc): 322 KB. Temporary: 325 KB.
   add_test(NAME wasm.page_size_budget
-           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 330000)
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 325000)
   set_tests_properties(wasm.page_size_budget PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endif()

@@ -348,7 +348,9 @@ std::int64_t WeightsLayout::tensor_bytes(std::string_view name) const {
 }
 
 WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format, int group_size) {
-  return weights_layout(model, format, model_tensors(model), group_size);
+  // The preset's tensor list, built once (tensor_list caches it while the model keeps its shape).
+  const std::shared_ptr<const TensorList> list = tensor_list(model);
+  return weights_layout(model, format, list->tensors, group_size);
 }
 
 WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format, const std::vector<TensorInfo>& tensors, int group_size) {
@@ -386,6 +388,7 @@ WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format,
     layout.total_bytes += t.bytes;
     layout.elements += t.elements;
     layout.bytes_by_class[static_cast<std::size_t>(t.tensor_class)] += t.bytes;
+    if (t.name.find("_exps") != std::string::npos) layout.routed_expert_bytes += t.bytes;
   }
   return layout;
 }
@@ -444,7 +447,8 @@ std::int64_t bnb_dequant_buffer_bytes(const ModelSpec& model, const WeightsLayou
 
 std::int64_t gptq_exllama_scratch_bytes(const ModelSpec& model) {
   std::int64_t largest = 0;
-  for (const auto& t : model_tensors(model)) {
+  const std::shared_ptr<const TensorList> list = tensor_list(model);
+  for (const auto& t : list->tensors) {
     if (!is_decoder_linear(t) || t.dims() != 2) continue;
     const std::int64_t in = t.shape[0];
     const std::int64_t out = t.shape[1];

@@ -219,4 +219,31 @@ std::vector<TensorInfo> model_tensors(const ModelSpec& m) {
   return std::move(b.out);
 }
 
+bool TensorList::matches(const ModelSpec& m) const {
+  return hidden_size == m.hidden_size && num_layers == m.num_layers && vocab_size == m.vocab_size &&
+         intermediate_size == m.intermediate_size && params_override == m.params_override &&
+         extra_params == m.extra_params && tie_word_embeddings == m.tie_word_embeddings && shape_assumed == m.shape_assumed &&
+         total_params == count_params(m).total;  // any other change of shape changes the count (no strings: cheap)
+}
+
+std::shared_ptr<const TensorList> make_tensor_list(const ModelSpec& m) {
+  auto list = std::make_shared<TensorList>();
+  list->tensors = model_tensors(m);
+  list->total_params = count_params(m).total;
+  list->hidden_size = m.hidden_size;
+  list->num_layers = m.num_layers;
+  list->vocab_size = m.vocab_size;
+  list->intermediate_size = m.intermediate_size;
+  list->params_override = m.params_override;
+  list->extra_params = m.extra_params;
+  list->tie_word_embeddings = m.tie_word_embeddings;
+  list->shape_assumed = m.shape_assumed;
+  return list;
+}
+
+std::shared_ptr<const TensorList> tensor_list(const ModelSpec& m) {
+  if (m.tensor_cache && m.tensor_cache->matches(m)) return m.tensor_cache;
+  return make_tensor_list(m);
+}
+
 }  // namespace llmsizer

@@ -221,10 +221,7 @@ StepWeights step_weights(const ModelSpec& m, const InferenceSettings& s, const W
   StepWeights w;
   const double embeddings = static_cast<double>(layout.class_bytes(TensorClass::embeddings));
   const bool tied = count_params(m).lm_head == 0;
-  double routed = 0;
-  for (const auto& t : layout.tensors) {
-    if (t.name.find("_exps") != std::string::npos) routed += static_cast<double>(t.bytes);
-  }
+  const auto routed = static_cast<double>(layout.routed_expert_bytes);
   // The embedding table is gathered (one row per token), not streamed; a tied table is streamed
   // as the output layer.
   w.dense = static_cast<double>(layout.total_bytes) - routed - (tied ? 0.0 : embeddings);

@@ -3,12 +3,15 @@
 /// The architecture of a decoder-only language model, and what follows from it: parameter counts and
 /// KV-cache bytes per token. Pure functions over a plain struct.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "llmsizer/message.hpp"
 
 namespace llmsizer {
+
+struct TensorList;  // tensors.hpp
 
 /// What mixes tokens in one decoder layer.
 enum class MixerKind {
@@ -187,6 +190,11 @@ struct ModelSpec {
   /// instead of params × bytes per parameter when the request names no `weights` format. 0: unknown.
   std::int64_t file_weight_bytes = 0;
   std::string file_weights_format;  ///< what the file stores ("BF16", "Q4_K_M", "mixed: Q4_K 62%, Q6_K 21%, ...")
+  /// The model's tensor list (tensors.hpp: model_tensors) computed once by whoever built the spec
+  /// (the embedded catalog does, for each preset), so that a request does not rebuild hundreds of
+  /// named tensors: it was 62% of an estimate's time. Used only while the spec still has the shape
+  /// it was computed from (TensorList::matches); null: computed when needed.
+  std::shared_ptr<const TensorList> tensor_cache;
 
   bool has_architecture() const { return hidden_size > 0 && num_layers > 0; }
   MixerKind mixer(int layer) const;

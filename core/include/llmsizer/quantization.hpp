@@ -35,6 +35,9 @@ struct WeightsLayout {
   std::int64_t total_bytes = 0;
   std::int64_t elements = 0;
   std::array<std::int64_t, 6> bytes_by_class{};  ///< indexed by TensorClass
+  /// Bytes of the routed experts' stacked tensors (names with "_exps"), summed once here: every
+  /// speed step needs them, and scanning the names per step was a third of a recommendation.
+  std::int64_t routed_expert_bytes = 0;
 
   std::int64_t class_bytes(TensorClass c) const { return bytes_by_class[static_cast<std::size_t>(c)]; }
   /// Effective bits per weight over the whole model: total bytes × 8 / parameters.

@@ -5,6 +5,7 @@
 /// Quantized formats choose a storage type per tensor from this list, so the bytes of a whole
 /// model come out tensor by tensor.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,5 +64,29 @@ struct TensorInfo {
  *  attn_q_a/attn_q_b/attn_kv_a_mqa/attn_kv_b (DeepSeek MLA), post_attention_norm and
  *  post_ffw_norm (Gemma 2/3), output_norm, output). */
 std::vector<TensorInfo> model_tensors(const ModelSpec& model);
+
+/** model_tensors(model) with the shape fields it was computed from, so that a copy of a spec whose
+ *  fields were changed afterwards is never given a stale list. */
+struct TensorList {
+  std::vector<TensorInfo> tensors;
+  std::int64_t total_params = 0;  ///< count_params(model).total
+  std::int64_t hidden_size = 0;
+  int num_layers = 0;
+  std::int64_t vocab_size = 0;
+  std::int64_t intermediate_size = 0;
+  std::int64_t params_override = 0;
+  std::int64_t extra_params = 0;
+  bool tie_word_embeddings = false;
+  bool shape_assumed = false;
+  /// Whether `model` still has the shape this list was made from.
+  bool matches(const ModelSpec& model) const;
+};
+
+/// The tensor list of `model`, made now.
+std::shared_ptr<const TensorList> make_tensor_list(const ModelSpec& model);
+
+/** The tensors of `model`: its `tensor_cache` when that still matches it, else made now (kept
+ *  alive by the returned pointer). */
+std::shared_ptr<const TensorList> tensor_list(const ModelSpec& model);
 
 }  // namespace llmsizer

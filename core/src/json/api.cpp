@@ -63,7 +63,8 @@ std::string recommend(const std::string& request_json) {
 }
 
 std::string list_models() {
-  return guarded([] {
+  // Made once: the compiled-in data never change, so every later call costs only a copy.
+  static const std::string listing = guarded([] {
     json out;
     out["schema_version"] = kSchemaVersion;
     out["models"] = json::array();
@@ -87,16 +88,19 @@ std::string list_models() {
     }
     return out.dump();
   });
+  return listing;
 }
 
 std::string list_hardware() {
-  return guarded([] {
+  // Made once: the compiled-in data never change, so every later call costs only a copy.
+  static const std::string listing = guarded([] {
     json out;
     out["hardware"] = json::array();
     for (const auto& h : hardware_catalog()) out["hardware"].push_back(edge::hardware_entry_json(h));
     out["schema_version"] = kSchemaVersion;
     return out.dump();
   });
+  return listing;
 }
 
 /** The page's first view, and what its form starts from: Qwen2.5-7B-Instruct at bf16, 1,024 prompt +
@@ -137,7 +141,8 @@ json starting_view() {
 }
 
 std::string list_options() {
-  return guarded([] {
+  // Made once: the compiled-in data never change, so every later call costs only a copy.
+  static const std::string listing = guarded([] {
     json out;
     out["schema_version"] = kSchemaVersion;
     out["weights"] = json::array();
@@ -186,16 +191,19 @@ std::string list_options() {
     out["defaults"] = starting_view();
     return out.dump();
   });
+  return listing;
 }
 
 std::string list_messages() {
-  return guarded([] {
+  // Made once: the compiled-in data never change, so every later call costs only a copy.
+  static const std::string listing = guarded([] {
     json out;
     out["schema_version"] = kSchemaVersion;
     out["messages"] = json::object();
     for (const auto& t : edge::all_message_templates()) out["messages"][std::string(t.id)] = t.en;
     return out.dump();
   });
+  return listing;
 }
 
 std::string inspect_model_file(const std::string& leading_bytes, double file_size_bytes) {

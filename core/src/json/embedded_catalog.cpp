@@ -4,6 +4,10 @@
 #include "llmsizer/embedded_catalog.hpp"
 
 #include <cctype>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -11,6 +15,7 @@
 #include "hardware_json.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/embedded_data.hpp"
+#include "llmsizer/tensors.hpp"
 
 namespace llmsizer {
 
@@ -102,22 +107,53 @@ json preset_document(std::string_view id) {
 
 namespace {
 
-/// Parses what a request needs when it needs it: one preset's document, one device's file (and its
-/// GPU's); the whole catalog only for a recommendation (once, then kept: the data never change).
+/** Entries made once per id, at their first request, then handed out as copies: the data never
+ *  change, so a request pays for no JSON but its own. The lock makes the lazy fill safe if two
+ *  threads ask at once (in single-threaded WASM it costs nothing). */
+template <typename T>
+class Memo {
+ public:
+  T get(std::string_view id, const std::function<T()>& make) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = made_.find(id);
+    if (it == made_.end()) it = made_.emplace(std::string(id), make()).first;
+    return it->second;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, T, std::less<>> made_;
+};
+
+/// Parses each data file when a request first needs it (one preset, one device and its GPU; the
+/// whole catalog only for a recommendation), and keeps the typed result: presets with their tensor
+/// lists already made (tensors.hpp), so that a request builds no JSON and no tensor names.
 class EmbeddedCatalog final : public Catalog {
  public:
   std::optional<ModelSpec> model(std::string_view id) const override {
-    const json doc = edge::preset_document(id);
-    if (doc.is_null()) return std::nullopt;
-    std::vector<Message> unused;  // a preset's unused config fields are not the user's concern
-    ModelSpec m = model_from_hf_config(doc.at("config"), "model.config", unused);
-    m.id = doc.at("id").get<std::string>();
-    m.name = doc.value("name", m.id);
-    return m;
+    return models_.get(id, [id]() -> std::optional<ModelSpec> {
+      const json doc = edge::preset_document(id);
+      if (doc.is_null()) return std::nullopt;
+      std::vector<Message> unused;  // a preset's unused config fields are not the user's concern
+      ModelSpec m = model_from_hf_config(doc.at("config"), "model.config", unused);
+      m.id = doc.at("id").get<std::string>();
+      m.name = doc.value("name", m.id);
+      m.tensor_cache = make_tensor_list(m);
+      return m;
+    });
   }
-  std::optional<HardwareSpec> hardware(std::string_view id) const override { return hardware_entry(id); }
+  std::optional<HardwareSpec> hardware(std::string_view id) const override {
+    return hardware_.get(lowercase(id), [id] { return hardware_entry(id); });
+  }
   const std::vector<HardwareSpec>& all_hardware() const override { return hardware_catalog(); }
-  std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) const override { return llmsizer::instances_with_gpu(gpu_id); }
+  std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) const override {
+    return instances_.get(gpu_id, [gpu_id] { return llmsizer::instances_with_gpu(gpu_id); });
+  }
+
+ private:
+  Memo<std::optional<ModelSpec>> models_;
+  Memo<std::optional<HardwareSpec>> hardware_;
+  Memo<std::vector<HardwareSpec>> instances_;
 };
 
 }  // namespace

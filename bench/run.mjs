@@ -1,0 +1,108 @@
+// The paired benchmark: the same requests through the JSON edge natively (bench/edge_bench.cpp)
+// and in the page's WASM module under Node (loaded as the tests load it, with `wasmBinary`),
+// alternated round by round in one run so that both see the same machine load. Prints, per call,
+// the min/median/max milliseconds of each side and the WASM/native ratio of the medians (with the
+// range of the per-round ratios), as Markdown tables (the README's performance table): by process
+// CPU time (what a call costs, even when a loaded machine preempts it), then by wall-clock time.
+// usage: node bench/run.mjs [--rounds N] [build/native/bench/llmsizer-edge-bench] [build/wasm/web]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadCore } from '../tests/js/load_core.mjs';
+import { ggufFixture } from '../tests/js/gguf_fixture.mjs';
+
+const args = process.argv.slice(2);
+let rounds = 7;
+const roundsAt = args.indexOf('--rounds');
+if (roundsAt >= 0) { rounds = Number(args[roundsAt + 1]); args.splice(roundsAt, 2); }
+const nativeBench = args[0] || 'build/native/bench/llmsizer-edge-bench';
+const webDir = args[1] || 'build/wasm/web';
+
+const base = { model: 'qwen2.5-7b-instruct', weights: 'int4', input_tokens: 7168, output_tokens: 1024 };
+const dir = mkdtempSync(join(tmpdir(), 'llmsizer-bench-'));
+const gguf = ggufFixture();
+const ggufPath = join(dir, 'fixture.gguf');
+writeFileSync(ggufPath, gguf.bytes);
+
+// [name, call, runs per round, argument]
+const cases = [
+  ['estimate', 'estimate', 40, JSON.stringify(base)],
+  ['estimate with hardware', 'estimate', 20, JSON.stringify({ ...base, hardware: 'nvidia-rtx-4090' })],
+  ['training (QLoRA)', 'estimate', 40, JSON.stringify({ model: 'qwen2.5-7b-instruct', task: 'training', training: { method: 'qlora', seq_len: 4096, gradient_checkpointing: true } })],
+  ['recommend (whole catalog)', 'recommend', 10, JSON.stringify(base)],
+  ['listModels', 'listModels', 10, ''],
+  ['listHardware', 'listHardware', 10, ''],
+  [`GGUF header (${(gguf.bytes.length / 1e6).toFixed(1)} MB)`, 'inspect', 5, ggufPath],
+];
+const casesPath = join(dir, 'cases.tsv');
+writeFileSync(casesPath, cases.map((c) => c.join('\t')).join('\n') + '\n');
+
+const core = await loadCore(webDir);
+const wasmCall = {
+  estimate: (a) => core.estimate(a),
+  recommend: (a) => core.recommend(a),
+  listModels: () => core.listModels(),
+  listHardware: () => core.listHardware(),
+  inspect: () => core.inspectModelFile(gguf.bytes, gguf.fileSize),
+};
+
+const perCase = () => ({ native: cases.map(() => []), wasm: cases.map(() => []) });
+const clocks = { cpu: { times: perCase(), rounds: perCase() }, wall: { times: perCase(), rounds: perCase() } };
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+function record(clock, side, i, ms) {
+  clocks[clock].times[side][i].push(...ms);
+  clocks[clock].rounds[side][i].push(median(ms));
+}
+
+function runNative() {
+  const out = execFileSync(nativeBench, [casesPath], { encoding: 'utf8', maxBuffer: 1 << 24 });
+  const lines = out.trim().split('\n');  // per case: wall-clock line, then CPU line
+  cases.forEach((c, i) => {
+    record('wall', 'native', i, lines[2 * i].split('\t').slice(1).map(Number));
+    record('cpu', 'native', i, lines[2 * i + 1].split('\t').slice(1).map(Number));
+  });
+}
+
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e3; };
+
+function runWasm() {
+  cases.forEach(([, call, runs, arg], i) => {
+    const fn = wasmCall[call];
+    for (let k = 0; k < 3; k++) fn(arg);  // untimed, as the native side does
+    const wall = [];
+    const cpu = [];
+    for (let k = 0; k < runs; k++) {
+      const cpuStart = cpuMs();
+      const start = performance.now();
+      fn(arg);
+      wall.push(performance.now() - start);
+      cpu.push(cpuMs() - cpuStart);
+    }
+    record('wall', 'wasm', i, wall);
+    record('cpu', 'wasm', i, cpu);
+  });
+}
+
+for (let r = 0; r < rounds; r++) {
+  // Alternate which side goes first, so a slow spell on the machine does not favour one side.
+  if (r % 2 === 0) { runNative(); runWasm(); } else { runWasm(); runNative(); }
+}
+
+const f = (x) => (x < 0.1 ? x.toFixed(4) : x < 10 ? x.toFixed(3) : x.toFixed(1));
+const spread = (xs) => `${f(Math.min(...xs))} / **${f(median(xs))}** / ${f(Math.max(...xs))}`;
+const cpu = cpus()[0]?.model?.trim() || 'unknown CPU';
+console.log(`Paired run ${new Date().toISOString().slice(0, 16)}Z, ${cpu} (${cpus().length} cores), Node ${process.version}, ${rounds} alternated rounds.`);
+for (const clock of ['cpu', 'wall']) {
+  const { times, rounds: roundMedians } = clocks[clock];
+  console.log('');
+  console.log(`| call (JSON edge), ${clock === 'cpu' ? 'CPU time' : 'wall clock'} | native ms min / **median** / max | WASM ms min / **median** / max | WASM/native (per-round range) |`);
+  console.log('|---|---:|---:|---:|');
+  cases.forEach(([name], i) => {
+    const ratio = median(times.wasm[i]) / median(times.native[i]);
+    const perRound = roundMedians.wasm[i].map((w, r) => w / roundMedians.native[i][r]);
+    console.log(`| ${name} | ${spread(times.native[i])} | ${spread(times.wasm[i])} | **${ratio.toFixed(2)}** (${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)}) |`);
+  });
+}
