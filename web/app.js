@@ -378,7 +378,8 @@ function renderSummary(response) {
   const ctx = { t, f };
   // Whatever the core adds to the response is shown; the fit and the training run open, the rest folded.
   const blocks = [['fit', 'section.fit', ['fits', 'summary', 'fixes', 'assumptions']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
-    ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types', 'name']]];
+    ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types', 'name']],
+    ['llama_cpp', 'section.llamaCpp', []], ['ollama', 'section.ollama', []]];
   for (const [key, title, skip] of blocks) {
     const value = response[key];
     if (!value || typeof value !== 'object') continue;
@@ -386,11 +387,29 @@ function renderSummary(response) {
       box.append(cpuVsGpu(value, response, title));
       continue;
     }
+    if (key === 'llama_cpp' || key === 'ollama') {
+      if (typeof value.command_line === 'string') box.append(commandLine(key, value.command_line, title));
+      continue;
+    }
     const details = el('details', { attrs: { id: `summary-${key}` } }, el('summary', { text: t(title) }), renderFields(value, ctx, skip));
     if (key === 'weights_detail' && Array.isArray(value.types)) details.append(renderFields({ types: value.types }, ctx));
     details.open = key === 'fit' || key === 'throughput' || key === 'training';
     box.append(details);
   }
+}
+
+/** The llama-server flags (or Ollama's settings) that reproduce this estimate, as the core wrote
+ *  them, with a copy button. */
+function commandLine(key, line, title) {
+  const code = el('code', { text: line, attrs: { id: `${key}-command` } });
+  const copy = el('button', { text: t('command.copy'), attrs: { type: 'button' } });
+  copy.addEventListener('click', async () => {
+    try { await navigator.clipboard.writeText(line); } catch { window.getSelection().selectAllChildren(code); }
+  });
+  const details = el('details', { attrs: { id: `summary-${key}` } }, el('summary', { text: t(title) }),
+    el('p', { cls: 'hint', text: t(`command.${key}Hint`) }), el('pre', { cls: 'command' }, code), copy);
+  details.open = true;
+  return details;
 }
 
 /** CPU or GPU (the seed article's question) on the chosen CPU: both speeds by name, the batch from

@@ -38,8 +38,9 @@ async function shownTexts(page, selectors) {
         const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {
           const el = n.parentElement;
-          // A price's source is cited as its data file gives it (cite lang=en): a citation, not the page's prose.
-          if (!el || el.closest('[hidden], script, style, option, select, .visually-hidden, cite[lang="en"]')) continue;
+          // A price's source is cited as its data file gives it (cite lang=en): a citation, not the page's prose;
+          // a command line (code) is typed as it is in any language.
+          if (!el || el.closest('[hidden], script, style, option, select, .visually-hidden, cite[lang="en"], code')) continue;
           const text = n.textContent.trim();
           if (text) out.push({ where: sel, text });
         }
@@ -95,6 +96,9 @@ try {
   await page.selectOption('#cpu', 'intel-core-ultra-9-185h');
   await settled(page);
   await noEnglish(page, 'llama.cpp on an RTX 4090');
+  // Issue 14: the llama-server line that reproduces the estimate, with the chosen q8_0 cache as -ctk/-ctv.
+  const command = await page.textContent('#llama_cpp-command');
+  t.check(/^llama-server -m MODEL\.gguf -c \d+ .*-ctk q8_0 -ctv q8_0/.test(command || ''), `the llama.cpp command line is shown: ${command}`);
   t.check(await page.locator('#costs tbody tr').count() >= 4, 'the buy, rent or use table is shown in Japanese');
   t.check(await page.locator('#summary-throughput').count() === 1 && await page.locator('#summary-cpu_vs_gpu').count() === 1,
     'the llama.cpp scenario shows speed and CPU or GPU');
