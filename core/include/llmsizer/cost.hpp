@@ -12,6 +12,11 @@
 
 namespace llmsizer {
 
+/// The rest of a desktop PC around one GPU, itemised by ownrig.com "Budget Home AI Server" (2026):
+/// Ryzen 5 7600 $179, B650M board $109, 32 GB DDR5-5200 $69, NVMe + storage $129, 550 W 80 PLUS Gold
+/// PSU $79, case $99, cooler $49 = $713. A box for two to four cards needs a larger PSU and board:
+/// not priced here (an underestimate for multi-GPU builds).
+constexpr double kRestOfBoxUsd = 713.0;
 /** How a person would own and run hardware (request `cost`). Defaults:
  *  - lifetime_years 3: a common depreciation period for GPUs and PCs (hyperscalers book servers
  *    over 5-6 years; consumer GPUs are replaced sooner);
@@ -30,14 +35,9 @@ struct OwnershipCosts {
   double utilization = 1.0;
   double upkeep_usd_per_year = 0.0;
   /// What a desktop GPU needs around it (request `cost.rest_of_box_usd`; 0: the person has the PC).
-  double rest_of_box_usd = 713.0;  // kRestOfBoxUsd
+  double rest_of_box_usd = kRestOfBoxUsd;
 };
 
-/// The rest of a desktop PC around one GPU, itemised by ownrig.com "Budget Home AI Server" (2026):
-/// Ryzen 5 7600 $179, B650M board $109, 32 GB DDR5-5200 $69, NVMe + storage $129, 550 W 80 PLUS Gold
-/// PSU $79, case $99, cooler $49 = $713. A box for two to four cards needs a larger PSU and board:
-/// not priced here (an underestimate for multi-GPU builds).
-constexpr double kRestOfBoxUsd = 713.0;
 /// Of that, its own CPU (Ryzen 5 7600, $179) and RAM (32 GB for $69): a CPU-only desktop swaps the
 /// CPU for the one chosen and buys RAM beyond 32 GiB at the same $69 per 32 GB.
 constexpr double kRestOfBoxCpuUsd = 179.0;
