@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/embedded_catalog.hpp"
@@ -38,6 +39,21 @@ TEST_CASE("Usable memory subtracts the display reserve ECC carve-out and Apple w
   CHECK(usable_device_bytes(hw("macbook-pro-m3-max"), 64 * kGiB) == 48 * kGiB);
   // 16 GB Mac: llama.cpp logs recommendedMaxWorkingSetSize = 10922.67 MB = 16384 MiB × 2/3.
   CHECK(usable_device_bytes(hw("macbook-air-m2"), 16 * kGiB) == 16 * kGiB / 3 * 2);
+}
+
+TEST_CASE("An A100 offers what CUDA reports as its total, not the vendor's figure", "[hardware][fit]") {
+  // PyTorch's out-of-memory messages: "39.59 GiB total capacity" on an A100 40GB
+  // (raoyongming/DenseCLIP#52), "total capacity of 79.25 GiB" on an A100 80GB (wbfwonderful/Vad-R1#11);
+  // nvidia-smi's 40960 / 81920 MiB less the framebuffer the driver reserves.
+  const auto gib = [](double g) { return static_cast<std::int64_t>(std::llround(g * static_cast<double>(kGiB))); };
+  CHECK(usable_device_bytes(hw("nvidia-a100-40gb-sxm"), 40 * kGiB) == gib(39.59));
+  CHECK(usable_device_bytes(hw("nvidia-a100-40gb-pcie"), 40 * kGiB) == gib(39.59));
+  CHECK(usable_device_bytes(hw("nvidia-a100-80gb-sxm"), 80 * kGiB) == gib(79.25));
+  // An instance of those cards inherits the figure: 8 × A100 40GB (p4d), 1 × A100 80GB PCIe (Azure).
+  CHECK(usable_device_bytes(hw("aws-p4d.24xlarge"), hw("aws-p4d.24xlarge").device_memory_bytes) == gib(39.59));
+  CHECK(usable_device_bytes(hw("azure-nc24ads-a100-v4"), hw("azure-nc24ads-a100-v4").device_memory_bytes) == gib(79.25));
+  // The reserve is 0.41 GiB on the 40 GB card (40 − 39.59) and 0.75 GiB on the 80 GB one.
+  CHECK(40 * kGiB - usable_device_bytes(hw("nvidia-a100-40gb-sxm"), 40 * kGiB) == gib(0.41));
 }
 
 TEST_CASE("Qwen2.5-7B bf16 does not fit a 16 GB card at 32k context but int4 does", "[hardware][fit]") {

@@ -3,6 +3,8 @@
 // LoRA adapter counts, ZeRO sharding (DeepSpeed's documented example), activations per layer,
 // the request fields, and the shape of the model (monotonic in sequence length, batch, shards).
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -290,10 +292,12 @@ TEST_CASE("Memory parts add up to the device total", "[training][property]") {
       const TrainingEstimate t = estimate_training(m, s);
       const MemoryEstimate& e = t.memory;
       CHECK(e.parts.sum() == e.device_bytes);
-      // The driver also sees the CUDA context and the blocks the caching allocator still holds:
-      // when ZeRO-1/2's step peaks, the activation blocks; otherwise the 16-bit logits blocks of
-      // the fp32 loss (2048 tokens × 152,064 × 2 × 2 B) beyond whichever peak is higher.
-      CHECK(e.device_bytes - e.tensor_peak_bytes == kCudaContextBytes + t.allocator_cached_bytes);
+      // The driver also sees the CUDA context, NCCL's buffers on 4 GPUs (688 MiB, NVIDIA/nccl#964)
+      // and the blocks the caching allocator still holds: when ZeRO-1/2's step peaks, the
+      // activation blocks; otherwise the 16-bit logits blocks of the fp32 loss
+      // (2048 tokens × 152,064 × 2 × 2 B) beyond whichever peak is higher.
+      CHECK(t.communicator_bytes == 688LL * 1024 * 1024);
+      CHECK(e.device_bytes - e.tensor_peak_bytes == kCudaContextBytes + t.communicator_bytes + t.allocator_cached_bytes);
       CHECK(t.activations.loss_cached_bytes == 2048LL * 152'064 * 4);
       if (stage == 0 || stage == 3) {
         const std::int64_t above = t.backward_peak_bytes + t.activations.loss_cached_bytes - std::max(t.backward_peak_bytes, t.step_peak_bytes);
@@ -405,4 +409,21 @@ TEST_CASE("Training on a device reports the longest sequence and largest micro-b
   on_gpu["hardware"] = "nvidia-a100-40gb-sxm";
   const json a100 = test_support::estimate(on_gpu);
   CHECK(a100["fit"]["max_context"].get<std::int64_t>() > max_context);
+}
+
+TEST_CASE("Several GPUs add NCCL's buffers to what the driver holds, not to the tensor peak", "[training][nccl]") {
+  // NVIDIA/nccl#964 (4 A100 with NVLink, through PyTorch): a 2-GPU communicator holds 544 MB and a
+  // 3- or 4-GPU one 688 MB per GPU, outside the caching allocator (read as MiB).
+  const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
+  TrainingSettings s;
+  s.method = TrainingMethod::lora;
+  s.gpus = 1;
+  CHECK(estimate_training(m, s).communicator_bytes == 0);
+  for (const auto& [gpus, expected] : std::vector<std::pair<int, std::int64_t>>{{2, 544LL << 20}, {3, 688LL << 20}, {4, 688LL << 20}, {8, 688LL << 20}}) {
+    CAPTURE(gpus);
+    s.gpus = gpus;
+    const TrainingEstimate t = estimate_training(m, s);
+    CHECK(t.communicator_bytes == expected);
+    CHECK(t.memory.device_bytes - t.memory.tensor_peak_bytes == kCudaContextBytes + expected + t.allocator_cached_bytes);
+  }
 }

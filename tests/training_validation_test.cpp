@@ -168,14 +168,13 @@ TEST_CASE("Full fine-tuning in fp32 of the PEFT README's 7B and 12B models does 
 
 TEST_CASE("Every published out-of-memory run is predicted not to fit", "[training][validation][oom]") {
   // Issue 16: the rows whose source recorded only "OOM" (PEFT README full fine-tuning on 80 GB,
-  // litgpt LoRA runs and a 70B generate on A100 40GB, the Unsloth tables' Hugging Face + FA2 cells
+  // litgpt LoRA runs and the 70B and CodeLlama-34B generate runs on A100 40GB, the Unsloth tables' Hugging Face + FA2 cells
   // at one token) are mapped like their table's other rows; memory.device_bytes must exceed the
   // GPU's usable memory. Printed row by row.
-  // Not reached for one litgpt row: Llama-2-13B LoRA on two A100 40GB under FSDP, estimated at
-  // 42.0 GB against 42.95 (its 4-GPU peer is estimated 0.9% low, so the physics is not short by
-  // the 0.9 GB it would need; the A100 40GB's 39.59 GiB that CUDA reports would still leave it
-  // fitting). Named so that a second miss, or a fix, shows.
-  const std::set<std::string> known_misses = {"litgpt-lora-llama-2-13b-none-mb1-2gpu"};
+  // The closest: Llama-2-13B LoRA on two A100 40GB under FSDP, 41.59 GB of tensors (its 4-GPU
+  // peer's measured peak is matched within 0.9%) + the CUDA context + NCCL's 0.57 GB of buffers =
+  // 42.61 GB against the 42.51 GB (39.59 GiB) that CUDA reports for the card.
+  const std::set<std::string> known_misses = {};
   int verdicts = 0;
   for (const char* kind : {"training", "inference"}) {
     const ValidationReport report = run_validation(kind);
@@ -188,5 +187,8 @@ TEST_CASE("Every published out-of-memory run is predicted not to fit", "[trainin
       CHECK(row.predicted_fit == (known_misses.count(row.id) == 1));
     }
   }
-  CHECK(verdicts >= 9);
+  // 10 of the 21 published out-of-memory rows map to a request (the CodeLlama-34B generate row since
+  // its preset); the others have no verdict: 10 DeepSeek-LLM README rows (framework, what "sequence
+  // length" counts and the 67B split not stated) and Falcon-40B (architecture not modelled).
+  CHECK(verdicts >= 10);
 }

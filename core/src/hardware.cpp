@@ -70,8 +70,10 @@ std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_b
     // Whole bytes: 2/3 or 3/4 of the RAM (apple_gpu_working_set_fraction), in integer arithmetic.
     return apple_gpu_working_set_fraction(physical_bytes) < 0.7 ? physical_bytes / 3 * 2 : physical_bytes / 4 * 3;
   }
-  std::int64_t bytes = physical_bytes;
-  if (hw.ecc_carveout) bytes -= physical_bytes / 16;
+  // A measured CUDA total already leaves out what the driver reserves (and any ECC carve-out).
+  const bool measured_total = hw.cuda_total_bytes > 0 && physical_bytes == hw.device_memory_bytes;
+  std::int64_t bytes = measured_total ? hw.cuda_total_bytes : physical_bytes;
+  if (hw.ecc_carveout && !measured_total) bytes -= physical_bytes / 16;
   if (hw.drives_display) bytes -= kDisplayReserveBytes;
   return std::max<std::int64_t>(0, bytes);
 }

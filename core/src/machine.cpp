@@ -90,7 +90,11 @@ std::vector<Message> memory_assumptions(const MemoryAssumptionInputs& in) {
         out.push_back(Message("assumption.amd_share_half").bytes("usable", usable).memory_size("memory", ram));
       }
     } else if (!hw.is_cpu()) {
-      if (hw.ecc_carveout) out.push_back(Message("assumption.ecc_carveout").bytes("carveout", hw.device_memory_bytes / 16));
+      if (hw.cuda_total_bytes > 0) {
+        out.push_back(Message("assumption.cuda_total").bytes("cuda_total", hw.cuda_total_bytes).bytes("reserved", hw.device_memory_bytes - hw.cuda_total_bytes));
+      } else if (hw.ecc_carveout) {
+        out.push_back(Message("assumption.ecc_carveout").bytes("carveout", hw.device_memory_bytes / 16));
+      }
       if (hw.drives_display) out.push_back(Message("assumption.display_reserve").bytes("reserve", kDisplayReserveBytes));
       if (in.overhead_bytes > 0) out.push_back(Message("assumption.runtime_overhead").bytes("overhead", in.overhead_bytes));
     }

@@ -278,6 +278,7 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   double host = 0;
   double buffers = 0;
   std::optional<Message> zero_text;
+  std::optional<Message> gradients_text;  // why the gradients are not the trainable params' alone
   const double trainable_fp32_grads = mixed ? static_cast<double>(tp.trainable) * 4 : 0;
   if (stage >= 1) {
     // DeepSpeed ZeRO (Rajbhandari et al. 2020 §5; DeepSpeed docs "Memory Requirements",
@@ -330,6 +331,8 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
           // "FSDP will accumulate the full model gradients (instead of gradient shards) until the
           // eventual sync" (torch.distributed.fsdp FullyShardedDataParallel.no_sync docstring).
           gradients = grads_unsharded;
+          gradients_text = Message("explain.training.gradients.no_sync").integer("micro_batches", s.gradient_accumulation);
+          if (frozen_grads) gradients_text->then(Message("explain.training.gradients.frozen_in_flat").count("params", static_cast<std::int64_t>(decoder)));
           zero_text->then(Message("explain.training.overhead.fsdp_no_sync").integer("micro_batches", s.gradient_accumulation)
                               .bytes("gradients", static_cast<std::int64_t>(grads_unsharded)));
         }
@@ -423,7 +426,11 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     values.then(Message("explain.equals").bytes("total", e.parts.adapters));
     e.explain.push_back({"adapters", Message(s.dora ? "explain.training.adapters_dora.formula" : "explain.training.adapters.formula"), std::move(values), e.parts.adapters});
   }
-  e.explain.push_back({"gradients", Message("explain.training.gradients.formula"), equals(states_values, e.parts.gradients), e.parts.gradients});
+  {
+    Message values = states_values;
+    if (gradients_text) values.then(std::move(*gradients_text));
+    e.explain.push_back({"gradients", Message("explain.training.gradients.formula"), equals(std::move(values), e.parts.gradients), e.parts.gradients});
+  }
   Message opt_formula = Message("explain.training.optimizer.formula")
                             .bytes_each("state", optimizer_state_bytes(s.optimizer, adapters_method && s.adapter_fp32 ? 4 : sb))
                             .text("optimizer", optimizer_id(s.optimizer));
@@ -481,14 +488,19 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     e.host_bytes = e.parts.sum() + static_cast<std::int64_t>(std::llround(host));
     e.warnings.push_back(Message("warning.training.cpu"));
   } else {
-    e.parts.overhead += kCudaContextBytes + cached;
+    // Several GPUs reduce through an NCCL communicator whose buffers live outside PyTorch's
+    // allocator: in what the driver holds, not in the tensor peak.
+    const std::int64_t communicator = nccl_communicator_bytes(s.gpus);
+    out.communicator_bytes = communicator;
+    e.parts.overhead += kCudaContextBytes + cached + communicator;
     e.device_bytes = e.parts.sum();
-    e.tensor_peak_bytes = e.device_bytes - kCudaContextBytes - cached;
+    e.tensor_peak_bytes = e.device_bytes - kCudaContextBytes - cached - communicator;
     e.host_bytes = static_cast<std::int64_t>(std::llround(host));
     Message formula("explain.training.overhead.formula");
     if (zero_text) formula.then(std::move(*zero_text));
     if (out.load_peak_bytes > std::max(backward_peak, step_peak)) formula.then(Message("explain.training.overhead.load_peak").bytes("load", out.load_peak_bytes));
     if (cached > 0) formula.then(Message("explain.training.overhead.allocator_cached").bytes("cached", cached));
+    if (communicator > 0) formula.then(Message("explain.training.overhead.nccl").integer("gpus", s.gpus).bytes("nccl", communicator));
     e.explain.push_back({"overhead", std::move(formula), Message("explain.training.overhead.values").bytes("overhead", e.parts.overhead), e.parts.overhead});
   }
   if (is_paged(s.optimizer)) e.warnings.push_back(Message("warning.training.paged_optimizer"));

@@ -41,4 +41,9 @@ FsdpMemory fsdp_memory(std::int64_t weight_bytes, std::int64_t largest_block_byt
   return f;
 }
 
+std::int64_t nccl_communicator_bytes(int gpus) {
+  if (gpus <= 1) return 0;
+  return gpus == 2 ? kNcclTwoGpuBytes : kNcclManyGpuBytes;
+}
+
 }  // namespace llmsizer

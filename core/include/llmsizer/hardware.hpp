@@ -43,6 +43,12 @@ struct HardwareSpec {
   bool is_machine = false;
   bool drives_display = false;     ///< a desktop or laptop GPU that also draws the desktop
   bool ecc_carveout = false;       ///< GDDR datacenter part with ECC on: 1/16 of the DRAM holds check bits
+  /// What CUDA reports as the device's total (cudaMemGetInfo; PyTorch's "total capacity"), when
+  /// measured: the vendor's figure less the framebuffer the driver reserves. 0: not measured.
+  /// Catalogued for headless datacenter cards only: on a card that draws a desktop, the display
+  /// reserve (measured as nvidia-smi's used memory at idle, which includes the driver's share)
+  /// already covers it.
+  std::int64_t cuda_total_bytes = 0;
   double memory_bandwidth_gb_per_s = 0;  ///< per device, theoretical peak, 1e9 B/s
   double matrix_tflops = 0;        ///< dense FP16/BF16 tensor throughput, FP32 accumulate, 1e12 FLOP/s
   double fp32_tflops = 0;          ///< non-tensor FP32 peak

@@ -165,6 +165,7 @@ struct TrainingEstimate {
   std::vector<std::string> lora_modules; ///< LoRA/QLoRA: the module names that matched matrices of the model
   std::int64_t load_peak_bytes = 0;      ///< tensors while the checkpoint loads (FSDP full state dict), per device
   std::int64_t host_activation_bytes = 0;  ///< checkpointed layer inputs offloaded to host RAM (Unsloth)
+  std::int64_t communicator_bytes = 0;   ///< NCCL's buffers on each GPU of a multi-GPU run (device_bytes only)
   std::int64_t allocator_cached_bytes = 0; ///< freed activation blocks still reserved when the step peaks (device_bytes only)
 };
 TrainingEstimate estimate_training(const ModelSpec& model, const TrainingSettings& settings);

@@ -50,6 +50,20 @@ struct FsdpMemory {
 };
 FsdpMemory fsdp_memory(std::int64_t weight_bytes, std::int64_t largest_block_bytes, int gpus);
 
+/// NCCL's device memory per GPU when a training run spans several GPUs (DDP, DeepSpeed, FSDP all
+/// reduce through one NCCL communicator): per-channel FIFO buffers for each protocol and peer,
+/// allocated with cudaMalloc outside PyTorch's caching allocator, so nvidia-smi and an
+/// out-of-memory error see them while torch.cuda.max_memory_allocated does not. Measured through
+/// PyTorch on 4 A100s with NVLink, one 4 MB all-reduce per process group: 544 MB for a 2-GPU
+/// group, 688 MB for 3 or 4 GPUs (NVIDIA/nccl#964; read as MiB, nvidia-smi's unit). NCCL's
+/// maintainers: the memory is linear in the channel count, and rings keep 2 connections whatever
+/// the scale (NVIDIA/nccl#864), so larger groups on one node stay near the 4-GPU figure. PCIe
+/// boxes open fewer channels than NVLink ones: there the figure is an upper bound.
+constexpr std::int64_t kNcclTwoGpuBytes = 544LL * 1024 * 1024;
+constexpr std::int64_t kNcclManyGpuBytes = 688LL * 1024 * 1024;
+/// The communicator's device memory on each of `gpus` GPUs (0 for one GPU: no communicator).
+std::int64_t nccl_communicator_bytes(int gpus);
+
 /// Unsloth's offloaded gradient checkpointing ("unsloth" use_gradient_checkpointing): each
 /// checkpointed layer input is copied to host RAM after the forward and back before its
 /// recomputation, so the GPU holds ~2 of them (the one in flight and the prefetched one) instead

@@ -46,6 +46,7 @@ void copy_gpu_facts(HardwareSpec& h, const HardwareSpec& gpu) {
   h.pcie_gb_per_s = gpu.pcie_gb_per_s;
   h.tdp_w = gpu.tdp_w;
   h.ecc_carveout = gpu.ecc_carveout;
+  if (h.device_memory_bytes == gpu.device_memory_bytes) h.cuda_total_bytes = gpu.cuda_total_bytes;
   if (gpu.unified_memory && gpu.cpu_cores > 0) {
     // An Apple laptop's CPU is its chip's.
     h.cpu_cores = gpu.cpu_cores;
@@ -85,6 +86,7 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
   if (kind == "gpu") {
     h.kind = HardwareKind::gpu;
     h.device_memory_bytes = bytes(d, "memory_bytes");
+    h.cuda_total_bytes = bytes(d, "cuda_total_bytes");
     h.memory_bandwidth_gb_per_s = num(d, "memory_bandwidth_gb_per_s");
     h.fp32_tflops = num(d, "fp32_tflops");
     h.matrix_tflops = num(d, "fp16_tensor_tflops_dense");
