@@ -4,7 +4,9 @@
 // the min/median/max milliseconds of each side and the WASM/native ratio of the medians (with the
 // range of the per-round ratios), as Markdown tables (the README's performance table): by process
 // CPU time (what a call costs, even when a loaded machine preempts it), then by wall-clock time.
-// usage: node bench/run.mjs [--rounds N] [build/native/bench/llmsizer-edge-bench] [build/wasm/web]
+// Then the page's figures in headless Chromium (bench/page.mjs): the answer's first paint against a
+// one-paragraph static page, and an edit's time to the next frame.
+// usage: node bench/run.mjs [--rounds N] [--no-page] [build/native/bench/llmsizer-edge-bench] [build/wasm/web]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -17,6 +19,9 @@ const args = process.argv.slice(2);
 let rounds = 7;
 const roundsAt = args.indexOf('--rounds');
 if (roundsAt >= 0) { rounds = Number(args[roundsAt + 1]); args.splice(roundsAt, 2); }
+// --no-page: the core's tables only (the page's figures need Chromium: bench/page.mjs).
+const noPage = args.includes('--no-page');
+if (noPage) args.splice(args.indexOf('--no-page'), 1);
 const nativeBench = args[0] || 'build/native/bench/llmsizer-edge-bench';
 const webDir = args[1] || 'build/wasm/web';
 
@@ -105,4 +110,11 @@ for (const clock of ['cpu', 'wall']) {
     const perRound = roundMedians.wasm[i].map((w, r) => w / roundMedians.native[i][r]);
     console.log(`| ${name} | ${spread(times.native[i])} | ${spread(times.wasm[i])} | **${ratio.toFixed(2)}** (${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)}) |`);
   });
+}
+
+if (!noPage) {
+  const { pageBench } = await import('./page.mjs');
+  const { lines } = await pageBench(webDir, rounds);
+  console.log('');
+  console.log(lines.join('\n'));
 }

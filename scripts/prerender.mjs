@@ -3,12 +3,16 @@
 // the page makes of it (web/lib/state.js, as in the browser) and the core's answer go into index.html
 // as a JSON data block, which the page reads before the core has loaded (web/lib/session.js: the
 // defaults always, the answer only for exactly that request). The block is data, never executed: the
-// page's Content-Security-Policy is unchanged.
+// page's Content-Security-Policy is unchanged. The verdict (total, fit, assumptions) is also written as
+// HTML, in English, by the page's own rendering code (web/lib/view.js over scripts/mini_dom.mjs), so
+// the first paint shows the answer before any script has run; the page renders it again, in the
+// reader's language, once its scripts are in.
 // usage: node scripts/prerender.mjs SOURCE_HTML OUTPUT_HTML WEB_OUT_DIR STATE_JS
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { miniDocument } from './mini_dom.mjs';
 
 const [sourceHtml, outputHtml, webDir, stateJs] = process.argv.slice(2);
 // The factory is ES module syntax in a .js file: a .mjs copy imports wherever the build folder is.
@@ -22,10 +26,23 @@ const coreDefaults = JSON.parse(core.listOptions()).defaults;
 const request = JSON.stringify(toRequest(defaults(coreDefaults)));
 const response = JSON.parse(core.estimate(request));
 if (response.error) throw new Error(`the default request fails: ${JSON.stringify(response.error)}`);
+// The verdict as HTML: the page's code, its English strings and number formats.
+const webSource = dirname(dirname(resolve(stateJs)));
+globalThis.document = miniDocument;
+const { translator, withMessages, formatter } = await import(pathToFileURL(join(webSource, 'lib/i18n.js')).href);
+const { renderVerdict, verdictOf } = await import(pathToFileURL(join(webSource, 'lib/view.js')).href);
+const readJson = async (file) => JSON.parse(await readFile(join(webSource, 'i18n', file), 'utf8'));
+const t = translator(withMessages(await readJson('en.json'), await readJson('messages.en.json')));
+const f = formatter('en', 'gb', t);
+const box = miniDocument.createElement('div');
+renderVerdict(box, response, verdictOf(response, defaults(coreDefaults), null), { t, f });
+const EMPTY_VERDICT = '<div id="verdict" class="verdict" aria-live="polite"></div>';
 const PLACEHOLDER = '<!-- prerendered -->';
 const html = await readFile(sourceHtml, 'utf8');
 if (!html.includes(PLACEHOLDER)) throw new Error(`${sourceHtml} has no ${PLACEHOLDER}`);
 // "<" escaped, so no text in the response can close the <script> element.
 const block = `<script type="application/json" id="prerendered">${JSON.stringify({ defaults: coreDefaults, request, response }).replace(/</g, '\\u003c')}</script>`;
-await writeFile(outputHtml, html.replace(PLACEHOLDER, block));
+if (!html.includes(EMPTY_VERDICT)) throw new Error(`${sourceHtml} has no ${EMPTY_VERDICT}`);
+const verdictHtml = `<div id="verdict" class="${box.className}" aria-live="polite">${box.innerHTML}</div>`;
+await writeFile(outputHtml, html.replace(PLACEHOLDER, block).replace(EMPTY_VERDICT, verdictHtml));
 console.log(`prerendered the default view into ${outputHtml} (${block.length} bytes)`);

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
-// A classic script that runs as soon as it arrives, before the page's modules have loaded: it starts
+// A classic script that runs before the body is parsed, long before the page's modules have loaded: it starts
 // compiling the WASM core from the network stream and fetching the strings of the language the page
 // will most likely use, so neither waits for the modules (lib/session.js and lib/i18n.js pick them
 // up; without this script, or for another language, they load as usual).
 'use strict';
+// A link that carries a state (#model=..., ?lang=...) is answered in the browser, not by the answer
+// prerendered into index.html for the default view: the layout waits for it (style.css, data-link).
+// Set here, before the body is parsed: index.html loads this script without async for that.
+if (location.hash.length > 1 || location.search.length > 1) document.documentElement.setAttribute('data-link', '');
 window.llmsizerBoot = window.llmsizerBoot || (() => {  // set already when the modules ran first
   const boot = { strings: {} };
   if (typeof WebAssembly === 'object' && typeof WebAssembly.compileStreaming === 'function') {

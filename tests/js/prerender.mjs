@@ -29,6 +29,18 @@ if (m) {
   const now = JSON.parse(core.estimate(request));
   check(JSON.stringify(block.response) === JSON.stringify(now), 'the block\'s response equals the core\'s answer now');
   check(!now.error && now.memory && now.memory.device_bytes > 0, 'the default request has a real answer');
+  // The verdict is in the HTML too, so the first paint shows it before any script runs: the device
+  // total in GB (10^9 B) with two decimals, the same bytes as the block, and the fit sentence.
+  const verdict = /<div id="verdict" class="verdict ([^"]*)" aria-live="polite">(.*?)<\/div>/.exec(html);
+  check(verdict !== null, 'index.html has the verdict as HTML');
+  if (verdict) {
+    const bytes = now.memory.device_bytes;
+    const total = /<p class="total" id="total" data-bytes="(\d+)" elementtiming="total">([^<]*)<\/p>/.exec(verdict[2]);
+    check(total !== null && Number(total[1]) === bytes, `the prerendered total carries the core's bytes (${bytes})`);
+    check(total !== null && total[2] === `${(bytes / 1e9).toFixed(2)} GB`, `the prerendered total reads ${total && total[2]}`);
+    check(verdict[1].includes(now.fit.fits ? 'fits' : 'nofit'), 'the verdict class says whether it fits');
+    check(!/<script|on\w+=/i.test(verdict[2]), 'the prerendered verdict holds no script and no handler');
+  }
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

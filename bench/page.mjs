@@ -1,0 +1,123 @@
+// The page's paired figures (issue 20), in headless Chromium on this machine, loads alternated round by
+// round so that both sides see the same load:
+// - first paint of the answer: the default page's total (`elementtiming="total"`, its renderTime)
+//   against the paragraph of a one-paragraph static HTML page served by the same server code, each load
+//   in a fresh browser context (no cache);
+// - an edit of the input tokens: from the `input` event to the next animation frame (the browser can
+//   paint the edited answer then), and to the frame after the deferred extras (chart, weight formats,
+//   ranking) are drawn, which is where an edit's longest task lands.
+// Prints Markdown tables with min / median / max; returns them for bench/run.mjs.
+// usage: node bench/page.mjs [--rounds N] [build/wasm/web]
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHROMIUM, CHROMIUM_ARGS } from '../tests/js/browser.mjs';
+import { serve } from '../tests/js/static_server.mjs';
+
+const STATIC_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Static</title></head>
+<body><p elementtiming="paragraph">Qwen2.5-7B-Instruct in int4 at 1,024 tokens needs 6.1 GB of GPU memory.</p></body></html>
+`;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const stats = (xs) => ({ min: Math.min(...xs), median: median(xs), max: Math.max(...xs) });
+const ms = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+const row = (name, s, extra = '') => `| ${name} | ${ms(s.min)} / **${ms(s.median)}** / ${ms(s.max)} |${extra}`;
+
+/** renderTime of the element timing entry `id`, read in the page (buffered: the paint is past). */
+function paintOf(id) {
+  return new Promise((resolve) => {
+    new PerformanceObserver((list, observer) => {
+      const e = list.getEntries().find((x) => x.identifier === id);
+      if (e) { observer.disconnect(); resolve(e.renderTime || e.loadTime); }
+    }).observe({ type: 'element', buffered: true });
+    setTimeout(() => resolve(NaN), 3000);
+  });
+}
+
+/** In the page: `edits` edits of the input tokens, each timed to the next frame and to the frame
+ *  after the extras are drawn (`body[data-busy]` cleared). */
+async function timeEdits(edits) {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
+  const settle = async () => { await frame(); await new Promise((r) => setTimeout(r, 30)); };
+  const input = document.getElementById('input_tokens');
+  const next = [];
+  const extras = [];
+  for (let i = 0; i < edits; i++) {
+    while (document.body.dataset.busy) await settle();
+    await settle();
+    const t0 = performance.now();
+    input.value = String(1024 + 512 * ((i % 7) + 1));
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+    await frame();
+    next.push(performance.now() - t0);
+    while (document.body.dataset.busy) await new Promise((r) => setTimeout(r, 1));
+    await frame();
+    extras.push(performance.now() - t0);
+  }
+  return { next, extras };
+}
+
+export async function pageBench(webDir, rounds = 7, edits = 10) {
+  const { chromium } = await import('playwright-core');
+  const staticDir = mkdtempSync(join(tmpdir(), 'llmsizer-static-'));
+  writeFileSync(join(staticDir, 'index.html'), STATIC_PAGE);
+  const app = await serve(webDir, 0);
+  const plain = await serve(staticDir, 0);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const viewport = { width: 1280, height: 900 };
+  const staticPaint = [];
+  const pagePaint = [];
+  const ratios = [];
+  const editNext = [];
+  const editExtras = [];
+  try {
+    for (let r = 0; r < rounds; r++) {
+      // Alternate which side loads first, so that neither always follows the other.
+      const order = r % 2 === 0 ? ['static', 'page'] : ['page', 'static'];
+      const round = {};
+      for (const side of order) {
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        if (side === 'static') {
+          await page.goto(plain.url);
+          round.static = await page.evaluate(paintOf, 'paragraph');
+        } else {
+          await page.goto(app.url);
+          round.page = await page.evaluate(paintOf, 'total');
+          await page.waitForSelector('body[data-ready]', { state: 'attached' });
+          const t = await page.evaluate(timeEdits, edits);
+          editNext.push(...t.next);
+          editExtras.push(...t.extras);
+        }
+        await context.close();
+      }
+      staticPaint.push(round.static);
+      pagePaint.push(round.page);
+      ratios.push(round.page / round.static);
+    }
+  } finally {
+    await browser.close();
+    app.server.close();
+    plain.server.close();
+  }
+  const lines = [
+    '| page (headless Chromium) | ms min / **median** / max | ratio to the static page (per-round range) |',
+    '|---|---:|---:|',
+    row('static one-paragraph page: paragraph painted', stats(staticPaint), ' 1 |'),
+    row('default page: answer (total) painted', stats(pagePaint),
+        ` **${(median(pagePaint) / median(staticPaint)).toFixed(2)}** (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) |`),
+    row(`edit of the input tokens → next frame (${editNext.length} edits)`, stats(editNext), ' |'),
+    row('edit → frame after the chart, formats and ranking are drawn', stats(editExtras), ' |'),
+  ];
+  return { lines, staticPaint, pagePaint, editNext, editExtras };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  let rounds = 7;
+  const at = args.indexOf('--rounds');
+  if (at >= 0) { rounds = Number(args[at + 1]); args.splice(at, 2); }
+  const { lines } = await pageBench(args[0] || 'build/wasm/web', rounds);
+  console.log(lines.join('\n'));
+}
