@@ -30,7 +30,7 @@ const modelById = new Map();
 const hardwareById = new Map();
 const NUMBER_KEYS = ['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'budget_gb',
   'machine_ram_gib', 'machine_vram_gib', 'machine_gpus'];
-const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens'];  // empty means "not set" (0)
+const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens', 'ubatch', 'parallel'];  // empty means "not set" (0)
 const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal', 'cpu'];
 /** The cost table's inputs (outside the form, like the ranking's goal): they change only the table. */
 const USAGE_KEYS = ['hours_per_day', 'tokens_per_day', 'electricity'];
@@ -202,6 +202,11 @@ function writeForm() {
   $('checkpointing').checked = state.checkpointing;
   $('offload').checked = state.offload;
   $('machine_unified').checked = state.machine_unified;
+  $('gpu_layers').value = state.gpu_layers === '' ? '' : String(state.gpu_layers);
+  $('kv_unified').checked = state.kv_unified;
+  $('mmap').checked = state.mmap;
+  // A link that sets any of llama.cpp's settings opens their group.
+  if (state.ubatch || state.parallel || state.gpu_layers !== '' || state.kv_unified || !state.mmap) $('llama-cpp-settings').open = true;
   $(`task-${state.task}`).checked = true;
   const targets = new Set(state.lora_targets.split(',').flatMap((n) => (targetPreset(n).length ? targetPreset(n) : [n])));
   for (const name of targetPreset('all-linear')) $(`target-${name}`).checked = targets.has(name);
@@ -228,6 +233,10 @@ function readForm() {
   s.checkpointing = $('checkpointing').checked;
   s.offload = $('offload').checked;
   s.machine_unified = $('machine_unified').checked;
+  // llama.cpp's layers on the GPU: empty is "all" (not set); 0 keeps every layer on the CPU.
+  s.gpu_layers = $('gpu_layers').value.trim() === '' && !$('gpu_layers').validity.badInput ? '' : numberOf($('gpu_layers'));
+  s.kv_unified = $('kv_unified').checked;
+  s.mmap = $('mmap').checked;
   s.task = $('task-training').checked ? 'training' : 'inference';
   if (targetPreset('all-linear').length) {
     // The boxes checked, under a preset's name when they are exactly its modules.
@@ -243,6 +252,7 @@ function showSections() {
   const training = state.task === 'training';
   $('fs-inference').hidden = training;
   $('fs-training').hidden = !training;
+  $('llama-cpp-settings').hidden = state.engine !== 'llama.cpp';
   $('lora-options').hidden = !(state.method === 'lora' || state.method === 'qlora');
   $('quant-row').hidden = state.method !== 'qlora';
   const format = (options.weights || []).find((w) => w.id === state.weights);
@@ -280,6 +290,8 @@ function showFieldError(error, forceId = '') {
   const p = el('p', { cls: 'field-error', text, attrs: { id: `${id}-error` } });
   const anchor = target.closest('.check, .targets') || target;
   anchor.after(p);
+  const settings = target.closest('details');
+  if (settings) settings.open = true;  // a field inside a folded group (llama.cpp settings) is shown
   target.setAttribute('aria-invalid', 'true');
   target.setAttribute('aria-describedby', p.id);
   if (id === 'config-text' || id === 'model-file') $('import').open = true;

@@ -6,12 +6,17 @@
 
 /** Keys a URL may carry, in the order they are written. */
 export const KEYS = ['model', 'config', 'file_model', 'name', 'task', 'weights', 'group_size',
-  'kv_cache', 'engine', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'machine_base',
+  'kv_cache', 'engine', 'ubatch', 'parallel', 'gpu_layers', 'kv_unified', 'mmap', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'machine_base',
   'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified', 'goal', 'method',
   'optimizer', 'precision', 'quantization', 'seq_len', 'micro_batch', 'checkpointing', 'lora_rank', 'lora_targets',
   'zero_stage', 'offload', 'dataset_tokens', 'cpu', 'hours_per_day', 'tokens_per_day', 'electricity', 'unit', 'lang'];
 /** Keys that are left out of a link while they hold their "not set" value. */
-const OPTIONAL_KEYS = new Set(['config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang', 'machine_base', 'tokens_per_day']);
+const OPTIONAL_KEYS = new Set(['config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang', 'machine_base', 'tokens_per_day',
+  'ubatch', 'parallel']);
+/** llama.cpp's own settings (llama-server -ub, -np, -ngl, --kv-unified, --no-mmap): in a link and a
+ *  request only with the llama.cpp engine. `gpu_layers` '' is "not set" (all layers, the core's -1);
+ *  0 is a choice (every layer on the CPU). */
+const LLAMA_CPP_KEYS = new Set(['ubatch', 'parallel', 'gpu_layers', 'kv_unified', 'mmap']);
 /** "My machine" typed in (hardware 'machine'): its memory in GiB as computers are sold ("16 GB" of RAM
  *  is 16 GiB), sent to the core as "16 GiB"; the core applies the OS share and says what it assumed. */
 export const MACHINE_HARDWARE = 'machine';
@@ -22,14 +27,14 @@ export const PROBE_HARDWARE = 'probe';
 
 
 const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage',
-  'dataset_tokens', 'machine_gpus', 'tokens_per_day']);
+  'dataset_tokens', 'machine_gpus', 'tokens_per_day', 'ubatch', 'parallel', 'gpu_layers']);
 /** Plain decimals (ranges are the core's): the budget, my machine's memory, the cost table's hours a day and $/kWh. */
 const DECIMAL_KEYS = new Set(['budget_gb', 'machine_ram_gib', 'machine_vram_gib', 'hours_per_day', 'electricity']);
 const TEXT_KEYS = new Set(['name']);
 /** Keys holding a JSON object as text: a pasted config.json, and the `request_model` the core gave
  *  for an imported weights file (inspectModelFile). */
 const JSON_KEYS = new Set(['config', 'file_model']);
-const BOOL_KEYS = new Set(['checkpointing', 'offload', 'machine_unified']);
+const BOOL_KEYS = new Set(['checkpointing', 'offload', 'machine_unified', 'kv_unified', 'mmap']);
 /** A key's name in a link where it differs from the state's. `&micro_batch` inside an HTML attribute
  *  or text is read as the entity `&micro` (µ) followed by `_batch` (HTML Standard, "named character
  *  reference state": legacy entities need no `;`), so a pasted embed lost the parameter. The new
@@ -85,6 +90,11 @@ export function defaults(coreDefaults) {
     group_size: 0,
     kv_cache: d.kv_cache,
     engine: d.engine,
+    ubatch: 0,
+    parallel: 0,
+    gpu_layers: '',
+    kv_unified: Boolean(d.kv_unified),
+    mmap: d.mmap !== false,
     input_tokens: d.input_tokens,
     output_tokens: d.output_tokens,
     batch: d.batch,
@@ -218,6 +228,7 @@ export function toParams(state) {
   for (const key of KEYS) {
     const value = state[key];
     if (OPTIONAL_KEYS.has(key) && !value) continue;
+    if (LLAMA_CPP_KEYS.has(key) && (state.engine !== 'llama.cpp' || value === '')) continue;
     if (key === 'model' && (state.config || state.file_model)) continue;
     if (key === 'config' && state.file_model) continue;
     if (key === 'hardware' && value === PROBE_HARDWARE) continue;  // a link opens with the default hardware
@@ -282,6 +293,14 @@ export function toRequest(state, { withHardware = true } = {}) {
   } else {
     Object.assign(request, { kv_cache: state.kv_cache, engine: state.engine, input_tokens: state.input_tokens,
       output_tokens: state.output_tokens, batch: state.batch });
+    if (state.engine === 'llama.cpp') {
+      // Only what differs from llama-server's defaults, so the default request stays the same text.
+      if (state.ubatch) request.ubatch = state.ubatch;
+      if (state.parallel) request.parallel = state.parallel;
+      if (state.gpu_layers !== '' && state.gpu_layers !== undefined) request.n_gpu_layers = state.gpu_layers;
+      if (state.kv_unified) request.kv_unified = true;
+      if (state.mmap === false) request.mmap = false;
+    }
   }
   if (withHardware && state.hardware === PROBE_HARDWARE) {
     if (state.probe) request.hardware = state.probe;  // the probe document itself (contract: hardware object)
@@ -322,6 +341,7 @@ export function stateKeyForField(field) {
   if (f.startsWith('model')) return 'model';
   if (f.startsWith('hardware')) return 'hardware';
   if (f === 'budget_bytes') return 'budget_gb';
+  if (f === 'n_gpu_layers') return 'gpu_layers';
   const machine = { 'machine.ram_bytes': 'machine_ram_gib', 'machine.vram_bytes': 'machine_vram_gib', 'machine.gpus': 'machine_gpus',
     'machine.base': 'machine_base', 'machine.unified_memory': 'machine_unified' };
   if (machine[f]) return machine[f];
