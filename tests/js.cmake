@@ -18,7 +18,7 @@ if(LLMSIZER_NODE)
     SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(browser.page_basic PROPERTIES LABELS "browser" TIMEOUT 180 RUN_SERIAL ON)
   # The page (issue 8): walk-throughs in headless Chromium, and the download budget.
-  foreach(_page_test scenarios share embed import probe japanese machine costs hub training_cost llama_cpp_settings)
+  foreach(_page_test scenarios share embed import probe japanese machine costs hub training_cost llama_cpp_settings fixes)
     add_test(NAME browser.page_${_page_test}
              COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_${_page_test}.mjs ${LLMSIZER_WASM_WEB_DIR})
     set_tests_properties(browser.page_${_page_test} PROPERTIES

@@ -1066,8 +1066,26 @@ function dropZone(zone, onFile) {
   zone.addEventListener('drop', (e) => { e.preventDefault(); zone.classList.remove('over'); onFile(e.dataTransfer.files[0]); });
 }
 
+/** A fix's changes (request fields, as the core re-estimated them) set in the page's state. */
+function applyFix(changes) {
+  const next = { ...state };
+  for (const [field, value] of Object.entries(changes)) {
+    const key = stateKeyForField(field);
+    if (!key) continue;  // a setting the page has no field for (gradient accumulation): the core's default
+    next[key] = field === 'machine.ram_bytes' ? value / 2 ** 30 : value;  // my machine's RAM is typed in GiB
+  }
+  state = next;
+  writeForm();
+  update({ fromForm: false });
+}
+
 function wire() {
   const form = $('form');
+  $('verdict').addEventListener('click', (e) => {
+    const button = e.target.closest('button[data-apply]');
+    if (!button) return;
+    try { applyFix(JSON.parse(button.closest('li').dataset.changes || '{}')); } catch { /* not a fix of the core's */ }
+  });
   form.addEventListener('input', (e) => {
     const id = e.target.id;
     if (id === 'model-filter' || id === 'config-text' || id === 'model-file' || id === 'probe-file' || id === 'hf-id') return;

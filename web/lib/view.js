@@ -113,7 +113,9 @@ export function renderVerdict(box, response, verdict, { t, f }) {
   if (fixes.length) {
     const list = el('ol', { cls: 'fixes', attrs: { id: 'fixes' } });
     for (const fix of fixes) {
-      list.append(el('li', { text: message(t, f, fix.text_data, fix.text), attrs: { 'data-cost': fix.cost, 'data-verdict': fix.verdict, 'data-changes': JSON.stringify(fix.changes || {}) } }));
+      // The fix's own button sets its changes in the form (app.js); the embed view hides the list.
+      list.append(el('li', { text: `${message(t, f, fix.text_data, fix.text)} `, attrs: { 'data-cost': fix.cost, 'data-verdict': fix.verdict, 'data-changes': JSON.stringify(fix.changes || {}) } },
+        el('button', { cls: 'apply-fix', text: t('verdict.applyFix'), attrs: { type: 'button', 'data-apply': '' } })));
     }
     box.append(el('p', { cls: 'hint', text: t('verdict.fixes') }), list);
   }
