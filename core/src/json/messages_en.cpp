@@ -433,8 +433,6 @@ constexpr MessageTemplate kTemplates[] = {
      "tensor {tensor} has the unknown dtype {dtype}; known: BOOL, U8, I8, F8_E5M2, F8_E4M3, F8_E8M0, F4, F6_E2M3, F6_E3M2, I16, U16, F16, BF16, I32, U32, F32, C64, F64, I64, U64"},
     {"error.string",
      "must be a string; got {got}"},
-    {"error.task.recommend_is_inference",
-     "recommend sizes inference; use estimate with a hardware id for training"},
     {"error.tokens.activations_too_large",
      "context × batch is too large to size for this model (activations over 1e18 bytes); lower input_tokens or batch"},
     {"error.tokens.context_too_long",
