@@ -276,8 +276,9 @@ GgufValue read_value(Reader& r, GgufValueType type, int depth, bool keep) {
     }
     return v;
   }
-  // Strings and nested arrays: read one by one (each is at least 8 or 12 bytes, so the loop is
-  // bounded by the input size). Nested arrays keep only their count.
+  // Strings not kept (vocabularies, merges) are stepped over by their lengths; kept strings (at
+  // most kMaxKeptStringArray) and nested arrays are read one by one (each is at least 8 or 12
+  // bytes, so the loop is bounded by the input size). Nested arrays keep only their count.
   const bool keep_strings = keep && v.element_type == GgufValueType::string && v.array_count <= kMaxKeptStringArray;
   v.array_values_kept = keep_strings;
   if (v.element_type == GgufValueType::string && !keep_strings) {
