@@ -2,8 +2,9 @@
 // The native half of the paired benchmark (bench/run.mjs): times calls through the JSON edge
 // (api.hpp), exactly the calls the WASM module's exports make, so the two can be compared call for
 // call. Reads the cases from a file, one per line: NAME<TAB>CALL<TAB>RUNS<TAB>ARGUMENT, where CALL is
-// estimate, recommend, listModels, listHardware or inspect (ARGUMENT: a file whose bytes are given,
-// whole, as a model file's leading bytes). Prints two lines per case: NAME then the wall-clock
+// estimate, recommend, listModels, listHardware or inspect (ARGUMENT: a file whose bytes are given
+// as a model file's leading bytes, then a tab and the whole file's size; without the size, the
+// bytes are the whole file). Prints two lines per case: NAME then the wall-clock
 // milliseconds of each run, tab-separated, and NAME then the process CPU milliseconds of the same
 // runs (on a shared machine the CPU time is what a preempted run still measures right). Three
 // untimed calls precede each case's runs.
@@ -65,13 +66,21 @@ int main(int argc, char** argv) {
     }
     const std::string& call = f[1];
     const int runs = std::stoi(f[2]);
-    const std::string argument = call == "inspect" ? read_file(f[3]) : f[3];
+    // inspect: PATH, or PATH<TAB>FILE_SIZE (the whole file's size, when PATH holds only its
+    // leading bytes; without it the bytes are the whole file).
+    std::string argument = f[3];
+    double file_size = -1;
+    if (call == "inspect") {
+      const std::size_t tab = f[3].find('\t');
+      argument = read_file(f[3].substr(0, tab));
+      file_size = tab == std::string::npos ? static_cast<double>(argument.size()) : std::stod(f[3].substr(tab + 1));
+    }
     std::function<std::string()> fn;
     if (call == "estimate") fn = [&] { return llmsizer::estimate(argument); };
     else if (call == "recommend") fn = [&] { return llmsizer::recommend(argument); };
     else if (call == "listModels") fn = [] { return llmsizer::list_models(); };
     else if (call == "listHardware") fn = [] { return llmsizer::list_hardware(); };
-    else if (call == "inspect") fn = [&] { return llmsizer::inspect_model_file(argument, static_cast<double>(argument.size())); };
+    else if (call == "inspect") fn = [&] { return llmsizer::inspect_model_file(argument, file_size); };
     else {
       std::fprintf(stderr, "unknown call: %s\n", call.c_str());
       return 2;

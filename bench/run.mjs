@@ -39,7 +39,9 @@ const cases = [
   ['recommend (whole catalog)', 'recommend', 10, JSON.stringify(base)],
   ['listModels', 'listModels', 10, ''],
   ['listHardware', 'listHardware', 10, ''],
-  [`GGUF header (${(gguf.bytes.length / 1e6).toFixed(1)} MB)`, 'inspect', 5, ggufPath],
+  // The header's bytes and the whole checkpoint's size, on both sides (a size of just the header's
+  // bytes would make the data section run past the end: an error answer, not the summary).
+  [`GGUF header (${(gguf.bytes.length / 1e6).toFixed(1)} MB)`, 'inspect', 5, `${ggufPath}\t${gguf.fileSize}`],
 ];
 const casesPath = join(dir, 'cases.tsv');
 writeFileSync(casesPath, cases.map((c) => c.join('\t')).join('\n') + '\n');

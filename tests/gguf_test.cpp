@@ -412,3 +412,70 @@ TEST_CASE("Hostile GGUF tensor infos are rejected with a clear error", "[gguf]")
     CHECK(h.data_end == h.data_offset + 64 + 32);
   }
 }
+
+TEST_CASE("A 150,000-token vocabulary and 100,000 merges are stepped over to the tensors after them", "[gguf]") {
+  // Sizing needs the count of tokenizer.ggml.tokens (the vocabulary size when the architecture
+  // does not store one), never the strings: the reader walks their lengths only. Tokens "t0" ..
+  // "t149999", merges "a b"; one tensor after the arrays shows the walk ends on the right byte.
+  constexpr std::size_t kTokens = 150'000, kMerges = 100'000;
+  std::vector<std::string> tokens, merges(kMerges, "a b");
+  for (std::size_t i = 0; i < kTokens; ++i) tokens.push_back("t" + std::to_string(i));
+  GgufBuilder b;
+  b.header(1, 3).kv_str("general.architecture", "llama").kv_str_array("tokenizer.ggml.tokens", tokens);
+  const std::size_t merges_at = b.out.size();
+  b.kv_str_array("tokenizer.ggml.merges", merges);
+  const std::size_t tensors_at = b.out.size();
+  b.tensor("token_embd.weight", {64, kTokens}, kF32, 0);
+  // Bytes by hand: "t" + i has 2 bytes for i < 10, 3 below 100, ... 7 below 150,000 (8 + that each).
+  const std::size_t token_bytes = 10 * (8 + 2) + 90 * (8 + 3) + 900 * (8 + 4) + 9'000 * (8 + 5) +
+                                  90'000 * (8 + 6) + 50'000 * (8 + 7);
+  const std::size_t tokens_kv = 8 + 21 + 4 + 4 + 8 + token_bytes;  // key, type, element type, count, strings
+  const std::size_t merges_kv = 8 + 21 + 4 + 4 + 8 + kMerges * (8 + 3);
+  REQUIRE(merges_at == 24 + (8 + 20 + 4 + 8 + 5) + tokens_kv);
+  REQUIRE(tensors_at == merges_at + merges_kv);
+
+  const GgufHeader h = parse_gguf_header(b.out, -1);
+  CHECK(h.architecture.vocab_size == 150'000);
+  const GgufValue* t = h.find("tokenizer.ggml.tokens");
+  REQUIRE(t != nullptr);
+  CHECK(t->array_count == kTokens);
+  CHECK_FALSE(t->array_values_kept);
+  CHECK(t->array_strings.empty());
+  CHECK(h.find("tokenizer.ggml.merges")->array_count == kMerges);
+  REQUIRE(h.tensors.size() == 1);
+  CHECK(h.tensors[0].name == "token_embd.weight");
+  CHECK(h.tensors[0].dims[1] == 150'000);
+  CHECK(h.header_bytes == static_cast<std::int64_t>(b.out.size()));
+  const nlohmann::json j = gguf_header_to_json(h);
+  CHECK(j["metadata"]["tokenizer.ggml.tokens"] == nlohmann::json({{"array", "string"}, {"count", 150'000}}));
+
+  // Merge 50,000 starts at merges_at + 8 + 21 + 4 + 4 + 8 + 50,000 × 11.
+  const std::size_t merge_50000 = merges_at + 45 + 50'000 * 11;
+  auto with_length = [&](std::uint64_t length) {
+    std::string bad = b.out;
+    for (int i = 0; i < 8; ++i) bad[merge_50000 + i] = static_cast<char>((length >> (8 * i)) & 0xFF);
+    return bad;
+  };
+  SECTION("a string in the array longer than the 64 MiB cap names the array and the cap") {
+    CHECK_THROWS_WITH(parse_gguf_header(with_length(std::uint64_t{1} << 40), -1),
+                      Contains("array string of metadata key \"tokenizer.ggml.merges\" is 1099511627776 bytes long; "
+                               "the limit is 67108864 bytes"));
+  }
+  SECTION("a string in the array running past the end of the file") {
+    const std::string bad = with_length(50'000'000);  // under the cap, past the end
+    const auto size = static_cast<std::int64_t>(bad.size());
+    CHECK_THROWS_WITH(parse_gguf_header(bad, size + 1'000),
+                      Contains("array string of metadata key \"tokenizer.ggml.merges\" runs past the end of the file "
+                               "(it needs the first " + std::to_string(merge_50000 + 8 + 50'000'000) + " bytes"));
+  }
+  SECTION("a prefix that ends inside the array asks for the bytes of the string it ends in") {
+    // Cut 5 bytes into merge 50,000's text: it needs that string's 8 + 3 bytes.
+    try {
+      (void)parse_gguf_header(std::string_view(b.out).substr(0, merge_50000 + 8 + 2), -1);
+      FAIL("expected a truncation");
+    } catch (const TruncatedInputError& e) {
+      CHECK(e.needed_bytes() == static_cast<std::int64_t>(merge_50000 + 11));
+      CHECK(e.parsed_bytes() == static_cast<std::int64_t>(merge_50000 + 8));
+    }
+  }
+}

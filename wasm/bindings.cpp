@@ -2,8 +2,34 @@
 // The WebAssembly module's exports. Marshalling only: each entry points at the core's JSON edge
 // (core/include/llmsizer/api.hpp), so the page gets byte-identical answers to the native CLI.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
 
 #include "llmsizer/api.hpp"
+
+namespace {
+
+/** inspect_model_file over the bytes of a JS Uint8Array (a File.slice the page read), copied into
+ *  the module's memory by one TypedArray.set. Binding the std::string parameter directly made
+ *  embind copy the bytes one element at a time in JS: 13-21 ms of the 39-58 ms a 3.9 MB GGUF
+ *  header took under Node (measured as the same bytes with a first byte that ends the parse at
+ *  once), against 0.6 ms this way. Anything else with a length and indexed bytes (an Array of
+ *  numbers) is copied the same way; a value without a numeric length reads as no bytes. */
+std::string inspect_model_file_bytes(const emscripten::val& bytes, double file_size_bytes) {
+  const emscripten::val length_value = bytes["length"];
+  const double length = length_value.isNumber() ? length_value.as<double>() : 0.0;
+  const std::size_t length_bytes = length > 0 ? static_cast<std::size_t>(length) : 0;
+  std::unique_ptr<unsigned char[]> copy(new unsigned char[length_bytes == 0 ? 1 : length_bytes]);
+  if (length_bytes > 0) {
+    emscripten::val(emscripten::typed_memory_view(length_bytes, copy.get())).call<void>("set", bytes);
+  }
+  return llmsizer::inspect_model_file(std::string_view(reinterpret_cast<const char*>(copy.get()), length_bytes),
+                                      file_size_bytes);
+}
+
+}  // namespace
 
 EMSCRIPTEN_BINDINGS(llmsizer) {
   emscripten::function("estimate", &llmsizer::estimate);
@@ -12,8 +38,7 @@ EMSCRIPTEN_BINDINGS(llmsizer) {
   emscripten::function("listHardware", &llmsizer::list_hardware);
   emscripten::function("listOptions", &llmsizer::list_options);
   emscripten::function("listMessages", &llmsizer::list_messages);
-  // A Uint8Array passed from JS arrives as the raw bytes of the std::string (embind copies them).
-  emscripten::function("inspectModelFile", &llmsizer::inspect_model_file);
+  emscripten::function("inspectModelFile", &inspect_model_file_bytes);
   // A Hugging Face repository read by id (the page's "Load"): the model its headers give.
   emscripten::function("describeRepositoryModel", &llmsizer::describe_repository_model);
 }

@@ -823,10 +823,16 @@ async function importFile(file) {
   if (!/\.(gguf|safetensors|json)$/i.test(file.name)) return fail(t('import.badFile'));
   if (typeof S.core.inspectModelFile !== 'function') return fail(t('import.fileUnsupported'));
   let length = Math.min(file.size, FIRST_READ_BYTES);
+  let bytes = new Uint8Array(0);
   for (;;) {
     let r;
     try {
-      const bytes = new Uint8Array(await file.slice(0, length).arrayBuffer());
+      // Only the bytes not read yet: a 3.9 MB header is read once, not once per round.
+      const more = new Uint8Array(await file.slice(bytes.length, length).arrayBuffer());
+      const grown = new Uint8Array(bytes.length + more.length);
+      grown.set(bytes);
+      grown.set(more, bytes.length);
+      bytes = grown;
       r = JSON.parse(S.core.inspectModelFile(bytes, file.size));
     } catch (e) {
       return fail(`${t('import.failed')} ${String((e && e.message) || e)}`);

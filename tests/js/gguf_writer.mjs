@@ -66,6 +66,16 @@ class ByteSink {
           else b.writeUInt32LE(value[i], 4 * i);
         }
         this.push(b);
+      } else if (element === GgufValue.str) {
+        // Bulk-write string arrays too (tokens and merges: 10^5 strings), in one buffer.
+        const b = Buffer.alloc(value.reduce((n, v) => n + 8 + Buffer.byteLength(v, "utf8"), 0));
+        let at = 0;
+        for (const v of value) {
+          const n = b.write(v, at + 8, "utf8");
+          b.writeBigUInt64LE(BigInt(n), at);
+          at += 8 + n;
+        }
+        this.push(b);
       } else {
         for (const v of value) this.scalar(element, v);
       }
@@ -109,11 +119,12 @@ export function syntheticVocabulary(size) {
 }
 
 /**
- * Writes a GGUF file: `metadata` entries (see ByteSink.keyValue), `tensors` as
- * {name, shape (ggml order, ne[0] first), type (ggml type id), bytes}. Tensor data are zeros,
- * left as a hole of the file. Returns the file size in bytes.
+ * A GGUF header in memory: the magic, counts, `metadata` entries (see ByteSink.keyValue) and the
+ * infos of `tensors` ({name, shape (ggml order, ne[0] first), type (ggml type id), bytes}), each
+ * tensor's data offset aligned to 32. Returns {header: the bytes up to the last tensor info,
+ * unpadded; dataStart: where the data section starts; dataBytes: its length}.
  */
-export function writeGguf(path, { metadata, tensors }) {
+export function ggufHeader({ metadata, tensors }) {
   const head = new ByteSink();
   head.push(Buffer.from("GGUF", "ascii"));
   head.u32(3);
@@ -130,8 +141,16 @@ export function writeGguf(path, { metadata, tensors }) {
     offset = pad(offset + t.bytes, kAlignment);
   }
   const header = head.buffer();
-  const dataStart = pad(header.length, kAlignment);
-  const size = dataStart + offset;
+  return { header, dataStart: pad(header.length, kAlignment), dataBytes: offset };
+}
+
+/**
+ * Writes a GGUF file: its header (ggufHeader), and tensor data that are zeros, left as a hole of
+ * the file. Returns the file size in bytes.
+ */
+export function writeGguf(path, { metadata, tensors }) {
+  const { header, dataStart, dataBytes } = ggufHeader({ metadata, tensors });
+  const size = dataStart + dataBytes;
   const fd = fs.openSync(path, "w");
   try {
     fs.writeSync(fd, header, 0, header.length, 0);

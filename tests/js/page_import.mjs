@@ -148,12 +148,14 @@ function recordReads() {
 }
 const readsOf = async (page, name) => (await page.evaluate(() => window.__fileReads)).filter((r) => r.name === name);
 
-/** The checks on the reads of one file: all from its start, none past `limit`, never the whole file. */
+/** The checks on the reads of one file: one run of bytes from its start, each read taking up where
+ *  the one before ended (no byte read twice), none past `limit`, never the whole file. */
 function checkReads(reads, { name, size, headerBytes }) {
   const limit = Math.max(FIRST_READ, 2 * headerBytes);
   const maxEnd = Math.max(0, ...reads.map((r) => r.end));
   t.check(reads.length > 0, `${name}: the page read the file through Blob/File`);
-  t.check(reads.every((r) => r.start === 0 && r.size === size), `${name}: every read starts at byte 0 of the file: ${JSON.stringify(reads)}`);
+  t.check(reads.every((r, i) => r.start === (i === 0 ? 0 : reads[i - 1].end) && r.size === size),
+    `${name}: the first read starts at byte 0 of the file, each next one where the last ended: ${JSON.stringify(reads)}`);
   t.check(maxEnd >= headerBytes, `${name}: the last read covers the ${headerBytes}-byte header (read to ${maxEnd})`);
   t.check(maxEnd <= limit, `${name}: no read goes past ${limit} bytes (max(64 KiB, 2 × header)); read to ${maxEnd} of ${size}`);
   t.check(reads.every((r) => r.end < size), `${name}: the whole ${size}-byte file is never read`);

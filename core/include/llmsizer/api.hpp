@@ -4,6 +4,7 @@
 /// the WASM module both call these, so their output is byte-identical by construction. None of
 /// them throws: a bad request returns {"error": {"field": ..., "message": ...}}.
 #include <string>
+#include <string_view>
 
 namespace llmsizer {
 
@@ -28,7 +29,7 @@ std::string list_messages();
  *  is read. The answer also holds `request_model` (put it in a request's "model" to estimate this
  *  file: exact parameter count and stored bytes), `resolved_model` (that model as an estimate's
  *  "model" describes it, with its features) and `warnings`. */
-std::string inspect_model_file(const std::string& leading_bytes, double file_size_bytes);
+std::string inspect_model_file(std::string_view leading_bytes, double file_size_bytes);
 
 /** Which files of a model repository make up its model, and which to read (the CLI's `--hf` and
  *  the page's "Load from Hugging Face" do the reading; nothing here does I/O). `listing_json`: the

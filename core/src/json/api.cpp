@@ -206,7 +206,7 @@ std::string list_messages() {
   return listing;
 }
 
-std::string inspect_model_file(const std::string& leading_bytes, double file_size_bytes) {
+std::string inspect_model_file(std::string_view leading_bytes, double file_size_bytes) {
   const std::int64_t size = (file_size_bytes >= 0 && file_size_bytes < 9.0e18) ? static_cast<std::int64_t>(file_size_bytes) : -1;
   return edge::describe_model_file(leading_bytes, size);
 }

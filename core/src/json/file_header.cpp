@@ -44,8 +44,12 @@ nlohmann::json header_error_to_json(const InputError& error) {
 }
 
 std::string inspect_model_header(std::string_view bytes, std::int64_t file_size_bytes) {
+  return inspect_model_header_json(bytes, file_size_bytes).dump();
+}
+
+nlohmann::json inspect_model_header_json(std::string_view bytes, std::int64_t file_size_bytes) {
   try {
-    if (bytes.substr(0, 4) == "GGUF") return gguf_header_to_json(parse_gguf_header(bytes, file_size_bytes)).dump();
+    if (bytes.substr(0, 4) == "GGUF") return gguf_header_to_json(parse_gguf_header(bytes, file_size_bytes));
     const std::size_t first = bytes.find_first_not_of(" \t\r\n");
     // A safetensors length is below 2^27, so its bytes 4-7 are NUL; JSON text has no NUL.
     const bool json_text = bytes.substr(0, 8).find('\0') == std::string_view::npos;
@@ -53,13 +57,13 @@ std::string inspect_model_header(std::string_view bytes, std::int64_t file_size_
       if (file_size_bytes > static_cast<std::int64_t>(bytes.size())) {
         throw TruncatedInputError("file", Message("error.file.index_read_whole").integer("file_size", file_size_bytes), file_size_bytes, 0);
       }
-      return safetensors_index_to_json(parse_safetensors_index(bytes)).dump();
+      return safetensors_index_to_json(parse_safetensors_index(bytes));
     }
-    return safetensors_header_to_json(parse_safetensors_header(bytes, file_size_bytes)).dump();
+    return safetensors_header_to_json(parse_safetensors_header(bytes, file_size_bytes));
   } catch (const InputError& e) {
-    return header_error_to_json(e).dump();
+    return header_error_to_json(e);
   } catch (const std::exception& e) {
-    return header_error_to_json(InputError("file", Message("error.file.header_unreadable").text("detail", e.what()))).dump();
+    return header_error_to_json(InputError("file", Message("error.file.header_unreadable").text("detail", e.what())));
   }
 }
 

@@ -43,7 +43,12 @@ std::string str(std::uint64_t v) { return std::to_string(v); }
 /// of the file header are read.
 struct Entry {
   const char* term = nullptr;  ///< "gguf.entry.*", or null for the file header
-  std::string name;            ///< "3", or a quoted key or tensor name
+  std::uint64_t index = 0;     ///< the entry's number, while its name is not read yet
+  std::string_view raw_name;   ///< its key or tensor name as stored, once read
+  bool named = false;
+  /// "3", or the quoted key or tensor name: worked out only when a message is written (quoting
+  /// every tensor name was 7% of inspecting a 3.9 MB header in WASM).
+  std::string name() const { return named ? detail::quote_for_message(raw_name) : str(index); }
 };
 
 /// Fixed byte size of a scalar value type; 0 for string and array.
@@ -56,6 +61,16 @@ std::uint64_t scalar_size(GgufValueType t) {
     case GgufValueType::string: case GgufValueType::array: return 0;
   }
   return 0;
+}
+
+/// The little-endian u64 at `p` (GGUF lengths and counts), in one load.
+std::uint64_t load_u64_le(const unsigned char* p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64(v);
+#endif
+  return v;
 }
 
 /// Sequential little-endian reader over the given prefix. Every read first calls `need`, which
@@ -72,13 +87,13 @@ class Reader {
   Message at(const std::string& id, const char* item) const {
     Message m(entry.term ? id : id + "_header");
     m.term("item", std::string("gguf.item.") + item);
-    if (entry.term) m.term("entry", entry.term).text("entry", entry.name);
+    if (entry.term) m.term("entry", entry.term).text("entry", entry.name());
     return m;
   }
   /// Message `id` about a value of the current entry (values are read only inside an entry).
   Message of_entry(const char* id) const {
     if (!entry.term) throw std::logic_error("a GGUF value read outside a metadata entry");
-    return Message(id).term("entry", entry.term).text("entry", entry.name);
+    return Message(id).term("entry", entry.term).text("entry", entry.name());
   }
 
   void need(std::uint64_t n, const char* item) const {
@@ -133,6 +148,24 @@ class Reader {
                                    .integer("limit", static_cast<std::int64_t>(max_bytes)));
     }
     return take(len, item);
+  }
+
+  /// Steps over `count` GGUF strings of at most `max_bytes` bytes each, reading only their
+  /// lengths: a vocabulary's tokens and merges (10^5 strings, 3-4 MB) that sizing never looks at.
+  /// One bounds check per string and no copy; the first string that is too long or runs past the
+  /// bytes in hand is read again by `string`, which raises the error it always did (same message,
+  /// same needed_bytes for a short prefix).
+  void skip_strings(std::uint64_t count, std::uint64_t max_bytes, const char* item) {
+    const auto* data = reinterpret_cast<const unsigned char*>(bytes_.data());
+    const std::uint64_t size = bytes_.size();
+    std::uint64_t pos = pos_;
+    for (; count > 0 && size - pos >= 8; --count) {
+      const std::uint64_t len = load_u64_le(data + pos);
+      if (len > max_bytes || len > size - pos - 8) break;
+      pos += 8 + len;
+    }
+    pos_ = pos;
+    for (; count > 0; --count) string(max_bytes, item);  // throws on the string that stopped the walk
   }
 
  private:
@@ -243,14 +276,18 @@ GgufValue read_value(Reader& r, GgufValueType type, int depth, bool keep) {
     }
     return v;
   }
-  // Strings and nested arrays: read one by one (each is at least 8 or 12 bytes, so the loop is
-  // bounded by the input size). Nested arrays keep only their count.
+  // Strings not kept (vocabularies, merges) are stepped over by their lengths; kept strings (at
+  // most kMaxKeptStringArray) and nested arrays are read one by one (each is at least 8 or 12
+  // bytes, so the loop is bounded by the input size). Nested arrays keep only their count.
   const bool keep_strings = keep && v.element_type == GgufValueType::string && v.array_count <= kMaxKeptStringArray;
   v.array_values_kept = keep_strings;
+  if (v.element_type == GgufValueType::string && !keep_strings) {
+    r.skip_strings(v.array_count, kGgufMaxStringBytes, "array_string");
+    return v;
+  }
   for (std::uint64_t i = 0; i < v.array_count; ++i) {
     if (v.element_type == GgufValueType::string) {
-      const std::string_view s = r.string(kGgufMaxStringBytes, "array_string");
-      if (keep_strings) v.array_strings.push_back(detail::sanitize_utf8(s));
+      v.array_strings.push_back(detail::sanitize_utf8(r.string(kGgufMaxStringBytes, "array_string")));
     } else {
       read_value(r, GgufValueType::array, depth + 1, false);
     }
@@ -408,7 +445,7 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
 
   std::unordered_set<std::string_view> seen;
   for (std::uint64_t i = 0; i < h.metadata_count; ++i) {
-    r.entry = {"gguf.entry.metadata_entry", str(i)};
+    r.entry = {"gguf.entry.metadata_entry", i, {}, false};
     const std::string_view key = r.string(kGgufMaxKeyBytes, "key");
     if (const auto bad = detail::first_invalid_utf8(key)) {
       throw InputError(kField, Message("error.gguf.key_not_utf8").integer("entry", static_cast<std::int64_t>(i))
@@ -417,7 +454,7 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     if (!seen.insert(key).second) {
       throw InputError(kField, Message("error.gguf.duplicate_key").text("key", detail::quote_for_message(key)));
     }
-    r.entry = {"gguf.entry.metadata_key", detail::quote_for_message(key)};
+    r.entry = {"gguf.entry.metadata_key", i, key, true};
     const GgufValueType type = checked_value_type(r.u32("value_type"), r, "value_type");
     h.metadata.push_back({std::string(key), read_value(r, type, 0, true)});
   }
@@ -434,7 +471,7 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
   seen.clear();
   h.tensors.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(h.tensor_count, 4096)));
   for (std::uint64_t i = 0; i < h.tensor_count; ++i) {
-    r.entry = {"gguf.entry.tensor", str(i)};
+    r.entry = {"gguf.entry.tensor", i, {}, false};
     GgufTensorInfo t;
     const std::string_view name = r.string(kGgufMaxTensorNameBytes, "name");
     if (const auto bad = detail::first_invalid_utf8(name)) {
@@ -445,11 +482,11 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
       throw InputError(kField, Message("error.gguf.duplicate_tensor").text("tensor", detail::quote_for_message(name)));
     }
     t.name = std::string(name);
-    const std::string quoted = detail::quote_for_message(name);
-    r.entry = {"gguf.entry.tensor", quoted};
+    const auto quoted = [name] { return detail::quote_for_message(name); };  // for messages only
+    r.entry = {"gguf.entry.tensor", i, name, true};
     const std::uint32_t n_dims = r.u32("dimension_count");
     if (n_dims > 4) {
-      throw InputError(kField, Message("error.gguf.too_many_dimensions").text("tensor", quoted)
+      throw InputError(kField, Message("error.gguf.too_many_dimensions").text("tensor", quoted())
                                    .integer("dimensions", std::int64_t{n_dims}));
     }
     t.n_dims = static_cast<int>(n_dims);
@@ -457,12 +494,12 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     for (std::uint32_t d = 0; d < n_dims; ++d) {
       const std::uint64_t dim = r.u64("dimensions");
       if (dim > static_cast<std::uint64_t>(kInt64Max)) {
-        throw InputError(kField, Message("error.gguf.dimension_beyond_int64").text("tensor", quoted).text("dimension", str(dim)));
+        throw InputError(kField, Message("error.gguf.dimension_beyond_int64").text("tensor", quoted()).text("dimension", str(dim)));
       }
       t.dims[d] = static_cast<std::int64_t>(dim);
       const auto product = detail::checked_mul(elements, t.dims[d]);
       if (!product) {
-        throw InputError(kField, Message("error.gguf.dimensions_overflow").text("tensor", quoted));
+        throw InputError(kField, Message("error.gguf.dimensions_overflow").text("tensor", quoted()));
       }
       elements = *product;
     }
@@ -474,7 +511,7 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     if (!type) {
       const char* removed = removed_type_term(type_id);
       Message m(removed ? "error.gguf.removed_type" : "error.gguf.unknown_type");
-      m.text("tensor", quoted).integer("type", std::int64_t{type_id});
+      m.text("tensor", quoted()).integer("type", std::int64_t{type_id});
       if (removed) m.term("removed", removed);
       throw InputError(kField, m);
     }
@@ -482,15 +519,15 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     const auto nbytes = ggml_tensor_bytes(*type, t.dims.data(), t.n_dims);
     if (!nbytes) {
       if (t.dims[0] % type->block_elements != 0) {
-        throw InputError(kField, Message("error.gguf.partial_block").text("tensor", quoted).integer("row", t.dims[0])
+        throw InputError(kField, Message("error.gguf.partial_block").text("tensor", quoted()).integer("row", t.dims[0])
                                      .text("type", type->name).integer("block", type->block_elements));
       }
-      throw InputError(kField, Message("error.gguf.tensor_bytes_overflow").text("tensor", quoted));
+      throw InputError(kField, Message("error.gguf.tensor_bytes_overflow").text("tensor", quoted()));
     }
     t.bytes = *nbytes;
     t.offset = r.u64("data_offset");
     if (t.offset % static_cast<std::uint64_t>(h.alignment) != 0) {
-      throw InputError(kField, Message("error.gguf.misaligned").text("tensor", quoted).text("offset", str(t.offset))
+      throw InputError(kField, Message("error.gguf.misaligned").text("tensor", quoted()).text("offset", str(t.offset))
                                    .integer("alignment", h.alignment));
     }
     h.tensors.push_back(std::move(t));
@@ -590,19 +627,38 @@ nlohmann::json value_to_json(const GgufValue& v) {
 
 nlohmann::json gguf_header_to_json(const GgufHeader& h) {
   using nlohmann::json;
-  json dtypes = json::object();
+  // Totals per type in plain integers, written once (adding up inside the JSON objects, and
+  // building each tensor from an initializer list, which copies every value, was a third of
+  // gguf_header_to_json in WASM).
+  struct TypeTotals {
+    std::int64_t tensors = 0, elements = 0, bytes = 0;
+  };
+  std::map<std::string_view, TypeTotals> totals;  // type names from ggml_type_info, static
   json tensors = json::array();
+  tensors.get_ref<json::array_t&>().reserve(h.tensors.size());
   for (const auto& t : h.tensors) {
-    const std::string type(ggml_type_info(t.type_id)->name);
-    json& d = dtypes[type];
-    if (d.is_null()) d = {{"tensors", 0}, {"elements", 0}, {"bytes", 0}};
-    d["tensors"] = d["tensors"].get<std::int64_t>() + 1;
-    d["elements"] = d["elements"].get<std::int64_t>() + t.elements;
-    d["bytes"] = d["bytes"].get<std::int64_t>() + t.bytes;
+    const std::string_view type = ggml_type_info(t.type_id)->name;
+    TypeTotals& d = totals[type];
+    ++d.tensors;
+    d.elements += t.elements;
+    d.bytes += t.bytes;
     json shape = json::array();
     for (int i = 0; i < t.n_dims; ++i) shape.push_back(t.dims[static_cast<std::size_t>(i)]);
-    tensors.push_back({{"name", t.name}, {"type", type}, {"shape", std::move(shape)},
-                       {"offset", t.offset}, {"elements", t.elements}, {"bytes", t.bytes}});
+    json tensor = json::object();
+    tensor["name"] = t.name;
+    tensor["type"] = type;
+    tensor["shape"] = std::move(shape);
+    tensor["offset"] = t.offset;
+    tensor["elements"] = t.elements;
+    tensor["bytes"] = t.bytes;
+    tensors.push_back(std::move(tensor));
+  }
+  json dtypes = json::object();
+  for (const auto& [type, d] : totals) {
+    json& out = dtypes[std::string(type)];
+    out["tensors"] = d.tensors;
+    out["elements"] = d.elements;
+    out["bytes"] = d.bytes;
   }
   json metadata = json::object();
   for (const auto& kv : h.metadata) metadata[kv.key] = value_to_json(kv.value);

@@ -186,7 +186,7 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
         return out.dump();
       }
     }
-    json summary = json::parse(inspect_model_header(bytes, file_size_bytes));
+    json summary = inspect_model_header_json(bytes, file_size_bytes);
     const std::string format = summary.value("format", "");
     if (format == "gguf" || format == "safetensors") {
       add_request_model(summary);
