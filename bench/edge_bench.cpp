@@ -2,8 +2,9 @@
 // The native half of the paired benchmark (bench/run.mjs): times calls through the JSON edge
 // (api.hpp), exactly the calls the WASM module's exports make, so the two can be compared call for
 // call. Reads the cases from a file, one per line: NAME<TAB>CALL<TAB>RUNS<TAB>ARGUMENT, where CALL is
-// estimate, recommend, listModels, listHardware or inspect (ARGUMENT: a file whose bytes are given,
-// whole, as a model file's leading bytes). Prints two lines per case: NAME then the wall-clock
+// estimate, recommend, recommendGrown (recommend against the catalog grown ten-fold, grown_catalog.hpp),
+// listModels, listHardware or inspect (ARGUMENT: a file whose bytes are given, whole, as a model
+// file's leading bytes). Prints two lines per case: NAME then the wall-clock
 // milliseconds of each run, tab-separated, and NAME then the process CPU milliseconds of the same
 // runs (on a shared machine the CPU time is what a preempted run still measures right). Three
 // untimed calls precede each case's runs.
@@ -18,7 +19,9 @@
 #include <string>
 #include <vector>
 
+#include "grown_catalog.hpp"
 #include "llmsizer/api.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 
 namespace {
 
@@ -69,6 +72,10 @@ int main(int argc, char** argv) {
     std::function<std::string()> fn;
     if (call == "estimate") fn = [&] { return llmsizer::estimate(argument); };
     else if (call == "recommend") fn = [&] { return llmsizer::recommend(argument); };
+    else if (call == "recommendGrown") fn = [&] {
+      static const llmsizer::bench::GrownCatalog grown(llmsizer::embedded_catalog(), 10);
+      return llmsizer::recommend(argument, grown);
+    };
     else if (call == "listModels") fn = [] { return llmsizer::list_models(); };
     else if (call == "listHardware") fn = [] { return llmsizer::list_hardware(); };
     else if (call == "inspect") fn = [&] { return llmsizer::inspect_model_file(argument, static_cast<double>(argument.size())); };
