@@ -2,9 +2,10 @@
 // The native half of the paired benchmark (bench/run.mjs): times calls through the JSON edge
 // (api.hpp), exactly the calls the WASM module's exports make, so the two can be compared call for
 // call. Reads the cases from a file, one per line: NAME<TAB>CALL<TAB>RUNS<TAB>ARGUMENT, where CALL is
-// estimate, recommend, listModels, listHardware or inspect (ARGUMENT: a file whose bytes are given
-// as a model file's leading bytes, then a tab and the whole file's size; without the size, the
-// bytes are the whole file). Prints two lines per case: NAME then the wall-clock
+// estimate, recommend, recommendGrown (recommend against the catalog grown ten-fold, grown_catalog.hpp),
+// listModels, listHardware or inspect (ARGUMENT: a file whose bytes are given as a model file's
+// leading bytes, then a tab and the whole file's size; without the size, the bytes are the whole
+// file). Prints two lines per case: NAME then the wall-clock
 // milliseconds of each run, tab-separated, and NAME then the process CPU milliseconds of the same
 // runs (on a shared machine the CPU time is what a preempted run still measures right). Three
 // untimed calls precede each case's runs.
@@ -19,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "grown_catalog.hpp"
 #include "llmsizer/api.hpp"
+#include "llmsizer/embedded_catalog.hpp"
 
 namespace {
 
@@ -78,6 +81,10 @@ int main(int argc, char** argv) {
     std::function<std::string()> fn;
     if (call == "estimate") fn = [&] { return llmsizer::estimate(argument); };
     else if (call == "recommend") fn = [&] { return llmsizer::recommend(argument); };
+    else if (call == "recommendGrown") fn = [&] {
+      static const llmsizer::bench::GrownCatalog grown(llmsizer::embedded_catalog(), 10);
+      return llmsizer::recommend(argument, grown);
+    };
     else if (call == "listModels") fn = [] { return llmsizer::list_models(); };
     else if (call == "listHardware") fn = [] { return llmsizer::list_hardware(); };
     else if (call == "inspect") fn = [&] { return llmsizer::inspect_model_file(argument, file_size); };

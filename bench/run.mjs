@@ -4,14 +4,18 @@
 // the min/median/max milliseconds of each side and the WASM/native ratio of the medians (with the
 // range of the per-round ratios), as Markdown tables (the README's performance table): by process
 // CPU time (what a call costs, even when a loaded machine preempts it), then by wall-clock time.
+// The case "recommend (catalog ×10)" runs against the catalog grown ten-fold (bench/grown_catalog.hpp):
+// natively in the same program, in WASM in the benchmark's own module (build/wasm/bench, built with
+// the page's by the wasm preset; the page's module has no such call).
 // Then the page's figures in headless Chromium (bench/page.mjs): the answer's first paint against a
 // one-paragraph static page, and an edit's time to the next frame.
 // usage: node bench/run.mjs [--rounds N] [--no-page] [build/native/bench/llmsizer-edge-bench] [build/wasm/web]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { loadCore } from '../tests/js/load_core.mjs';
 import { ggufFixture } from '../tests/js/gguf_fixture.mjs';
 
@@ -37,6 +41,7 @@ const cases = [
   ['estimate with hardware', 'estimate', 20, JSON.stringify({ ...base, hardware: 'nvidia-rtx-4090' })],
   ['training (QLoRA)', 'estimate', 40, JSON.stringify({ model: 'qwen2.5-7b-instruct', task: 'training', training: { method: 'qlora', seq_len: 4096, gradient_checkpointing: true } })],
   ['recommend (whole catalog)', 'recommend', 10, JSON.stringify(base)],
+  ['recommend (catalog ×10)', 'recommendGrown', 3, JSON.stringify(base)],
   ['listModels', 'listModels', 10, ''],
   ['listHardware', 'listHardware', 10, ''],
   // The header's bytes and the whole checkpoint's size, on both sides (a size of just the header's
@@ -47,9 +52,19 @@ const casesPath = join(dir, 'cases.tsv');
 writeFileSync(casesPath, cases.map((c) => c.join('\t')).join('\n') + '\n');
 
 const core = await loadCore(webDir);
+// The benchmark's module, loaded as loadCore loads the page's.
+async function loadBenchModule() {
+  const benchDir = join(dirname(webDir), 'bench');
+  const copy = join(dir, 'llmsizer-bench.mjs');
+  copyFileSync(join(benchDir, 'llmsizer-bench.js'), copy);
+  const { default: create } = await import(pathToFileURL(copy).href);
+  return create({ wasmBinary: readFileSync(join(benchDir, 'llmsizer-bench.wasm')) });
+}
+const benchCore = await loadBenchModule();
 const wasmCall = {
   estimate: (a) => core.estimate(a),
   recommend: (a) => core.recommend(a),
+  recommendGrown: (a) => benchCore.recommendGrown(a),
   listModels: () => core.listModels(),
   listHardware: () => core.listHardware(),
   inspect: () => core.inspectModelFile(gguf.bytes, gguf.fileSize),

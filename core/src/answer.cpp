@@ -230,9 +230,10 @@ Message fit_summary(Verdict verdict, std::int64_t headroom_bytes, std::int64_t m
 
 Recommendation recommend(const Request& r, const Catalog& catalog) {
   const MemoryByDevices memory(r.model, r.inference());
-  Recommendation rec = recommend_hardware(memory, catalog.all_hardware(), r.goal, r.costs);
+  const CatalogOptions evaluated(memory, catalog.all_hardware(), r.costs);  // each entry evaluated once for both
+  Recommendation rec = recommend_hardware(evaluated, r.goal);
   const HardwareSpec* mine = r.hardware && !r.hardware->is_rented() ? &*r.hardware : nullptr;
-  rec.costs = std::make_shared<const CostComparison>(compare_costs(memory, catalog.all_hardware(), mine, r.usage, r.costs));
+  rec.costs = std::make_shared<const CostComparison>(compare_costs(evaluated, mine, r.usage));
   return rec;
 }
 

@@ -99,15 +99,23 @@ std::optional<CostRow> price_row(HardwareOption&& option, CostKind kind, const U
 
 CostComparison compare_costs(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog,
                              const HardwareSpec* mine, const UsagePattern& usage, const OwnershipCosts& costs) {
+  return compare_costs(CatalogOptions(memory, catalog, costs), mine, usage);
+}
+
+CostComparison compare_costs(const CatalogOptions& evaluated, const HardwareSpec* mine, const UsagePattern& usage) {
+  const MemoryByDevices& memory = evaluated.memory();
+  const std::vector<HardwareSpec>& catalog = evaluated.catalog();
+  const OwnershipCosts& costs = evaluated.costs();
   CostComparison out;
   out.usage = usage;
   std::vector<CostRow> candidates;
-  for (const auto& hw : catalog) {
+  for (std::size_t i = 0; i < catalog.size(); ++i) {
+    const HardwareSpec& hw = catalog[i];
     if (!hw.unsupported.id.empty()) continue;
     const CostKind kind = kind_of(hw);
     // Cheap checks first: only a priced option can be in the table.
     if (kind == CostKind::cloud ? !hw.is_rented() : hw.price_usd <= 0) continue;
-    if (std::optional<CostRow> row = price_row(evaluate_option(memory, hw, costs, catalog), kind, usage, costs)) {
+    if (std::optional<CostRow> row = price_row(HardwareOption(evaluated.at(i)), kind, usage, costs)) {
       candidates.push_back(std::move(*row));
     }
   }

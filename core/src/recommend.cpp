@@ -192,16 +192,31 @@ HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec
   return o;
 }
 
+CatalogOptions::CatalogOptions(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, const OwnershipCosts& costs)
+    : memory_(memory), catalog_(catalog), costs_(costs), options_(catalog.size()) {}
+
+const HardwareOption& CatalogOptions::at(std::size_t index) const {
+  if (!options_[index]) options_[index] = std::make_unique<const HardwareOption>(evaluate_option(memory_, catalog_[index], costs_, catalog_));
+  return *options_[index];
+}
+
 Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, Goal goal,
                                   const OwnershipCosts& costs, std::size_t max_near_misses) {
+  return recommend_hardware(CatalogOptions(memory, catalog, costs), goal, max_near_misses);
+}
+
+Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, std::size_t max_near_misses) {
   Recommendation r;
   r.goal = goal;
+  const MemoryByDevices& memory = evaluated.memory();
+  const std::vector<HardwareSpec>& catalog = evaluated.catalog();
   const ModelSpec& model = memory.model();
   const InferenceSettings& settings = memory.settings();
   std::vector<NearMiss> misses;
-  for (const auto& hw : catalog) {
+  for (std::size_t i = 0; i < catalog.size(); ++i) {
+    const HardwareSpec& hw = catalog[i];
     if (!allowed(hw, goal)) continue;
-    HardwareOption o = evaluate_option(memory, hw, costs, catalog);
+    const HardwareOption& o = evaluated.at(i);
     if (!o.fit.fits) {
       NearMiss miss;
       miss.hardware = &hw;
@@ -209,7 +224,7 @@ Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vect
       misses.push_back(std::move(miss));
       continue;
     }
-    r.options.push_back(std::move(o));
+    r.options.push_back(o);
   }
   std::stable_sort(r.options.begin(), r.options.end(), [goal](const HardwareOption& a, const HardwareOption& b) {
     const double ka = rank_value(a, goal), kb = rank_value(b, goal);

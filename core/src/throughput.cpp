@@ -165,10 +165,13 @@ LinearKernel linear_kernel(const InferenceSettings& s) {
 
 // ---- Model quantities -----------------------------------------------------------------------------
 
+// The functions below take the model's ParamCounts, counted once per speed estimate: counting walks
+// every layer, and counted again in each function it was a sixth of a whole-catalog recommendation
+// (issue 20, callgrind on bench/edge_bench.cpp).
+
 /// Parameters whose FLOPs every token pays: active parameters less the embedding lookup (a tied
 /// table is used again as the output layer, which is a GEMM).
-double compute_params(const ModelSpec& m) {
-  const ParamCounts c = count_params(m);
+double compute_params(const ParamCounts& c) {
   return static_cast<double>(c.active - (c.lm_head > 0 ? c.embedding : 0));
 }
 
@@ -217,10 +220,10 @@ struct StepWeights {
   double total() const { return dense + experts; }
 };
 
-StepWeights step_weights(const ModelSpec& m, const InferenceSettings& s, const WeightsLayout& layout, std::int64_t batch) {
+StepWeights step_weights(const ModelSpec& m, const ParamCounts& c, const WeightsLayout& layout, std::int64_t batch) {
   StepWeights w;
   const double embeddings = static_cast<double>(layout.class_bytes(TensorClass::embeddings));
-  const bool tied = count_params(m).lm_head == 0;
+  const bool tied = c.lm_head == 0;
   const auto routed = static_cast<double>(layout.routed_expert_bytes);
   // The embedding table is gathered (one row per token), not streamed; a tied table is streamed
   // as the output layer.
@@ -230,7 +233,6 @@ StepWeights step_weights(const ModelSpec& m, const InferenceSettings& s, const W
     const double touched = std::min(1.0, 1.0 - std::pow(1.0 - share, static_cast<double>(batch)));
     w.experts = routed * touched;
   }
-  (void)s;
   return w;
 }
 
@@ -272,8 +274,9 @@ double effective_tflops(const HardwareSpec& hw, bool cpu) {
   return hw.matrix_tflops * kGpuMatmulEfficiency;
 }
 
-double params_read_per_step(const ModelSpec& m, std::int64_t batch) {
-  const ParamCounts c = count_params(m);
+namespace {
+
+double params_read_per_step(const ModelSpec& m, const ParamCounts& c, std::int64_t batch) {
   // The embedding table is gathered (one row per token), not streamed; a tied table is streamed as
   // the output layer.
   double read = static_cast<double>(c.active - (c.lm_head > 0 ? c.embedding : 0));
@@ -286,11 +289,15 @@ double params_read_per_step(const ModelSpec& m, std::int64_t batch) {
   return read;
 }
 
+}  // namespace
+
+double params_read_per_step(const ModelSpec& m, std::int64_t batch) { return params_read_per_step(m, count_params(m), batch); }
+
 namespace {
 
 /// The GPU part of one forward (decode step or prefill) of an engine, by cause.
-StepTime gpu_forward(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, int gpus, const WeightsLayout& layout,
-                     const ForwardInput& in, const SpeedOptions& options) {
+StepTime gpu_forward(const ModelSpec& m, const ParamCounts& c, const InferenceSettings& s, const HardwareSpec& hw, int gpus,
+                     const WeightsLayout& layout, const ForwardInput& in, const SpeedOptions& options) {
   StepTime t;
   const EngineModel e = engine_model(s, in.context, options);
   const LinearKernel k = linear_kernel(s);
@@ -305,7 +312,7 @@ StepTime gpu_forward(const ModelSpec& m, const InferenceSettings& s, const Hardw
   // Weights: the format's kernel streams them at its share of the bandwidth. A prefill of many
   // tokens touches every expert.
   const std::int64_t touching = in.tokens > 1 ? in.tokens * s.batch : s.batch;
-  const StepWeights w = step_weights(m, s, layout, touching);
+  const StepWeights w = step_weights(m, c, layout, touching);
   double weights_s = w.total() / tp / (bw * k.bandwidth_share);
 
   // Attention over the cache (decode) and FLOPs.
@@ -326,7 +333,7 @@ StepTime gpu_forward(const ModelSpec& m, const InferenceSettings& s, const Hardw
     attention_s += e.cache_copies * kv / bw;
   }
   const double prompt_attention = in.tokens > 1 ? 0.5 * attention_flops_per_token(m, in.context) * tokens : 0.0;
-  const double flops = (2.0 * compute_params(m) * tokens + (in.tokens == 1 ? attention_flops_per_token(m, in.context) * batch : prompt_attention)) / tp;
+  const double flops = (2.0 * compute_params(c) * tokens + (in.tokens == 1 ? attention_flops_per_token(m, in.context) * batch : prompt_attention)) / tp;
   t.compute_s = tf > 0 ? flops / tf : 0;
 
   // Small kernels: each takes a minimum time on the GPU whatever its size.
@@ -397,27 +404,24 @@ double bytes_per_param(const InferenceSettings& s) {
   return static_cast<double>(s.weights->block_bytes) / static_cast<double>(s.weights->block_elements);
 }
 
-}  // namespace
-
-StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where,
-                     std::int64_t context, const SpeedOptions& options) {
+StepTime decode_step(const ModelSpec& m, const ParamCounts& c, const InferenceSettings& s, const HardwareSpec& hw,
+                     const SpeedPlacement& where, std::int64_t context, const SpeedOptions& options) {
   const bool cpu = where.gpus == 0 || hw.is_cpu();
   const bool offload = !cpu && where.gpu_layers >= 0 && where.gpu_layers < m.num_layers;
   if (!cpu && !offload) {
     WeightsLayout own;
-    return gpu_forward(m, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{1, context}, options);
+    return gpu_forward(m, c, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{1, context}, options);
   }
   StepTime t;
   const double batch = static_cast<double>(s.batch);
-  const double weights = params_read_per_step(m, s.batch) * bytes_per_param(s);
-  const double flops = (2.0 * compute_params(m) + attention_flops_per_token(m, context)) * batch;
+  const double weights = params_read_per_step(m, c, s.batch) * bytes_per_param(s);
+  const double flops = (2.0 * compute_params(c) + attention_flops_per_token(m, context)) * batch;
   const double bw = effective_bandwidth_gb_per_s(hw, cpu) * 1e9;
   const double tf = effective_tflops(hw, cpu) * 1e12;
   const int layers = std::max(1, m.num_layers);
   if (offload) {
     // Output layer and gpu_layers on the GPU; the other layers are read and computed by the CPU
     // (llama.cpp -ngl: the engine that offloads layers).
-    const ParamCounts c = count_params(m);
     const double output = static_cast<double>(c.lm_head > 0 ? c.lm_head : c.embedding) * bytes_per_param(s);
     const double kv = kv_bytes_per_device(m, s, context, 1);
     const double gpu_share = static_cast<double>(where.gpu_layers) / layers;
@@ -442,7 +446,8 @@ StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const Hardw
   return t;
 }
 
-double prefill_seconds(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where) {
+double prefill_seconds(const ModelSpec& m, const ParamCounts& c, const InferenceSettings& s, const HardwareSpec& hw,
+                       const SpeedPlacement& where) {
   const bool cpu = where.gpus == 0 || hw.is_cpu();
   const double tokens = static_cast<double>(s.input_tokens) * static_cast<double>(s.batch);
   const double tf = effective_tflops(hw, cpu) * 1e12;
@@ -452,14 +457,14 @@ double prefill_seconds(const ModelSpec& m, const InferenceSettings& s, const Har
     // One forward over the prompt: FLOPs or the weights, and never under the host's time to
     // issue one forward (an eager engine's per-layer floor), plus the synchronizing MoE loop.
     WeightsLayout own;
-    const StepTime t = gpu_forward(m, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{s.input_tokens, s.input_tokens}, SpeedOptions{});
+    const StepTime t = gpu_forward(m, c, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{s.input_tokens, s.input_tokens}, SpeedOptions{});
     const double floor = s.engine == Engine::autoawq ? kAutoAwqPrefillFloorS : 0.0;
     return std::max(t.total_s - t.fixed_s, floor);
   }
   // Causal attention over the prompt: token t meets t keys; summed, half of T × KV(T) per sequence.
   const double attention = 0.5 * attention_flops_per_token(m, s.input_tokens) * tokens;
-  const double flops = 2.0 * compute_params(m) * tokens + attention;
-  const double weights = params_read_per_step(m, s.batch) * bytes_per_param(s);
+  const double flops = 2.0 * compute_params(c) * tokens + attention;
+  const double weights = params_read_per_step(m, c, s.batch) * bytes_per_param(s);
   const double bw = effective_bandwidth_gb_per_s(hw, cpu) * 1e9;
   if (offload) {
     // llama.cpp runs large prompt batches of CPU layers on the GPU too, copying their weights over
@@ -469,6 +474,17 @@ double prefill_seconds(const ModelSpec& m, const InferenceSettings& s, const Har
     return std::max(flops * gpu_share / tf, weights * gpu_share / bw) + std::max(flops * (1 - gpu_share) / tf, weights * (1 - gpu_share) / pcie);
   }
   return std::max(flops / tf, weights / bw);
+}
+
+}  // namespace
+
+StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where,
+                     std::int64_t context, const SpeedOptions& options) {
+  return decode_step(m, count_params(m), s, hw, where, context, options);
+}
+
+double prefill_seconds(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where) {
+  return prefill_seconds(m, count_params(m), s, hw, where);
 }
 
 Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw,
@@ -486,18 +502,19 @@ Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, c
   // Decode steps cost a linear function of the context: the step at the middle of the generation
   // is their mean.
   const std::int64_t middle = s.input_tokens + std::max<std::int64_t>(1, s.output_tokens / 2);
-  r.step = decode_step(m, settings, hw, where, middle, options);
+  const ParamCounts c = count_params(m);
+  r.step = decode_step(m, c, settings, hw, where, middle, options);
   r.decode_tokens_per_s = 1.0 / r.step.total_s;
   r.decode_tokens_per_s_total = static_cast<double>(s.batch) / r.step.total_s;
   const bool pipeline = !cpu && where.gpus > 1 && (s.engine == Engine::transformers || s.engine == Engine::autoawq || s.engine == Engine::litgpt);
   const int tp = cpu || pipeline ? 1 : std::max(1, where.gpus);
-  r.bytes_per_step = static_cast<std::int64_t>(params_read_per_step(m, s.batch) * bytes_per_param(s) / tp +
+  r.bytes_per_step = static_cast<std::int64_t>(params_read_per_step(m, c, s.batch) * bytes_per_param(s) / tp +
                                                kv_bytes_per_device(m, s, middle, tp));
-  r.flops_per_step = (2.0 * compute_params(m) + attention_flops_per_token(m, middle)) * static_cast<double>(s.batch);
-  const double prefill = prefill_seconds(m, settings, hw, where);
+  r.flops_per_step = (2.0 * compute_params(c) + attention_flops_per_token(m, middle)) * static_cast<double>(s.batch);
+  const double prefill = prefill_seconds(m, c, settings, hw, where);
   if (prefill > 0) {
     // The prompt pass pays the engine's per-step costs once too.
-    const StepTime first = decode_step(m, settings, hw, where, s.input_tokens + 1, options);
+    const StepTime first = decode_step(m, c, settings, hw, where, s.input_tokens + 1, options);
     const double prompt_pass = prefill + first.fixed_s + (cpu ? first.communication_s : 0.0);
     r.prefill_tokens_per_s = static_cast<double>(s.input_tokens) * static_cast<double>(s.batch) / prompt_pass;
     r.time_to_first_token_s = prompt_pass;

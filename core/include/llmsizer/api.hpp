@@ -12,6 +12,9 @@ namespace llmsizer {
 std::string estimate(const std::string& request_json);
 /// Every catalog option for a request, ranked (contract: Recommendation).
 std::string recommend(const std::string& request_json);
+class Catalog;  // catalog.hpp
+/// The same against `catalog` instead of the compiled-in one (bench/: the catalog grown ten-fold).
+std::string recommend(const std::string& request_json, const Catalog& catalog);
 /// The model presets: {"schema_version": 1, "models": [...]}.
 std::string list_models();
 /// The hardware catalog: {"schema_version": 1, "hardware": [...]}.

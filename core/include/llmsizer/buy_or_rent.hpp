@@ -66,5 +66,7 @@ constexpr std::size_t kCostRowsPerKind = 3;
  *  own machine, if given). Options that do not fit, or have no price, are left out. */
 CostComparison compare_costs(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog,
                              const HardwareSpec* mine, const UsagePattern& usage, const OwnershipCosts& costs);
+/// The same over catalog options already evaluated (recommend.hpp: those of the recommendation).
+CostComparison compare_costs(const CatalogOptions& options, const HardwareSpec* mine, const UsagePattern& usage);
 
 }  // namespace llmsizer

@@ -94,6 +94,26 @@ struct Recommendation {
 HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec& hw, const OwnershipCosts& costs,
                                const std::vector<HardwareSpec>& catalog);
 
+/** evaluate_option for the entries of one catalog, each made on first use and kept: a recommendation
+ *  and its cost table (buy_or_rent.hpp) ask for the same entries, and evaluating an entry twice was
+ *  a sixth of a whole-catalog recommendation's time (issue 20, callgrind on bench/edge_bench.cpp).
+ *  `memory`, `catalog` and `costs` must outlive it. */
+class CatalogOptions {
+ public:
+  CatalogOptions(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, const OwnershipCosts& costs);
+  /// evaluate_option(memory, catalog[index], costs, catalog).
+  const HardwareOption& at(std::size_t index) const;
+  const MemoryByDevices& memory() const { return memory_; }
+  const std::vector<HardwareSpec>& catalog() const { return catalog_; }
+  const OwnershipCosts& costs() const { return costs_; }
+
+ private:
+  const MemoryByDevices& memory_;
+  const std::vector<HardwareSpec>& catalog_;
+  const OwnershipCosts& costs_;
+  mutable std::vector<std::unique_ptr<const HardwareOption>> options_;
+};
+
 /** One sentence on a fitting option, built from its numbers. */
 Message option_reason(const HardwareOption& option, const InferenceSettings& settings);
 
@@ -101,5 +121,7 @@ Message option_reason(const HardwareOption& option, const InferenceSettings& set
  *  `memory` (one per device count), so the whole catalog costs a handful of estimates. */
 Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, Goal goal,
                                   const OwnershipCosts& costs, std::size_t max_near_misses = 5);
+/// The same over options already evaluated (and kept for the cost table).
+Recommendation recommend_hardware(const CatalogOptions& options, Goal goal, std::size_t max_near_misses = 5);
 
 }  // namespace llmsizer

@@ -51,9 +51,10 @@ std::string estimate(const std::string& request_json) {
   });
 }
 
-std::string recommend(const std::string& request_json) {
+std::string recommend(const std::string& request_json) { return recommend(request_json, embedded_catalog()); }
+
+std::string recommend(const std::string& request_json, const Catalog& catalog) {
   return guarded([&] {
-    const Catalog& catalog = embedded_catalog();
     const Request request = edge::parse_request(request_json, catalog, Api::recommend);
     if (request.task == Task::training) {
       return edge::to_json(request, recommend_training(request.model, request.training, catalog.all_hardware(), request.goal, request.costs));
