@@ -19,15 +19,13 @@ window.llmsizerBoot = window.llmsizerBoot || (() => {  // set already when the m
   const first = String((navigator.languages && navigator.languages[0]) || navigator.language || '').toLowerCase().split('-')[0];
   const lang = m ? m[1] : first === 'ja' ? 'ja' : 'en';
   // Parsed as soon as they arrive: read later, their JSON would wait behind the core's start-up.
-  // The page's strings and the core's messages (as "msg.<id>", lib/i18n.js withMessages does the same).
+  // The page's strings, and the core's messages for Japanese (English ones come from the core itself,
+  // lib/i18n.js takeEnglishMessagesFrom).
   if (lang === 'en' || lang === 'ja') {
     const json = (file) => fetch(`i18n/${file}`, { credentials: 'same-origin' })
       .then((r) => { if (!r.ok) throw new Error(`strings for ${lang}: HTTP ${r.status}`); return r.json(); });
-    boot.strings[lang] = Promise.all([json(`${lang}.json`), json(`messages.${lang}.json`)]).then(([strings, messages]) => {
-      const out = Object.assign({}, strings);
-      for (const id of Object.keys(messages)) out[`msg.${id}`] = messages[id];
-      return out;
-    });
+    boot.strings[lang] = Promise.all([json(`${lang}.json`), lang === 'ja' ? json('messages.ja.json') : null])
+      .then(([strings, messages]) => ({ strings, messages }));
     boot.strings[lang].catch(() => {});  // lib/i18n.js reports it
   }
   return boot;

@@ -22,16 +22,27 @@ export function withMessages(strings, messages) {
 }
 
 const cache = new Map();
+let englishMessages = null;
+/** Where the English messages come from: the core's own table (listMessages), once session.js has a
+ *  core to ask. The page ships no copy of it: web/i18n/messages.en.json is what the tests and the
+ *  build's prerender read, not a file the page loads (17 KB gzipped saved). Japanese comes as a file. */
+export function takeEnglishMessagesFrom(fromCore) { englishMessages = fromCore; }
+
 /** The strings for `lang`, messages included (a Promise of a plain object). */
 export function loadStrings(lang) {
   if (!cache.has(lang)) {
-    // boot.js may have fetched and parsed them while the modules loaded; the other language loads on demand.
+    // boot.js may have fetched and parsed them while the modules loaded ({strings, messages}, messages
+    // null for English); the other language loads on demand.
     const early = globalThis.llmsizerBoot && globalThis.llmsizerBoot.strings && globalThis.llmsizerBoot.strings[lang];
     const json = (file) => fetch(new URL(`../i18n/${file}`, import.meta.url)).then((r) => {
       if (!r.ok) throw new Error(`strings for ${lang}: HTTP ${r.status}`);
       return r.json();
     });
-    cache.set(lang, early || Promise.all([json(`${lang}.json`), json(`messages.${lang}.json`)]).then(([s, m]) => withMessages(s, m)));
+    const page = early ? early.then((x) => x.strings) : json(`${lang}.json`);
+    const messages = lang === 'en'
+      ? (englishMessages ? englishMessages() : Promise.reject(new Error('the English messages come from the core, which is not loaded')))
+      : (early ? early.then((x) => x.messages || json(`messages.${lang}.json`)) : json(`messages.${lang}.json`));
+    cache.set(lang, Promise.all([page, messages]).then(([s, m]) => withMessages(s, m)));
   }
   return cache.get(lang);
 }

@@ -4,7 +4,7 @@
 // back to its default with a notice, so no link can leave the page broken.
 import createCore from '../llmsizer.js';
 import { defaults, menusFrom, readUrl, stateKeyForField, toRequest } from './state.js';
-import { formatter, loadStrings, preferredLang, translator, LANGS } from './i18n.js';
+import { formatter, loadStrings, preferredLang, takeEnglishMessagesFrom, translator, LANGS } from './i18n.js';
 
 /** The language a URL asks for, read before anything else so its strings load with the core. */
 function urlLang(href) {
@@ -65,10 +65,12 @@ export function pageLang() {
 export async function startSession() {
   const lang = pageLang();
   if (!globalThis.llmsizerBoot) globalThis.llmsizerBoot = {};  // boot.js came too late: it then does nothing
-  const stringsPromise = loadStrings(lang);
   let startCore;
   const coreWanted = new Promise((resolve) => { startCore = resolve; });
   const corePromise = coreWanted.then(() => createCore(earlyWasm()));
+  // English messages are the core's own table: asking for them starts the core.
+  takeEnglishMessagesFrom(() => { startCore(); return corePromise.then((c) => JSON.parse(c.listMessages()).messages); });
+  const stringsPromise = loadStrings(lang);
   let core = null;
   /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. */
   const call = (fn, arg) => {
