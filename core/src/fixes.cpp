@@ -2,8 +2,8 @@
 #include "llmsizer/fixes.hpp"
 
 #include <algorithm>
-#include <functional>
 
+#include "llmsizer/largest_fitting.hpp"
 #include "llmsizer/precision.hpp"
 
 namespace llmsizer {
@@ -65,16 +65,6 @@ Message result_clause(Verdict v, std::int64_t headroom) {
   return Message(v == Verdict::comfortable ? "fix.result.comfortable" : "fix.result.tight").bytes("headroom", headroom);
 }
 
-/// Largest value in [lo, hi] with ok(value), given ok(lo) and a predicate true up to some point.
-std::int64_t largest(std::int64_t lo, std::int64_t hi, const std::function<bool(std::int64_t)>& ok) {
-  if (ok(hi)) return hi;
-  while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (ok(mid)) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /// The request's memory against one device (or RAM, or the budget) of the target.
 struct InferenceCheck {
@@ -192,7 +182,7 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
       return check.comfortable(s, gpus);
     };
     if (context > 512 && settings.input_tokens > 1 && ok(1)) {
-      std::int64_t best = largest(1, settings.input_tokens - 1, ok) + settings.output_tokens;
+      std::int64_t best = largest_holding(1, settings.input_tokens - 1, ok) + settings.output_tokens;
       if (best >= 2048) best -= best % 1024;
       if (best >= 512 && best < context && best > settings.output_tokens) {
         s.input_tokens = best - settings.output_tokens;
@@ -210,7 +200,7 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
       return check.comfortable(s, gpus);
     };
     if (ok(1)) {
-      s.batch = largest(1, settings.batch - 1, ok);
+      s.batch = largest_holding(1, settings.batch - 1, ok);
       add(FixCost::less, {FixChange::of_integer("batch", s.batch)}, Message("fix.batch").count("batch", s.batch).count("current", settings.batch), s, gpus,
           target.usable_bytes);
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "llmsizer/largest_fitting.hpp"
 #include "llmsizer/precision.hpp"
 
 namespace llmsizer {
@@ -119,18 +120,6 @@ std::int64_t needed_for(const ModelSpec& model, InferenceSettings s, int gpus) {
   return needed_bytes(estimate_inference_memory(model, s), gpus);
 }
 
-/// Largest value in [1, hi] with fits(value), given fits(1); monotonic decreasing predicate.
-template <typename Fits>
-std::int64_t largest_fitting(std::int64_t hi, Fits&& fits) {
-  if (fits(hi)) return hi;
-  std::int64_t lo = 1;  // fits
-  while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (fits(mid)) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
 
 }  // namespace
 
@@ -143,7 +132,7 @@ std::int64_t max_context_that_fits(const ModelSpec& model, const InferenceSettin
   };
   const std::int64_t max_input = limit - settings.output_tokens;
   if (max_input < 1 || !fits(1)) return 0;
-  return largest_fitting(max_input, fits) + settings.output_tokens;
+  return largest_holding(1, max_input, fits) + settings.output_tokens;
 }
 
 std::int64_t max_batch_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
@@ -154,7 +143,7 @@ std::int64_t max_batch_that_fits(const ModelSpec& model, const InferenceSettings
     return needed_for(model, s, gpus) <= usable_bytes;
   };
   if (!fits(1)) return 0;
-  return largest_fitting(limit, fits);
+  return largest_holding(1, limit, fits);
 }
 
 OffloadSplit offload_split(const ModelSpec& model, const InferenceSettings& settings, const MemoryEstimate& one_gpu,

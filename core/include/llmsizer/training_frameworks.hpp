@@ -7,6 +7,8 @@
 /// training.cpp calls them.
 #include <cstdint>
 
+#include "llmsizer/largest_fitting.hpp"
+
 namespace llmsizer {
 
 /// The program that runs the training.
@@ -74,20 +76,5 @@ constexpr int kUnslothLayerInputsOnGpu = 2;
 /// Unsloth uses less VRAM!", unsloth/models/llama.py, 2025-01) and uses Cut Cross-Entropy above.
 constexpr std::int64_t kUnslothLogitsTokens = 1024;
 
-/// The largest value in [1, upper] for which `fits(value)` holds, given that fitting is monotone
-/// (a longer sequence or a larger micro-batch never needs less memory); 0 when even 1 does not fit.
-template <typename Fits>
-std::int64_t largest_fitting(std::int64_t upper, Fits fits) {
-  if (upper < 1 || !fits(1)) return 0;
-  std::int64_t lo = 1;
-  std::int64_t hi = upper;
-  if (fits(hi)) return hi;
-  while (hi - lo > 1) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
-    if (fits(mid)) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
 
 }  // namespace llmsizer
