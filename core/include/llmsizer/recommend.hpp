@@ -101,6 +101,10 @@ HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec
 class CatalogOptions {
  public:
   CatalogOptions(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, const OwnershipCosts& costs);
+  // It keeps references: a temporary would dangle (as MemoryByDevices refuses a temporary model).
+  CatalogOptions(MemoryByDevices&&, const std::vector<HardwareSpec>&, const OwnershipCosts&) = delete;
+  CatalogOptions(const MemoryByDevices&, std::vector<HardwareSpec>&&, const OwnershipCosts&) = delete;
+  CatalogOptions(const MemoryByDevices&, const std::vector<HardwareSpec>&, OwnershipCosts&&) = delete;
   /// evaluate_option(memory, catalog[index], costs, catalog).
   const HardwareOption& at(std::size_t index) const;
   const MemoryByDevices& memory() const { return memory_; }
