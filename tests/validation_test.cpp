@@ -102,6 +102,32 @@ TEST_CASE("Transformers 4.38 row of Qwen2-7B at 6144 prompt tokens by hand", "[v
   CHECK(found);
 }
 
+TEST_CASE("DeepSeek-LLM 7B README row at batch 1 and 256 tokens by hand", "[validation][transformers]") {
+  // deepseek-llm-deepseek-llm-7b-bs1-seq256: 13.29 "GB" (deepseek-ai/DeepSeek-LLM@6712a86 README, GPU
+  // Memory Usage, one A100-PCIE-40GB), read as GiB: the bf16 weights alone are 6,910,365,696 × 2 B
+  // = 13.82e9 B, above 13.29e9. Mapped as transformers 4.35 (eager attention, tuple cache, fp32 logits
+  // of every prompt position), prompt 256, one new token. By hand, bytes:
+  // weights 13,820,731,392; rotary tables (per layer before 4.38) 30 × 4096 × 128 × 2 × 2 = 62,914,560;
+  // the first decode step: the new cache 257 × 491,520 (2 × 30 × 4096 × 2 B per token) = 126,320,640,
+  // the previous tuple cache 256 × 491,520 = 125,829,120, the prefill's fp32 logits 256 × 102,400 × 4
+  // = 104,857,600 and the step's last-position logits 102,400 × (2 + 3 × 4) = 1,433,600 (above the
+  // prefill's cache + bf16 and fp32 logits, 285,212,672): 14,242,086,912 B = 13.264 GiB.
+  const ValidationReport report = run_validation("inference");
+  int used_7b = 0;
+  int excluded_67b = 0;
+  for (const auto& row : report.rows) {
+    if (row.id.rfind("deepseek-llm-deepseek-llm-7b-", 0) == 0 && row.used) ++used_7b;
+    if (row.id.rfind("deepseek-llm-deepseek-llm-67b-", 0) == 0 && !row.used && !row.oom) ++excluded_67b;
+    if (row.id != "deepseek-llm-deepseek-llm-7b-bs1-seq256") continue;
+    CHECK(row.used);
+    CHECK(row.unit == "GiB");
+    CHECK_THAT(row.measured, WithinRel(13.29, 1e-9));
+    CHECK_THAT(row.estimated, WithinRel(14'242'086'912.0 / (1024.0 * 1024.0 * 1024.0), 1e-6));
+  }
+  CHECK(used_7b == 21);        // the 25 cells less 4 OOM
+  CHECK(excluded_67b == 25);   // 19 measured and 6 OOM cells, all on 8 GPUs
+}
+
 TEST_CASE("Median and nearest-rank percentile", "[validation]") {
   CHECK(median_of({}) == 0.0);
   CHECK_THAT(median_of({3.0, 1.0, 2.0}), WithinRel(2.0, 1e-12));

@@ -158,10 +158,16 @@ struct TransformersPeak {
   Message values;
 };
 
+/// transformers release from which Llama computes cos/sin per call (major × 100 + minor).
+constexpr int kTransformersLlamaRopePerCall = 438;
+
 /// Layers holding their own rotary cos/sin table before transformers 4.45: Qwen2, Qwen2-MoE,
 /// Mistral and Mixtral (modeling_qwen2.py "Copied from transformers.models.mistral").
-/// Llama computes cos/sin per call since 4.38.
-bool rope_table_per_layer(const ModelSpec& m) {
+/// Llama computes cos/sin per call since 4.38; before, every LlamaAttention built its own
+/// LlamaRotaryEmbedding, whose __init__ calls _set_cos_sin_cache(seq_len=max_position_embeddings,
+/// dtype=torch.get_default_dtype()) and registers cos_cached and sin_cached (modeling_llama.py, 4.31-4.37).
+bool rope_table_per_layer(const ModelSpec& m, int version) {
+  if (m.model_type == "llama") return version < kTransformersLlamaRopePerCall;
   return m.model_type == "qwen2" || m.model_type == "qwen2_moe" || m.model_type == "mistral" || m.model_type == "mixtral";
 }
 
@@ -185,7 +191,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
   // Buffers that live through the whole call.
   std::int64_t buffers = 0;
   std::vector<Message> buffer_parts;
-  if (version > 0 && version < kTransformersRopeAtModel && rope_table_per_layer(m) && m.max_position_embeddings > 0) {
+  if (version > 0 && version < kTransformersRopeAtModel && rope_table_per_layer(m, version) && m.max_position_embeddings > 0) {
     // transformers 4.37-4.44 modeling_qwen2.py / modeling_mistral.py: every attention layer builds
     // Qwen2RotaryEmbedding(max_position_embeddings) whose _set_cos_sin_cache registers cos_cached
     // and sin_cached buffers of max_position_embeddings × head_dim in torch.get_default_dtype()

@@ -49,6 +49,9 @@ std::string preset_for(const std::string& model_ref) {
   static const std::map<std::string, std::string> kAliases = {
       {"llama-3-8b", "meta-llama-3-8b"},  // vLLM PR #10511 serves meta-llama/Meta-Llama-3-8B
       {"vicuna-7b-v1.5", "llama-2-7b-hf"},  // lmsys/vicuna-7b-v1.5 is a fine-tuned Llama-2-7B (same config)
+      // DeepSeek-LLM README "GPU Memory Usage": "7B and 67B models" (base and chat share one config)
+      {"deepseek-llm-7b", "deepseek-llm-7b-base"},
+      {"deepseek-llm-67b", "deepseek-llm-67b-base"},
   };
   const std::string id = lower(model_ref);
   const auto alias = kAliases.find(id);
@@ -176,6 +179,63 @@ std::string model_and_weights(const json& r, ValidationRow& row, ojson& request)
   return "";
 }
 
+/** A row of the DeepSeek-LLM README's "GPU Memory Usage" tables (deepseek-ai/DeepSeek-LLM@6712a86):
+ *  "We profile the peak memory usage of inference for 7B and 67B models at different batch size and
+ *  sequence length settings", 7B on one A100-PCIE-40GB, 67B on eight. Framework, tool and what
+ *  "sequence length" counts are not stated; the mapping reads them as follows, each from the numbers:
+ *  - Framework: the README's own inference examples (transformers, torch_dtype=torch.bfloat16,
+ *    device_map="auto"), with the transformers release of the README's date (DeepSeek-LLM came out on
+ *    2023-11-29: transformers 4.35), whose Llama has eager attention only (SDPA came in 4.36):
+ *    engine transformers 4.35, flash_attention false, bf16 weights.
+ *  - Unit: "GB" is GiB. The 7B weights alone are 6,910,365,696 × 2 B = 13.82 × 10^9 B, above the
+ *    13.29 printed for batch 1 × 256 tokens if it were 10^9 B; read as GiB (14.27 × 10^9 B) it is the
+ *    weights (12.87 GiB) plus 0.42 GiB. The quantity is the allocator peak (torch.cuda.max_memory_allocated,
+ *    memory.tensor_peak_bytes): nvidia-smi would add the CUDA context (~0.4 GiB) to that row too.
+ *  - Sequence length = the prompt, with generation after it (one new token: the number generated is not
+ *    stated). Across the 7B table the memory grows faster than linearly in L at a fixed batch (bs 1:
+ *    +0.34, +0.84, +1.90, +4.88 GiB per doubling from 256): the L × L attention scores of a prompt of L
+ *    tokens, which a total of L tokens reached by decoding never holds (read that way, batch 1 × 4096
+ *    would be the weights and two caches, 16.6 GiB, 22% below the 21.25 printed). At a fixed L the
+ *    memory grows by ~1.5 MiB per token of the batch (bs 8 → 16: 0.384 GiB per sequence at 256, 0.73 at
+ *    512, 1.52 at 1024): more than one forward holds (the cache, 0.47 MiB, and the bf16 + fp32 logits
+ *    of every prompt position, 0.59 MiB per token), and what 4.35's generate holds in its first decode
+ *    step (the previous step's tuple cache, the new one, and the prefill's fp32 logits: 1.33 MiB).
+ *  - 67B: eight GPUs under device_map="auto" hold consecutive layers (accelerate's balanced split: ~13
+ *    of the 95 layers on each middle GPU) and each computes every head's attention scores for its
+ *    layers; the core's `gpus` is tensor parallelism (weights and heads split over the GPUs), so the
+ *    per-GPU peak of a layer split is not modelled: those rows (and their out-of-memory cells) stay out.
+ *  Out-of-memory cells are verdicts on the 40 GB card, like every other OOM row. */
+ValidationRow deepseek_llm_row(ValidationRow row, const json& r) {
+  const json& setting = r.at("setting");
+  const json& measured = r.at("measured");
+  const int gpu_count = setting.value("gpu_count", 1);
+  if (gpu_count > 1) {
+    row.notes.push_back(std::to_string(gpu_count) + " GPUs");
+    return excluded(row, "DeepSeek-LLM 67B on 8 GPUs with device_map=\"auto\" (the README's loading): a layer split, each GPU computing every head's attention for its layers; the core's gpus is tensor parallelism, so this per-GPU peak is not modelled");
+  }
+  ojson request;
+  if (const std::string why = model_and_weights(r, row, request); !why.empty()) return excluded(row, why);
+  request["weights"] = "bf16";  // the README's torch_dtype=torch.bfloat16 ("bf16 (presumed)" in the row)
+  request["engine"] = "transformers";
+  request["engine_version"] = "4.35";
+  request["flash_attention"] = false;
+  request["input_tokens"] = setting.at("seq_len");
+  request["output_tokens"] = 1;
+  request["batch"] = setting.value("batch", 1);
+  request["gpus"] = 1;
+  row.notes.push_back("not stated: transformers 4.35 (the README's examples, its release date) with eager attention, 'sequence length' read as the prompt, one new token, GB read as GiB");
+  if (measured.value("oom", false)) return oom_verdict(row, request, gpu_capacity_bytes(setting, measured));
+  row.measured = measured.at("gpu_memory_gb").get<double>();
+  row.unit = "GiB";
+  row.quantity = "memory.tensor_peak_bytes (peak allocated; the README's \"GB\" read as GiB)";
+  row.request = request.dump();
+  const json response = estimate_json(request);
+  if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].dump());
+  row.estimated = response["memory"]["tensor_peak_bytes"].get<double>() / kGiB;
+  row.used = true;
+  return row;
+}
+
 ValidationRow inference_row(const json& r) {
   ValidationRow row = row_for(r, "inference");
   const json& setting = r.at("setting");
@@ -183,9 +243,7 @@ ValidationRow inference_row(const json& r) {
   const std::string framework = lower(string_at(setting, "framework"));
   const std::string model_ref = string_at(r, "model_ref");
 
-  if (contains(row.source, "deepseek-ai/DeepSeek-LLM")) {
-    return excluded(row, "DeepSeek-LLM README: framework and tool not stated, 'sequence length' not said to be prompt or total, 67B rows on 8 GPUs with the split not stated, and no DeepSeek-LLM preset");
-  }
+  if (contains(row.source, "deepseek-ai/DeepSeek-LLM")) return deepseek_llm_row(row, r);
   if (contains(row.source, "QwenLM/Qwen/")) {
     return excluded(row, "first-generation Qwen (remote-code QWenLMHeadModel, not in the presets); input length not stated");
   }
