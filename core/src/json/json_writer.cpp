@@ -49,6 +49,12 @@ char short_escape(unsigned char c) {
   }
 }
 
+/// An ASCII character that is written as itself.
+bool is_plain(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
+}
+
 void append_ascii(std::string& out, unsigned char c) {
   if (c >= 0x20 && c != '"' && c != '\\') {
     out += static_cast<char>(c);
@@ -75,6 +81,18 @@ void append_escaped(std::string& out, std::string_view s) {
   std::size_t after_last_accept = out.size();
   bool inside_sequence = false;
   for (std::size_t i = 0; i < s.size(); ++i) {
+    if (state == kUtf8Accept) {
+      // A run of characters written as themselves goes in one append (per-character appends are
+      // calls of their own in the -Oz WASM build).
+      std::size_t end = i;
+      while (end < s.size() && is_plain(s[end])) ++end;
+      if (end > i) {
+        out.append(s.data() + i, end - i);
+        after_last_accept = out.size();
+        i = end - 1;
+        continue;
+      }
+    }
     const auto byte = static_cast<unsigned char>(s[i]);
     if (state == kUtf8Accept && byte < 0x80) {
       append_ascii(out, byte);
