@@ -8,8 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "llmsizer/message.hpp"
 
 namespace llmsizer::edge {
@@ -29,8 +27,5 @@ std::vector<MessageTemplate> all_message_templates();
 /// The English text of `message` (its template with the arguments put in, then its parts).
 /// Throws std::logic_error for an id without a template (a test renders every id the corpus meets).
 std::string render_en(const Message& message);
-
-/// A message as data: {"id", "args": {name: value}, "parts": [...]} (args and parts only when present).
-nlohmann::ordered_json message_json(const Message& message);
 
 }  // namespace llmsizer::edge

@@ -16,6 +16,7 @@
 #include "llmsizer/lora.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/training.hpp"
+#include "message_json.hpp"
 #include "parse_request.hpp"
 #include "read.hpp"
 #include "to_json.hpp"
@@ -23,8 +24,8 @@
 namespace llmsizer {
 namespace {
 
-using json = nlohmann::ordered_json;
 using edge::Api;
+using edge::JsonWriter;
 
 constexpr int kSchemaVersion = 1;
 
@@ -66,9 +67,8 @@ std::string recommend(const std::string& request_json, const Catalog& catalog) {
 std::string list_models() {
   // Made once: the compiled-in data never change, so every later call costs only a copy.
   static const std::string listing = guarded([] {
-    json out;
-    out["schema_version"] = kSchemaVersion;
-    out["models"] = json::array();
+    JsonWriter w;
+    w.begin_object().field("schema_version", kSchemaVersion).key("models").begin_array();
     for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
       if (doc->kind != "models") continue;
       // Every preset must parse: a broken one fails the whole listing (and presets_test).
@@ -76,18 +76,16 @@ std::string list_models() {
       if (!preset) throw InputError("model", Message("error.model.preset_unreadable").text("id", doc->id));
       const ModelSpec& m = *preset;
       const nlohmann::json d = edge::preset_document(doc->id);
-      json j = edge::model_json(m, summarize_model(m));
-      j["family"] = d.value("family", std::string());
-      j["hf_repo"] = d.value("hf_repo", std::string());
-      j["published_params"] = d.value("published_params", nlohmann::json());
-      j["max_context"] = m.max_position_embeddings;
-      j["experts"] = m.moe.num_experts;
-      j["experts_per_token"] = m.moe.experts_per_token;
-      j["sliding_window"] = m.sliding_window;
-      j["source"] = d.value("source", std::string());
-      out["models"].push_back(j);
+      edge::open_model_json(w, m, summarize_model(m));
+      w.field("family", d.value("family", std::string())).field("hf_repo", d.value("hf_repo", std::string()));
+      w.key("published_params").raw(d.value("published_params", nlohmann::json()).dump());
+      w.field("max_context", m.max_position_embeddings).field("experts", m.moe.num_experts);
+      w.field("experts_per_token", m.moe.experts_per_token).field("sliding_window", m.sliding_window);
+      w.field("source", d.value("source", std::string()));
+      w.end_object();
     }
-    return out.dump();
+    w.end_array().end_object();
+    return w.take();
   });
   return listing;
 }
@@ -95,11 +93,11 @@ std::string list_models() {
 std::string list_hardware() {
   // Made once: the compiled-in data never change, so every later call costs only a copy.
   static const std::string listing = guarded([] {
-    json out;
-    out["hardware"] = json::array();
-    for (const auto& h : hardware_catalog()) out["hardware"].push_back(edge::hardware_entry_json(h));
-    out["schema_version"] = kSchemaVersion;
-    return out.dump();
+    JsonWriter w;
+    w.begin_object().key("hardware").begin_array();
+    for (const auto& h : hardware_catalog()) edge::hardware_entry_json(w, h);
+    w.end_array().field("schema_version", kSchemaVersion).end_object();
+    return w.take();
   });
   return listing;
 }
@@ -108,89 +106,119 @@ std::string list_hardware() {
  *  1,024 generated tokens, against a 24 GB budget (a 24 GB card, the article's reader's question),
  *  and for training a LoRA of all linear layers with gradient checkpointing (what fits one card).
  *  Every other value is the request's own default (request.hpp, training.hpp). */
-json starting_view() {
+void starting_view(JsonWriter& w) {
   const Request r;
   const TrainingSettings t;
-  json request = {{"model", "qwen2.5-7b-instruct"}, {"task", task_id(r.task)}, {"weights", "bf16"}, {"kv_cache", "bf16"},
-                  {"engine", engine_id(r.engine)}, {"input_tokens", r.input_tokens}, {"output_tokens", r.output_tokens},
-                  {"batch", r.batch}, {"gpus", r.gpus}, {"goal", goal_id(r.goal)}, {"budget_bytes", 24'000'000'000LL}};
-  request["training"] = {{"method", method_id(TrainingMethod::lora)}, {"optimizer", optimizer_id(t.optimizer)},
-                         {"precision", precision_id(t.precision)}, {"seq_len", t.seq_len}, {"micro_batch", t.micro_batch},
-                         {"gradient_checkpointing", true}, {"lora_rank", t.lora_rank}, {"lora_targets", t.lora_targets},
-                         {"zero_stage", t.zero_stage}, {"offload_optimizer", t.offload_optimizer},
-                         {"quantization", quantization_id(t.quantized_base)}};
+  w.begin_object();
+  w.field("model", "qwen2.5-7b-instruct").field("task", task_id(r.task)).field("weights", "bf16").field("kv_cache", "bf16");
+  w.field("engine", engine_id(r.engine)).field("input_tokens", r.input_tokens).field("output_tokens", r.output_tokens);
+  w.field("batch", r.batch).field("gpus", r.gpus).field("goal", goal_id(r.goal)).field("budget_bytes", 24'000'000'000LL);
+  w.key("training").begin_object();
+  w.field("method", method_id(TrainingMethod::lora)).field("optimizer", optimizer_id(t.optimizer));
+  w.field("precision", precision_id(t.precision)).field("seq_len", t.seq_len).field("micro_batch", t.micro_batch);
+  w.field("gradient_checkpointing", true).field("lora_rank", t.lora_rank).field("lora_targets", t.lora_targets);
+  w.field("zero_stage", t.zero_stage).field("offload_optimizer", t.offload_optimizer);
+  w.field("quantization", quantization_id(t.quantized_base));
+  w.end_object();
   // Engines llama.cpp and ollama: llama-server's and Ollama's own defaults (llama_cpp.hpp,
   // ollama.hpp); parallel / num_parallel null: the request's batch.
   const LlamaCppOptions l = r.llama_cpp;
-  request["ubatch"] = l.ubatch;
-  request["n_batch"] = l.n_batch;
-  request["parallel"] = nullptr;
-  request["kv_unified"] = l.kv_unified;
-  request["mmap"] = l.mmap;
-  request["n_gpu_layers"] = l.n_gpu_layers;
-  request["cpu_family"] = llama_cpp_cpu_id(l.cpu_family);
-  request["swa_full"] = l.swa_full;
-  request["offload_kqv"] = l.offload_kqv;
+  w.field("ubatch", l.ubatch).field("n_batch", l.n_batch).field("parallel", nullptr).field("kv_unified", l.kv_unified);
+  w.field("mmap", l.mmap).field("n_gpu_layers", l.n_gpu_layers).field("cpu_family", llama_cpp_cpu_id(l.cpu_family));
+  w.field("swa_full", l.swa_full).field("offload_kqv", l.offload_kqv);
   const OllamaOptions o = r.ollama;
-  request["ollama"] = {{"num_parallel", nullptr}, {"num_batch", o.num_batch}, {"num_gpu", o.num_gpu}, {"use_mmap", o.use_mmap}};
+  w.key("ollama").begin_object();
+  w.field("num_parallel", nullptr).field("num_batch", o.num_batch).field("num_gpu", o.num_gpu).field("use_mmap", o.use_mmap);
+  w.end_object();
   // The cost table's usage and electricity price (buy_or_rent.hpp, cost.hpp), and the CPU that
   // "CPU or GPU" compares with unless another is chosen.
-  request["usage"] = {{"hours_per_day", kDefaultUsageHoursPerDay}};
-  request["cost"] = {{"electricity_usd_per_kwh", r.costs.electricity_usd_per_kwh}};
-  request["cpu"] = edge::kReferenceCpu;
-  return request;
+  w.key("usage").begin_object().field("hours_per_day", kDefaultUsageHoursPerDay).end_object();
+  w.key("cost").begin_object().field("electricity_usd_per_kwh", r.costs.electricity_usd_per_kwh).end_object();
+  w.field("cpu", edge::kReferenceCpu);
+  w.end_object();
+}
+
+/// [low, high]: a setting's range as the page's form limits it; high null: no limit.
+template <typename High>
+void range(JsonWriter& w, const char* name, int low, High high) {
+  w.key(name).begin_array().value(low).value(high).end_array();
 }
 
 std::string list_options() {
   // Made once: the compiled-in data never change, so every later call costs only a copy.
   static const std::string listing = guarded([] {
-    json out;
-    out["schema_version"] = kSchemaVersion;
-    out["weights"] = json::array();
+    JsonWriter w;
+    w.begin_object().field("schema_version", kSchemaVersion);
+    w.key("weights").begin_array();
     for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) {
-      json w = {{"id", f->id}, {"name", f->name}, {"name_data", edge::message_json(Message("term.format." + std::string(f->id)))},
-                {"ecosystem", ecosystem_id(f->ecosystem)}, {"bits_per_weight", f->bits_per_weight()}};
-      if (f->scheme == QuantScheme::gptq || f->scheme == QuantScheme::awq || f->scheme == QuantScheme::mlx) w["group_size"] = f->group_size;
-      out["weights"].push_back(w);
+      w.begin_object().field("id", f->id).field("name", f->name).key("name_data");
+      edge::write_message_json(w, Message("term.format." + std::string(f->id)));
+      w.field("ecosystem", ecosystem_id(f->ecosystem)).field("bits_per_weight", f->bits_per_weight());
+      if (f->scheme == QuantScheme::gptq || f->scheme == QuantScheme::awq || f->scheme == QuantScheme::mlx) w.field("group_size", f->group_size);
+      w.end_object();
     }
+    w.end_array();
     // The page's menu: formats grouped by ecosystem, in catalog order.
     const std::pair<Ecosystem, const char*> ecosystems[] = {
         {Ecosystem::generic, "Plain (the article's bytes per parameter)"}, {Ecosystem::transformers, "Transformers"},
         {Ecosystem::gguf, "GGUF/llama.cpp"}, {Ecosystem::vllm, "vLLM"}, {Ecosystem::mlx, "MLX"}};
-    out["weight_groups"] = json::array();
+    w.key("weight_groups").begin_array();
     for (const auto& [ecosystem, label] : ecosystems) {
-      json group = {{"ecosystem", ecosystem_id(ecosystem)}, {"label", label}, {"formats", json::array()}};
+      w.begin_object().field("ecosystem", ecosystem_id(ecosystem)).field("label", label).key("formats").begin_array();
       for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) {
-        if (f->ecosystem == ecosystem) group["formats"].push_back(f->id);
+        if (f->ecosystem == ecosystem) w.value(f->id);
       }
-      out["weight_groups"].push_back(group);
+      w.end_array().end_object();
     }
-    out["kv_cache"] = json::array();
+    w.end_array();
+    w.key("kv_cache").begin_array();
     for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) {
-      out["kv_cache"].push_back({{"id", f->id}, {"name", f->name}, {"name_data", edge::message_json(Message("term.kv_format." + std::string(f->id)))},
-                                 {"bits_per_element", 8.0 * static_cast<double>(f->block_bytes) / static_cast<double>(f->block_elements)}});
+      w.begin_object().field("id", f->id).field("name", f->name).key("name_data");
+      edge::write_message_json(w, Message("term.kv_format." + std::string(f->id)));
+      w.field("bits_per_element", 8.0 * static_cast<double>(f->block_bytes) / static_cast<double>(f->block_elements));
+      w.end_object();
     }
-    out["engines"] = json::array();
-    for (Engine e : kEngines) out["engines"].push_back(engine_id(e));
+    w.end_array();
+    w.key("engines").begin_array();
+    for (Engine e : kEngines) w.value(engine_id(e));
+    w.end_array();
     // The llama.cpp and Ollama settings' choices and ranges (defaults: `defaults`).
-    json& llama = out["llama_cpp"];
-    for (LlamaCppCpu c : kLlamaCppCpus) llama["cpu_families"].push_back(llama_cpp_cpu_id(c));
-    llama["ranges"] = {{"ubatch", {1, kLlamaCppMaxUbatch}}, {"n_batch", {1, kLlamaCppMaxBatch}}, {"parallel", {1, kLlamaCppMaxSequences}},
-                       {"n_gpu_layers", {-1, nullptr}}, {"override_tensor", {0, kLlamaCppMaxPatterns}}};
-    out["ollama"] = {{"kv_cache_types", {"f16", "q8_0", "q4_0"}},
-                     {"ranges", {{"num_parallel", {1, kLlamaCppMaxSequences}}, {"num_batch", {1, kLlamaCppMaxUbatch}}, {"num_gpu", {-1, nullptr}}}}};
-    out["tasks"] = {task_id(Task::inference), task_id(Task::training)};
-    json& training = out["training"];
-    for (TrainingMethod m : kTrainingMethods) training["methods"].push_back(method_id(m));
-    for (Optimizer o : kOptimizers) training["optimizers"].push_back(optimizer_id(o));
-    for (TrainingPrecision p : kTrainingPrecisions) training["precisions"].push_back(precision_id(p));
-    for (QuantizedBase q : kQuantizedBases) training["quantizations"].push_back(quantization_id(q));
-    out["goals"] = json::array();
-    for (Goal g : {Goal::best_value, Goal::cheapest, Goal::fastest, Goal::local, Goal::laptop}) out["goals"].push_back(goal_id(g));
-    out["lora_targets"] = {{"presets", json::object()}, {"modules", lora_target_modules()}};
-    for (const auto& [name, modules] : lora_target_presets()) out["lora_targets"]["presets"][name] = modules;
-    out["defaults"] = starting_view();
-    return out.dump();
+    w.key("llama_cpp").begin_object().key("cpu_families").begin_array();
+    for (LlamaCppCpu c : kLlamaCppCpus) w.value(llama_cpp_cpu_id(c));
+    w.end_array().key("ranges").begin_object();
+    range(w, "ubatch", 1, kLlamaCppMaxUbatch);
+    range(w, "n_batch", 1, kLlamaCppMaxBatch);
+    range(w, "parallel", 1, kLlamaCppMaxSequences);
+    range(w, "n_gpu_layers", -1, nullptr);
+    range(w, "override_tensor", 0, kLlamaCppMaxPatterns);
+    w.end_object().end_object();
+    w.key("ollama").begin_object().key("kv_cache_types").begin_array().value("f16").value("q8_0").value("q4_0").end_array();
+    w.key("ranges").begin_object();
+    range(w, "num_parallel", 1, kLlamaCppMaxSequences);
+    range(w, "num_batch", 1, kLlamaCppMaxUbatch);
+    range(w, "num_gpu", -1, nullptr);
+    w.end_object().end_object();
+    w.key("tasks").begin_array().value(task_id(Task::inference)).value(task_id(Task::training)).end_array();
+    w.key("training").begin_object();
+    w.key("methods").begin_array();
+    for (TrainingMethod m : kTrainingMethods) w.value(method_id(m));
+    w.end_array().key("optimizers").begin_array();
+    for (Optimizer o : kOptimizers) w.value(optimizer_id(o));
+    w.end_array().key("precisions").begin_array();
+    for (TrainingPrecision p : kTrainingPrecisions) w.value(precision_id(p));
+    w.end_array().key("quantizations").begin_array();
+    for (QuantizedBase q : kQuantizedBases) w.value(quantization_id(q));
+    w.end_array().end_object();
+    w.key("goals").begin_array();
+    for (Goal g : {Goal::best_value, Goal::cheapest, Goal::fastest, Goal::local, Goal::laptop}) w.value(goal_id(g));
+    w.end_array();
+    w.key("lora_targets").begin_object().key("presets").begin_object();
+    for (const auto& [name, modules] : lora_target_presets()) w.field(name, modules);
+    w.end_object().field("modules", lora_target_modules()).end_object();
+    w.key("defaults");
+    starting_view(w);
+    w.end_object();
+    return w.take();
   });
   return listing;
 }
@@ -198,11 +226,19 @@ std::string list_options() {
 std::string list_messages() {
   // Made once: the compiled-in data never change, so every later call costs only a copy.
   static const std::string listing = guarded([] {
-    json out;
-    out["schema_version"] = kSchemaVersion;
-    out["messages"] = json::object();
-    for (const auto& t : edge::all_message_templates()) out["messages"][std::string(t.id)] = t.en;
-    return out.dump();
+    JsonWriter w;
+    w.begin_object().field("schema_version", kSchemaVersion).key("messages").begin_object();
+    // Sorted by id; an id given twice (a written template and a catalog name) keeps its first place
+    // and its last text, as the object this listing was built as did.
+    const std::vector<edge::MessageTemplate> templates = edge::all_message_templates();
+    for (std::size_t i = 0; i < templates.size(); ++i) {
+      if (i > 0 && templates[i].id == templates[i - 1].id) continue;
+      std::size_t last = i;
+      while (last + 1 < templates.size() && templates[last + 1].id == templates[i].id) ++last;
+      w.field(templates[i].id, templates[last].en);
+    }
+    w.end_object().end_object();
+    return w.take();
   });
   return listing;
 }

@@ -2,6 +2,7 @@
 #include "llmsizer/file_header.hpp"
 
 #include "llmsizer/message_text.hpp"
+#include "message_json.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +36,7 @@ nlohmann::json partial_architecture_to_json(const PartialArchitecture& a) {
 
 nlohmann::json header_error_to_json(const InputError& error) {
   nlohmann::json e = {{"field", error.field()}, {"message", edge::render_en(error.message())}};
-  e["message_data"] = edge::message_json(error.message());
+  e["message_data"] = edge::message_data(error.message());
   if (const auto* t = dynamic_cast<const TruncatedInputError*>(&error)) {
     e["needed_bytes"] = t->needed_bytes();
     e["parsed_bytes"] = t->parsed_bytes();

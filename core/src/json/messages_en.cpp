@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "format.hpp"
+#include "message_json.hpp"
 #include "llmsizer/precision.hpp"
 
 namespace llmsizer::edge {
@@ -1213,30 +1214,42 @@ std::string render_en(const Message& message) {
   return out;
 }
 
-nlohmann::ordered_json message_json(const Message& message) {
-  nlohmann::ordered_json j;
-  j["id"] = message.id;
+void write_message_json(JsonWriter& w, const Message& message) {
+  w.begin_object();
+  w.field("id", message.id);
   if (!message.args.empty()) {
-    nlohmann::ordered_json args = nlohmann::ordered_json::object();
-    for (const auto& a : message.args) {
+    w.key("args").begin_object();
+    // A name given twice keeps its first place and its last value (as the object it was built as did).
+    for (std::size_t i = 0; i < message.args.size(); ++i) {
+      const auto same_name = [&](const MessageArg& a) { return a.name == message.args[i].name; };
+      if (std::any_of(message.args.begin(), message.args.begin() + static_cast<std::ptrdiff_t>(i), same_name)) continue;
+      const MessageArg& a = *std::find_if(message.args.rbegin(), message.args.rend(), same_name);
+      w.key(a.name);
       switch (a.kind) {
         case MessageArg::Kind::decimal:
         case MessageArg::Kind::significant:
         case MessageArg::Kind::bytes_each:
         case MessageArg::Kind::usd:
-        case MessageArg::Kind::ratio: args[a.name] = a.real; break;
+        case MessageArg::Kind::ratio: w.value(a.real); break;
         case MessageArg::Kind::text:
-        case MessageArg::Kind::term: args[a.name] = a.text; break;
-        default: args[a.name] = a.integer; break;
+        case MessageArg::Kind::term: w.value(a.text); break;
+        default: w.value(a.integer); break;
       }
     }
-    j["args"] = std::move(args);
+    w.end_object();
   }
   if (!message.parts.empty()) {
-    j["parts"] = nlohmann::ordered_json::array();
-    for (const auto& part : message.parts) j["parts"].push_back(message_json(part));
+    w.key("parts").begin_array();
+    for (const auto& part : message.parts) write_message_json(w, part);
+    w.end_array();
   }
-  return j;
+  w.end_object();
+}
+
+nlohmann::json message_data(const Message& message) {
+  JsonWriter w;
+  write_message_json(w, message);
+  return nlohmann::json::parse(w.text());
 }
 
 }  // namespace llmsizer::edge

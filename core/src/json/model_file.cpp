@@ -12,6 +12,7 @@
 #include "llmsizer/answer.hpp"
 #include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/message_text.hpp"
+#include "message_json.hpp"
 #include "read.hpp"
 #include "to_json.hpp"
 
@@ -19,6 +20,14 @@ namespace llmsizer::edge {
 namespace {
 
 using nlohmann::json;
+
+/// The model as an estimate's response describes it, as the summary's DOM holds it (nlohmann::json:
+/// keys sorted, as the summaries have always been written).
+json resolved_model_json(const ModelSpec& m) {
+  JsonWriter w;
+  model_json(w, m, summarize_model(m));
+  return json::parse(w.text());
+}
 
 /// Hugging Face model_type for a GGUF general.architecture (llama.cpp src/llama-arch.cpp names),
 /// so the config import applies that family's layer patterns (Gemma 2/3 windows, gpt-oss
@@ -115,7 +124,7 @@ void put_warnings(json& out, const std::vector<Message>& warnings) {
   out["warnings_data"] = json::array();
   for (const auto& w : warnings) {
     out["warnings"].push_back(render_en(w));
-    out["warnings_data"].push_back(json(message_json(w)));
+    out["warnings_data"].push_back(message_data(w));
   }
 }
 
@@ -162,7 +171,7 @@ void add_request_model(json& summary, const json* config_json = nullptr) {
     warnings.push_back(Message("warning.file.no_family"));
   }
   summary["request_model"] = request_model;
-  summary["resolved_model"] = model_json(m, summarize_model(m));
+  summary["resolved_model"] = resolved_model_json(m);
   put_warnings(summary, warnings);
 }
 
@@ -181,7 +190,7 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
         const ModelSpec m = parse_model(request_model, "model", warnings, embedded_catalog());
         json out = {{"format", "config.json"}, {"header_bytes", bytes.size()}};
         out["request_model"] = request_model;
-        out["resolved_model"] = model_json(m, summarize_model(m));
+        out["resolved_model"] = resolved_model_json(m);
         put_warnings(out, warnings);
         return out.dump();
       }
@@ -221,7 +230,7 @@ std::string describe_repository_model(const std::string& parts_json) {
     const ModelSpec m = parse_model(request_model, "model", warnings, embedded_catalog());
     json out = {{"format", "config.json"}, {"files", 0}};
     out["request_model"] = request_model;
-    out["resolved_model"] = model_json(m, summarize_model(m));
+    out["resolved_model"] = resolved_model_json(m);
     warnings.push_back(Message("warning.repository.config_only"));
     put_warnings(out, warnings);
     return out.dump();

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "llmsizer/message_text.hpp"
+#include "message_json.hpp"
 #include "training_request.hpp"
 
 namespace llmsizer::edge {
@@ -13,21 +14,20 @@ namespace {
 constexpr int kSchemaVersion = 1;
 
 /// A list of messages as English text and, under `<key>_data`, as data the page translates.
-void put_messages(ojson& out, const char* key, const std::vector<Message>& messages) {
-  ojson text = ojson::array();
-  ojson data = ojson::array();
-  for (const auto& m : messages) {
-    text.push_back(render_en(m));
-    data.push_back(message_json(m));
-  }
-  out[key] = std::move(text);
-  out[std::string(key) + "_data"] = std::move(data);
+void put_messages(JsonWriter& w, const char* key, const std::vector<Message>& messages) {
+  w.key(key).begin_array();
+  for (const auto& m : messages) w.value(render_en(m));
+  w.end_array();
+  w.key(std::string(key) + "_data").begin_array();
+  for (const auto& m : messages) write_message_json(w, m);
+  w.end_array();
 }
 
 /// One message as English text and, under `<key>_data`, as data.
-void put_message(ojson& out, const char* key, const Message& message) {
-  out[key] = render_en(message);
-  out[std::string(key) + "_data"] = message_json(message);
+void put_message(JsonWriter& w, const char* key, const Message& message) {
+  w.field(key, render_en(message));
+  w.key(std::string(key) + "_data");
+  write_message_json(w, message);
 }
 
 /// Rounds for display (deterministic across native and WASM builds): `digits` decimals.
@@ -35,506 +35,537 @@ double rounded(double value, int digits) {
   const double scale = std::pow(10.0, digits);
   return std::round(value * scale) / scale;
 }
-ojson maybe(double value, int digits) { return value > 0 ? ojson(rounded(value, digits)) : ojson(nullptr); }
+/// A positive figure rounded, or null when it is not known (0 or less).
+void maybe(JsonWriter& w, const char* key, double value, int digits) {
+  w.key(key);
+  if (value > 0) w.value(rounded(value, digits));
+  else w.value(nullptr);
+}
+/// `value` when `known`, else null.
+template <typename T>
+void known_or_null(JsonWriter& w, const char* key, bool known, T value) {
+  w.key(key);
+  if (known) w.value(value);
+  else w.value(nullptr);
+}
 
-ojson parts_json(const MemoryParts& p) {
-  ojson j;
-  j["weights"] = p.weights;
-  j["kv_cache"] = p.kv_cache;
-  j["activations"] = p.activations;
-  j["overhead"] = p.overhead;
-  j["gradients"] = p.gradients;
-  j["optimizer"] = p.optimizer;
-  j["master_weights"] = p.master_weights;
-  j["adapters"] = p.adapters;
-  j["step_temporary"] = p.step_temporary;
-  return j;
+void parts_json(JsonWriter& w, const MemoryParts& p) {
+  w.begin_object();
+  w.field("weights", p.weights).field("kv_cache", p.kv_cache).field("activations", p.activations).field("overhead", p.overhead);
+  w.field("gradients", p.gradients).field("optimizer", p.optimizer).field("master_weights", p.master_weights);
+  w.field("adapters", p.adapters).field("step_temporary", p.step_temporary);
+  w.end_object();
 }
 
 /// The weights as stored: format, effective bits per weight, bytes by tensor class and by type.
-ojson weights_detail_json(const Request& r, const Answer& a) {
+void weights_detail_json(JsonWriter& w, const Request& r, const Answer& a) {
   const WeightFormat& f = *r.weights;
-  ojson j;
-  j["format"] = f.id;
-  j["name"] = f.name;
-  j["ecosystem"] = ecosystem_id(f.ecosystem);
-  if (f.group_size > 0 && f.scheme != QuantScheme::bnb_4bit && f.scheme != QuantScheme::mxfp4) j["group_size"] = r.group_size != 0 ? r.group_size : f.group_size;
-  j["bits_per_weight"] = a.weights.bits_per_weight;
-  j["bytes"] = ojson::object();
+  w.begin_object();
+  w.field("format", f.id).field("name", f.name).field("ecosystem", ecosystem_id(f.ecosystem));
+  if (f.group_size > 0 && f.scheme != QuantScheme::bnb_4bit && f.scheme != QuantScheme::mxfp4) w.field("group_size", r.group_size != 0 ? r.group_size : f.group_size);
+  w.field("bits_per_weight", a.weights.bits_per_weight);
+  w.key("bytes").begin_object();
   for (TensorClass c : {TensorClass::embeddings, TensorClass::attention, TensorClass::mlp, TensorClass::lm_head, TensorClass::norms, TensorClass::other}) {
-    j["bytes"][tensor_class_id(c)] = a.weights.bytes_by_class[static_cast<std::size_t>(c)];
+    w.field(tensor_class_id(c), a.weights.bytes_by_class[static_cast<std::size_t>(c)]);
   }
-  j["types"] = ojson::array();
-  for (const auto& t : a.weights.types) j["types"].push_back({{"type", t.type}, {"tensors", t.tensors}, {"bytes", t.bytes}});
-  j["disk_metadata_bytes"] = a.disk.metadata_bytes;
-  return j;
+  w.end_object();
+  w.key("types").begin_array();
+  for (const auto& t : a.weights.types) w.begin_object().field("type", t.type).field("tensors", t.tensors).field("bytes", t.bytes).end_object();
+  w.end_array();
+  w.field("disk_metadata_bytes", a.disk.metadata_bytes);
+  w.end_object();
 }
 
-ojson settings_json(const Request& r) {
-  ojson s;
-  s["task"] = task_id(r.task);
-  s["weights"] = r.weights->id;
+void settings_json(JsonWriter& w, const Request& r) {
+  w.begin_object();
+  w.field("task", task_id(r.task)).field("weights", r.weights->id);
   if (r.task == Task::training) {
-    s["gpus"] = r.gpus;
-    s["training"] = training_settings_json(r.training);
-    return s;
+    w.field("gpus", r.gpus).key("training");
+    training_settings_json(w, r.training);
+    w.end_object();
+    return;
   }
-  s["kv_cache"] = r.kv_cache->id;
-  s["engine"] = engine_id(r.engine);
-  s["input_tokens"] = r.input_tokens;
-  s["output_tokens"] = r.output_tokens;
-  s["batch"] = r.batch;
-  s["gpus"] = r.gpus;
-  s["flash_attention"] = r.flash_attention;
-  if (r.group_size != 0) s["group_size"] = r.group_size;
-  if (r.engine_version > 0) s["engine_version"] = r.engine_version_text;
+  w.field("kv_cache", r.kv_cache->id).field("engine", engine_id(r.engine)).field("input_tokens", r.input_tokens);
+  w.field("output_tokens", r.output_tokens).field("batch", r.batch).field("gpus", r.gpus).field("flash_attention", r.flash_attention);
+  if (r.group_size != 0) w.field("group_size", r.group_size);
+  if (r.engine_version > 0) w.field("engine_version", r.engine_version_text);
   const LlamaCppOptions& l = r.llama_cpp;
   const int sequences = static_cast<int>(std::min<std::int64_t>(r.batch, kLlamaCppMaxSequences));
   if (r.engine == Engine::llama_cpp) {
-    s["llama_cpp"] = {{"ubatch", l.ubatch}, {"n_batch", l.n_batch}, {"parallel", l.parallel > 0 ? l.parallel : sequences},
-                      {"kv_unified", l.kv_unified}, {"mmap", l.mmap}, {"n_gpu_layers", l.n_gpu_layers},
-                      {"override_tensor", l.override_tensor}, {"cpu_family", llama_cpp_cpu_id(l.cpu_family)},
-                      {"swa_full", l.swa_full}, {"offload_kqv", l.offload_kqv}};
+    w.key("llama_cpp").begin_object();
+    w.field("ubatch", l.ubatch).field("n_batch", l.n_batch).field("parallel", l.parallel > 0 ? l.parallel : sequences);
+    w.field("kv_unified", l.kv_unified).field("mmap", l.mmap).field("n_gpu_layers", l.n_gpu_layers);
+    w.field("override_tensor", l.override_tensor).field("cpu_family", llama_cpp_cpu_id(l.cpu_family));
+    w.field("swa_full", l.swa_full).field("offload_kqv", l.offload_kqv);
+    w.end_object();
   }
   if (r.engine == Engine::ollama) {
     const OllamaOptions& o = r.ollama;
-    s["ollama"] = {{"num_parallel", o.num_parallel > 0 ? o.num_parallel : sequences}, {"num_batch", o.num_batch}, {"num_gpu", o.num_gpu},
-                   {"use_mmap", o.use_mmap}, {"flash_attention", o.flash_attention < 0 ? ojson("auto") : ojson(o.flash_attention == 1)},
-                   {"cpu_family", llama_cpp_cpu_id(l.cpu_family)}};
+    w.key("ollama").begin_object();
+    w.field("num_parallel", o.num_parallel > 0 ? o.num_parallel : sequences).field("num_batch", o.num_batch).field("num_gpu", o.num_gpu);
+    w.field("use_mmap", o.use_mmap).key("flash_attention");
+    if (o.flash_attention < 0) w.value("auto");
+    else w.value(o.flash_attention == 1);
+    w.field("cpu_family", llama_cpp_cpu_id(l.cpu_family));
+    w.end_object();
   }
-  return s;
+  w.end_object();
 }
 
 /// What llama.cpp allocates (engines llama.cpp and ollama): its resolved parameters, every buffer
 /// as llama.cpp logs it, and the llama-server command line that reproduces them.
-ojson llama_cpp_json(const LlamaCppRun& run) {
+void llama_cpp_json(JsonWriter& w, const LlamaCppRun& run) {
   const LlamaCppMemory& m = run.memory;
-  ojson j;
-  j["n_ctx"] = m.n_ctx;
-  j["n_ctx_seq"] = m.n_ctx_seq;
-  j["n_batch"] = m.n_batch;
-  j["n_ubatch"] = m.n_ubatch;
-  j["n_seq"] = run.settings.n_seq;
-  j["n_stream"] = m.n_stream;
-  j["n_gpu_layers"] = m.n_gpu_layers;
-  j["flash_attention"] = m.flash_attn;
-  j["cache_type_k"] = run.settings.type_k;
-  j["cache_type_v"] = run.settings.type_v;
-  j["cells"] = {{"full", m.cells_full}, {"sliding", m.cells_sliding}};
-  j["buffers"] = {{"weights_mapped", m.weights_mapped}, {"weights_cpu", m.weights_cpu}, {"weights_repack", m.weights_repack},
-                  {"weights_device", m.weights_device}, {"weights_mapped_repacked", m.weights_mapped_repacked},
-                  {"kv_host", m.kv_host}, {"kv_device", m.kv_device}, {"recurrent_state", m.recurrent_state},
-                  {"compute_host", m.compute_host}, {"compute_device", m.compute_device}, {"output", m.output}};
-  j["host_bytes"] = m.host_bytes;
-  j["device_bytes"] = m.device_bytes;
-  j["command_line"] = run.command_line;
-  put_messages(j, "notes", m.notes);
-  return j;
+  w.begin_object();
+  w.field("n_ctx", m.n_ctx).field("n_ctx_seq", m.n_ctx_seq).field("n_batch", m.n_batch).field("n_ubatch", m.n_ubatch);
+  w.field("n_seq", run.settings.n_seq).field("n_stream", m.n_stream).field("n_gpu_layers", m.n_gpu_layers);
+  w.field("flash_attention", m.flash_attn).field("cache_type_k", run.settings.type_k).field("cache_type_v", run.settings.type_v);
+  w.key("cells").begin_object().field("full", m.cells_full).field("sliding", m.cells_sliding).end_object();
+  w.key("buffers").begin_object();
+  w.field("weights_mapped", m.weights_mapped).field("weights_cpu", m.weights_cpu).field("weights_repack", m.weights_repack);
+  w.field("weights_device", m.weights_device).field("weights_mapped_repacked", m.weights_mapped_repacked);
+  w.field("kv_host", m.kv_host).field("kv_device", m.kv_device).field("recurrent_state", m.recurrent_state);
+  w.field("compute_host", m.compute_host).field("compute_device", m.compute_device).field("output", m.output);
+  w.end_object();
+  w.field("host_bytes", m.host_bytes).field("device_bytes", m.device_bytes).field("command_line", run.command_line);
+  put_messages(w, "notes", m.notes);
+  w.end_object();
 }
 
 /// Engine ollama: Ollama's resolved context and parallel requests, what `ollama ps` shows, and the
 /// commands that start it so.
-ojson ollama_json(const LlamaCppRun& run) {
+void ollama_json(JsonWriter& w, const LlamaCppRun& run) {
   const OllamaMemory& o = *run.ollama;
-  return {{"num_ctx", o.num_ctx}, {"num_parallel", o.num_parallel}, {"ps_size_bytes", o.ps_size},
-          {"ps_vram_bytes", o.ps_vram}, {"command_line", run.ollama_command_line}};
+  w.begin_object();
+  w.field("num_ctx", o.num_ctx).field("num_parallel", o.num_parallel).field("ps_size_bytes", o.ps_size);
+  w.field("ps_vram_bytes", o.ps_vram).field("command_line", run.ollama_command_line);
+  w.end_object();
 }
 
-ojson hardware_ref(const HardwareSpec& h) {
-  return {{"id", h.id}, {"name", h.name}, {"kind", hardware_kind_id(h.kind)}};
+/// The members every option and hardware reference opens with (id, name, kind); the caller closes it.
+void open_hardware_ref(JsonWriter& w, const HardwareSpec& h) {
+  w.begin_object().field("id", h.id).field("name", h.name).field("kind", hardware_kind_id(h.kind));
 }
 
 /// The person's machine as the core read it (request `machine`).
-ojson machine_json(const HardwareSpec& h) {
-  ojson j;
-  j["ram_bytes"] = h.host_memory_bytes;
-  j["vram_bytes"] = h.unified_memory || h.is_cpu() ? 0 : h.device_memory_bytes;
-  j["gpus"] = h.device_count;
-  j["unified_memory"] = h.unified_memory;
-  j["gpu_memory_limit_bytes"] = h.gpu_memory_limit_bytes;
-  j["display"] = h.drives_display;
-  return j;
+void machine_json(JsonWriter& w, const HardwareSpec& h) {
+  w.begin_object();
+  w.field("ram_bytes", h.host_memory_bytes).field("vram_bytes", h.unified_memory || h.is_cpu() ? 0 : h.device_memory_bytes);
+  w.field("gpus", h.device_count).field("unified_memory", h.unified_memory);
+  w.field("gpu_memory_limit_bytes", h.gpu_memory_limit_bytes).field("display", h.drives_display);
+  w.end_object();
+}
+
+/// {"id", "name", "kind"} and, for the person's own machine, "machine".
+void hardware_json(JsonWriter& w, const HardwareSpec& h) {
+  open_hardware_ref(w, h);
+  if (h.is_machine) {
+    w.key("machine");
+    machine_json(w, h);
+  }
+  w.end_object();
 }
 
 /// A fix as data: the fields it sets (as a request writes them), what it costs, what it leaves.
-ojson fix_json(const Fix& f) {
-  ojson j;
-  j["cost"] = fix_cost_id(f.cost);
-  ojson changes = ojson::object();
-  for (const FixChange& c : f.changes) {
-    if (c.type == FixChange::Type::text) changes[c.field] = c.text;
-    else if (c.type == FixChange::Type::integer) changes[c.field] = c.integer;
-    else changes[c.field] = c.boolean;
+void fix_json(JsonWriter& w, const Fix& f) {
+  w.begin_object();
+  w.field("cost", fix_cost_id(f.cost));
+  w.key("changes").begin_object();
+  // A field set twice keeps its first place and its last value (as the object it was built as did).
+  for (std::size_t i = 0; i < f.changes.size(); ++i) {
+    const auto same_field = [&](const FixChange& c) { return c.field == f.changes[i].field; };
+    if (std::any_of(f.changes.begin(), f.changes.begin() + static_cast<std::ptrdiff_t>(i), same_field)) continue;
+    const FixChange& c = *std::find_if(f.changes.rbegin(), f.changes.rend(), same_field);
+    w.key(c.field);
+    if (c.type == FixChange::Type::text) w.value(c.text);
+    else if (c.type == FixChange::Type::integer) w.value(c.integer);
+    else w.value(c.boolean);
   }
-  j["changes"] = std::move(changes);
-  j["verdict"] = verdict_id(f.verdict);
-  j["headroom_bytes"] = f.headroom_bytes;
-  put_message(j, "text", f.message);
-  return j;
+  w.end_object();
+  w.field("verdict", verdict_id(f.verdict)).field("headroom_bytes", f.headroom_bytes);
+  put_message(w, "text", f.message);
+  w.end_object();
 }
 
 /// The verdict beside a fit's numbers: its level, the margin, one sentence, the fixes, the rules applied.
-void put_verdict(ojson& fit, Verdict verdict, std::int64_t margin_bytes, const Message& summary, const std::vector<Fix>& fixes,
+void put_verdict(JsonWriter& w, Verdict verdict, std::int64_t margin_bytes, const Message& summary, const std::vector<Fix>& fixes,
                  const std::vector<Message>& assumptions) {
-  fit["verdict"] = verdict_id(verdict);
-  fit["margin_bytes"] = margin_bytes;
-  put_message(fit, "summary", summary);
-  fit["fixes"] = ojson::array();
-  for (const Fix& f : fixes) fit["fixes"].push_back(fix_json(f));
-  put_messages(fit, "assumptions", assumptions);
+  w.field("verdict", verdict_id(verdict)).field("margin_bytes", margin_bytes);
+  put_message(w, "summary", summary);
+  w.key("fixes").begin_array();
+  for (const Fix& f : fixes) fix_json(w, f);
+  w.end_array();
+  put_messages(w, "assumptions", assumptions);
 }
+void put_verdict(JsonWriter& w, const FitVerdict& v) { put_verdict(w, v.verdict, v.margin_bytes, v.summary, v.fixes, v.assumptions); }
 
-ojson fit_json(const FitResult& f, const HardwareSpec& hw) {
-  ojson j;
-  j["fits"] = f.fits;
-  j["placement"] = placement_id(f.placement);
-  j["required_bytes"] = f.required_bytes;
-  j["usable_bytes"] = f.usable_bytes;
-  j["headroom_bytes"] = f.headroom_bytes;
-  j["gpus_needed"] = hw.is_cpu() ? ojson(0) : (f.gpus_needed > 0 ? ojson(f.gpus_needed) : ojson(nullptr));
-  j["gpus_used"] = f.gpus_used;
-  j["max_context"] = f.max_context >= 0 ? ojson(f.max_context) : ojson(nullptr);
-  if (f.max_context_is_model_limit) j["max_context_limited_by"] = "model";
-  j["max_batch"] = f.max_batch >= 0 ? ojson(f.max_batch) : ojson(nullptr);
-  if (f.memory_option_bytes > 0) j["memory_option_bytes"] = f.memory_option_bytes;
+/// An inference fit on hardware: its numbers, then its verdict.
+void fit_json(JsonWriter& w, const InferenceOnHardware& h) {
+  const FitResult& f = h.fit;
+  w.begin_object();
+  w.field("fits", f.fits).field("placement", placement_id(f.placement)).field("required_bytes", f.required_bytes);
+  w.field("usable_bytes", f.usable_bytes).field("headroom_bytes", f.headroom_bytes).key("gpus_needed");
+  if (h.hardware.is_cpu()) w.value(0);
+  else if (f.gpus_needed > 0) w.value(f.gpus_needed);
+  else w.value(nullptr);
+  w.field("gpus_used", f.gpus_used);
+  known_or_null(w, "max_context", f.max_context >= 0, f.max_context);
+  if (f.max_context_is_model_limit) w.field("max_context_limited_by", "model");
+  known_or_null(w, "max_batch", f.max_batch >= 0, f.max_batch);
+  if (f.memory_option_bytes > 0) w.field("memory_option_bytes", f.memory_option_bytes);
+  w.key("offload");
   if (f.offload_possible) {
-    j["offload"] = {{"gpu_layers", f.offload.gpu_layers}, {"cpu_layers", f.offload.cpu_layers},
-                    {"gpu_bytes", f.offload.gpu_bytes}, {"host_bytes", f.offload.host_bytes}};
+    w.begin_object().field("gpu_layers", f.offload.gpu_layers).field("cpu_layers", f.offload.cpu_layers);
+    w.field("gpu_bytes", f.offload.gpu_bytes).field("host_bytes", f.offload.host_bytes).end_object();
   } else {
-    j["offload"] = nullptr;
+    w.value(nullptr);
   }
-  return j;
+  put_verdict(w, f.verdict, f.margin_bytes, h.summary, h.fixes, h.assumptions);
+  w.end_object();
 }
 
-ojson throughput_json(const Throughput& t) {
-  ojson j;
+/// `compute_unknown`: the catalog has no compute figure, so the compute time is unknown, not 0 ms.
+void throughput_json(JsonWriter& w, const Throughput& t, bool compute_unknown) {
+  w.begin_object();
   if (!t.known) {
-    j["decode_tokens_per_s"] = nullptr;
-    put_message(j, "note", Message("throughput.bandwidth_unknown"));
-    return j;
+    w.field("decode_tokens_per_s", nullptr);
+    put_message(w, "note", Message("throughput.bandwidth_unknown"));
+    w.end_object();
+    return;
   }
-  j["decode_tokens_per_s"] = rounded(t.decode_tokens_per_s, 2);
-  j["decode_tokens_per_s_total"] = rounded(t.decode_tokens_per_s_total, 2);
-  j["prefill_tokens_per_s"] = maybe(t.prefill_tokens_per_s, 1);
-  j["time_to_first_token_s"] = maybe(t.time_to_first_token_s, 4);
-  j["generation_tokens_per_s"] = maybe(t.generation_tokens_per_s, 2);
-  put_message(j, "bound", Message("term." + t.step.bound));
-  j["bytes_per_step"] = t.bytes_per_step;
-  j["step_ms"] = {{"total", rounded(t.step.total_s * 1e3, 4)},          {"memory", rounded(t.step.memory_s * 1e3, 4)},
-                  {"compute", rounded(t.step.compute_s * 1e3, 4)},      {"host_launch", rounded(t.step.host_launch_s * 1e3, 4)},
-                  {"offload", rounded(t.step.offload_s * 1e3, 4)},      {"communication", rounded(t.step.communication_s * 1e3, 4)},
-                  {"engine_fixed", rounded(t.step.fixed_s * 1e3, 4)}};
-  return j;
+  w.field("decode_tokens_per_s", rounded(t.decode_tokens_per_s, 2));
+  w.field("decode_tokens_per_s_total", rounded(t.decode_tokens_per_s_total, 2));
+  maybe(w, "prefill_tokens_per_s", t.prefill_tokens_per_s, 1);
+  maybe(w, "time_to_first_token_s", t.time_to_first_token_s, 4);
+  maybe(w, "generation_tokens_per_s", t.generation_tokens_per_s, 2);
+  put_message(w, "bound", Message("term." + t.step.bound));
+  w.field("bytes_per_step", t.bytes_per_step);
+  w.key("step_ms").begin_object();
+  w.field("total", rounded(t.step.total_s * 1e3, 4)).field("memory", rounded(t.step.memory_s * 1e3, 4));
+  known_or_null(w, "compute", !compute_unknown, rounded(t.step.compute_s * 1e3, 4));
+  w.field("host_launch", rounded(t.step.host_launch_s * 1e3, 4)).field("offload", rounded(t.step.offload_s * 1e3, 4));
+  w.field("communication", rounded(t.step.communication_s * 1e3, 4)).field("engine_fixed", rounded(t.step.fixed_s * 1e3, 4));
+  w.end_object();
+  if (compute_unknown) w.key("unknown").begin_array().value("matrix_tflops").end_array();
+  w.end_object();
 }
 
-ojson cost_json(const OptionCost& c) {
-  ojson j;
-  j["usd_per_hour"] = c.known ? ojson(rounded(c.usd_per_hour, 4)) : ojson(nullptr);
-  j["usd_per_million_tokens"] = c.known && c.usd_per_million_tokens > 0 ? ojson(rounded(c.usd_per_million_tokens, 4)) : ojson(nullptr);
-  if (c.known) j["price"] = c.rented ? "rent" : "own";
+/// The cost's members, written into an object the caller opened (a `cost` object, or an option's own).
+void cost_members(JsonWriter& w, const OptionCost& c) {
+  known_or_null(w, "usd_per_hour", c.known, rounded(c.usd_per_hour, 4));
+  known_or_null(w, "usd_per_million_tokens", c.known && c.usd_per_million_tokens > 0, rounded(c.usd_per_million_tokens, 4));
+  if (c.known) w.field("price", c.rented ? "rent" : "own");
   if (c.purchase_usd > 0) {
-    j["purchase_usd"] = rounded(c.purchase_usd, 2);
-    j["power_usd_per_hour"] = rounded(c.power_usd_per_hour, 4);
+    w.field("purchase_usd", rounded(c.purchase_usd, 2));
+    w.field("power_usd_per_hour", rounded(c.power_usd_per_hour, 4));
   }
   if (!c.break_even_instance.empty()) {
-    j["break_even_instance"] = c.break_even_instance;
-    j["break_even_hours"] = c.break_even_hours >= 0 ? ojson(rounded(c.break_even_hours, 1)) : ojson(nullptr);
+    w.field("break_even_instance", c.break_even_instance);
+    known_or_null(w, "break_even_hours", c.break_even_hours >= 0, rounded(c.break_even_hours, 1));
   }
-  return j;
 }
 
-void add_inference_hardware(ojson& out, const InferenceOnHardware& h) {
-  out["hardware"] = hardware_ref(h.hardware);
-  if (h.hardware.is_machine) out["hardware"]["machine"] = machine_json(h.hardware);
-  out["fit"] = fit_json(h.fit, h.hardware);
-  put_verdict(out["fit"], h.fit.verdict, h.fit.margin_bytes, h.summary, h.fixes, h.assumptions);
-  out["throughput"] = throughput_json(h.throughput);
-  // No compute figure in the catalog: the compute time is unknown, not 0 ms.
+void add_inference_hardware(JsonWriter& w, const InferenceOnHardware& h) {
+  w.key("hardware");
+  hardware_json(w, h.hardware);
+  w.key("fit");
+  fit_json(w, h);
   const HardwareSpec& hw = h.hardware;
   const double compute = hw.is_cpu() ? hw.host_tflops : (hw.measured_tflops > 0 ? hw.measured_tflops : hw.matrix_tflops);
-  if (h.throughput.known && compute <= 0) {
-    out["throughput"]["step_ms"]["compute"] = nullptr;
-    out["throughput"]["unknown"] = ojson::array({"matrix_tflops"});
-  }
+  w.key("throughput");
+  throughput_json(w, h.throughput, h.throughput.known && compute <= 0);
   if (h.cpu_vs_gpu) {
     const CpuVsGpu& c = *h.cpu_vs_gpu;
-    out["cpu_vs_gpu"] = {{"cpu", h.cpu_id},
-                         {"cpu_tokens_per_s", rounded(c.cpu_tokens_per_s, 2)},
-                         {"gpu_tokens_per_s", rounded(c.gpu_tokens_per_s, 2)},
-                         {"crossover_batch", c.crossover_batch > 0 ? ojson(c.crossover_batch) : ojson(nullptr)},
-                         {"cpu_is_enough", c.cpu_is_enough},
-                         {"reading_tokens_per_s", kReadingTokensPerS}};
-    put_message(out["cpu_vs_gpu"], "note", c.note);
+    w.key("cpu_vs_gpu").begin_object();
+    w.field("cpu", h.cpu_id).field("cpu_tokens_per_s", rounded(c.cpu_tokens_per_s, 2)).field("gpu_tokens_per_s", rounded(c.gpu_tokens_per_s, 2));
+    known_or_null(w, "crossover_batch", c.crossover_batch > 0, c.crossover_batch);
+    w.field("cpu_is_enough", c.cpu_is_enough).field("reading_tokens_per_s", kReadingTokensPerS);
+    put_message(w, "note", c.note);
+    w.end_object();
   }
-  out["cost"] = cost_json(h.cost);
-}
-
-void add_training_hardware(ojson& out, const TrainingOnHardware& h) {
-  ojson fit;
-  fit["fits"] = h.fits;
-  fit["required_bytes"] = h.required_bytes;
-  fit["usable_bytes"] = h.usable_bytes;
-  fit["headroom_bytes"] = h.headroom_bytes;
-  if (h.memory_option_bytes > 0) fit["memory_option_bytes"] = h.memory_option_bytes;
-  put_verdict(fit, h.verdict.verdict, h.verdict.margin_bytes, h.verdict.summary, h.verdict.fixes, h.verdict.assumptions);
-  out["hardware"] = hardware_ref(h.hardware);
-  if (h.hardware.is_machine) out["hardware"]["machine"] = machine_json(h.hardware);
-  out["fit"] = fit;
+  w.key("cost").begin_object();
+  cost_members(w, h.cost);
+  w.end_object();
 }
 
 /// Training's fit: the longest sequence at this micro-batch and the largest micro-batch at this
 /// sequence length that fit (0: not even 1), and when it does not fit, the verdict in words.
-void add_training_fit(ojson& fit, const TrainingFit& f, const TrainingSettings& t) {
-  fit["max_context"] = f.max_seq_len;
-  fit["max_batch"] = f.max_micro_batch;
+/// Members of the fit object the caller opened.
+void training_fit_members(JsonWriter& w, const TrainingFit& f, const TrainingSettings& t) {
+  w.field("max_context", f.max_seq_len).field("max_batch", f.max_micro_batch);
   if (f.fits) return;
   Message verdict = f.max_seq_len > 0 ? Message("fit.training.out_of_memory").count("seq_len", t.seq_len).count("micro_batch", t.micro_batch).count("max_context", f.max_seq_len)
                                       : Message("fit.training.never_fits").count("micro_batch", t.micro_batch);
-  put_message(fit, "note", verdict);
+  put_message(w, "note", verdict);
+}
+
+/// Training on hardware: the hardware, then its fit (with training's own limits when computed).
+void add_training_hardware(JsonWriter& w, const TrainingOnHardware& h, const TrainingFit* training_fit, const TrainingSettings& t) {
+  w.key("hardware");
+  hardware_json(w, h.hardware);
+  w.key("fit").begin_object();
+  w.field("fits", h.fits).field("required_bytes", h.required_bytes).field("usable_bytes", h.usable_bytes).field("headroom_bytes", h.headroom_bytes);
+  if (h.memory_option_bytes > 0) w.field("memory_option_bytes", h.memory_option_bytes);
+  put_verdict(w, h.verdict);
+  if (training_fit) training_fit_members(w, *training_fit, t);
+  w.end_object();
+}
+
+/// The fit against a budget the person gave (with training's own limits when computed).
+void add_budget_fit(JsonWriter& w, const BudgetFit& b, const TrainingFit* training_fit, const TrainingSettings& t) {
+  w.key("fit").begin_object();
+  w.field("fits", b.fits).field("required_bytes", b.required_bytes).field("usable_bytes", b.usable_bytes);
+  w.field("headroom_bytes", b.headroom_bytes).field("budget", true);
+  put_verdict(w, b.verdict);
+  if (training_fit) training_fit_members(w, *training_fit, t);
+  w.end_object();
 }
 
 }  // namespace
 
-std::string dump(const ojson& j) { return j.dump(-1, ' ', false, ojson::error_handler_t::replace); }
-
 std::string error_json(const InputError& error) {
-  ojson e;
-  e["error"]["field"] = error.field();
-  e["error"]["message"] = render_en(error.message());
-  e["error"]["message_data"] = message_json(error.message());
-  return dump(e);
+  JsonWriter w;
+  w.begin_object().key("error").begin_object();
+  w.field("field", error.field()).field("message", render_en(error.message())).key("message_data");
+  write_message_json(w, error.message());
+  w.end_object().end_object();
+  return w.take();
 }
 
-ojson model_json(const ModelSpec& m, const ModelSummary& summary) {
+void model_json(JsonWriter& w, const ModelSpec& m, const ModelSummary& summary) {
+  open_model_json(w, m, summary);
+  w.end_object();
+}
+
+void open_model_json(JsonWriter& w, const ModelSpec& m, const ModelSummary& summary) {
   const ParamCounts& c = summary.params;
-  ojson j;
-  j["id"] = m.id;
-  j["name"] = m.name;
-  j["params"] = c.total;
-  j["active_params"] = c.active;
-  j["layers"] = m.num_layers;
+  w.begin_object();
+  w.field("id", m.id).field("name", m.name).field("params", c.total).field("active_params", c.active).field("layers", m.num_layers);
   if (m.has_architecture()) {
-    j["hidden_size"] = m.hidden_size;
-    j["attention_heads"] = m.num_attention_heads;
-    j["kv_heads"] = m.num_kv_heads;
-    j["head_dim"] = m.head_dim;
-    j["vocab_size"] = m.vocab_size;
-    j["model_type"] = m.model_type;
-    if (c.extra > 0) j["extra_params"] = c.extra;
-    if (c.mtp > 0) j["mtp_params"] = c.mtp;
+    w.field("hidden_size", m.hidden_size).field("attention_heads", m.num_attention_heads).field("kv_heads", m.num_kv_heads);
+    w.field("head_dim", m.head_dim).field("vocab_size", m.vocab_size).field("model_type", m.model_type);
+    if (c.extra > 0) w.field("extra_params", c.extra);
+    if (c.mtp > 0) w.field("mtp_params", c.mtp);
   }
   if (m.file_weight_bytes > 0) {
-    j["file_weight_bytes"] = m.file_weight_bytes;
-    j["file_weights_format"] = m.file_weights_format;
+    w.field("file_weight_bytes", m.file_weight_bytes).field("file_weights_format", m.file_weights_format);
   }
-  put_messages(j, "features", summary.features);
-  return j;
+  put_messages(w, "features", summary.features);
 }
 
 std::string to_json(const Request& r, const Answer& a) {
-  ojson out;
-  out["schema_version"] = kSchemaVersion;
-  out["model"] = model_json(r.model, a.model);
-  out["settings"] = settings_json(r);
-  out["memory"]["device_bytes"] = a.memory.device_bytes;
-  out["memory"]["tensor_peak_bytes"] = a.memory.tensor_peak_bytes;
-  out["memory"]["host_bytes"] = a.memory.host_bytes;
-  out["memory"]["parts"] = parts_json(a.memory.parts);
-  out["disk_bytes"] = a.disk.total();
-  out["weights_detail"] = weights_detail_json(r, a);
+  JsonWriter w;
+  w.begin_object();
+  w.field("schema_version", kSchemaVersion).key("model");
+  model_json(w, r.model, a.model);
+  w.key("settings");
+  settings_json(w, r);
+  w.key("memory").begin_object();
+  w.field("device_bytes", a.memory.device_bytes).field("tensor_peak_bytes", a.memory.tensor_peak_bytes).field("host_bytes", a.memory.host_bytes);
+  w.key("parts");
+  parts_json(w, a.memory.parts);
+  w.end_object();
+  w.field("disk_bytes", a.disk.total()).key("weights_detail");
+  weights_detail_json(w, r, a);
   if (a.training) {
-    out["training"] = training_result_json(*a.training);
-    if (r.training.peak_tflops > 0) out["throughput"] = {{"tokens_per_s", a.training->time.tokens_per_s}, {"hours", a.training->time.hours}};
+    w.key("training");
+    training_result_json(w, *a.training);
+    if (r.training.peak_tflops > 0) {
+      w.key("throughput").begin_object().field("tokens_per_s", a.training->time.tokens_per_s).field("hours", a.training->time.hours).end_object();
+    }
   }
   if (a.memory.llama_cpp && r.task == Task::inference) {
-    out["llama_cpp"] = llama_cpp_json(*a.memory.llama_cpp);
-    if (a.memory.llama_cpp->ollama) out["ollama"] = ollama_json(*a.memory.llama_cpp);
+    w.key("llama_cpp");
+    llama_cpp_json(w, *a.memory.llama_cpp);
+    if (a.memory.llama_cpp->ollama) {
+      w.key("ollama");
+      ollama_json(w, *a.memory.llama_cpp);
+    }
   }
-  put_messages(out, "warnings", a.warnings);
-  out["explain"] = ojson::array();
+  put_messages(w, "warnings", a.warnings);
+  w.key("explain").begin_array();
   for (const auto& line : a.memory.explain) {
-    ojson j = {{"part", line.part}, {"formula", render_en(line.formula)}, {"values", render_en(line.values)}, {"bytes", line.bytes}};
-    j["id"] = line.formula.id.substr(0, line.formula.id.rfind(".formula"));
-    j["formula_data"] = message_json(line.formula);
-    j["values_data"] = message_json(line.values);
-    out["explain"].push_back(std::move(j));
+    w.begin_object();
+    w.field("part", line.part).field("formula", render_en(line.formula)).field("values", render_en(line.values)).field("bytes", line.bytes);
+    w.field("id", line.formula.id.substr(0, line.formula.id.rfind(".formula"))).key("formula_data");
+    write_message_json(w, line.formula);
+    w.key("values_data");
+    write_message_json(w, line.values);
+    w.end_object();
   }
-  if (a.inference_hardware) add_inference_hardware(out, *a.inference_hardware);
-  if (a.training_hardware) add_training_hardware(out, *a.training_hardware);
-  if (a.budget_fit) {
-    out["fit"] = {{"fits", a.budget_fit->fits},
-                  {"required_bytes", a.budget_fit->required_bytes},
-                  {"usable_bytes", a.budget_fit->usable_bytes},
-                  {"headroom_bytes", a.budget_fit->headroom_bytes},
-                  {"budget", true}};
-    const FitVerdict& v = a.budget_fit->verdict;
-    put_verdict(out["fit"], v.verdict, v.margin_bytes, v.summary, v.fixes, v.assumptions);
-  }
-  if (a.training_fit) add_training_fit(out["fit"], *a.training_fit, r.training);
-  return dump(out);
+  w.end_array();
+  // One fit at most: an inference fit on hardware, a training fit on hardware, or a budget's (answer.cpp:
+  // a budget only without hardware; training's own limits only in training, with hardware or a budget).
+  const TrainingFit* training_fit = a.training_fit ? &*a.training_fit : nullptr;
+  if (a.inference_hardware) add_inference_hardware(w, *a.inference_hardware);
+  if (a.training_hardware) add_training_hardware(w, *a.training_hardware, training_fit, r.training);
+  if (a.budget_fit) add_budget_fit(w, *a.budget_fit, a.training_hardware ? nullptr : training_fit, r.training);
+  w.end_object();
+  return w.take();
 }
 
 /// Buy, rent or use what you have (buy_or_rent.hpp): the usage and one row per option.
-ojson costs_json(const CostComparison& c) {
-  ojson out;
-  out["usage"] = {{"hours_per_day", c.usage.hours_per_day > 0 ? ojson(c.usage.hours_per_day) : ojson(nullptr)},
-                  {"tokens_per_day", c.usage.tokens_per_day > 0 ? ojson(c.usage.tokens_per_day) : ojson(nullptr)}};
-  out["rows"] = ojson::array();
+void costs_json(JsonWriter& w, const CostComparison& c) {
+  w.begin_object();
+  w.key("usage").begin_object();
+  known_or_null(w, "hours_per_day", c.usage.hours_per_day > 0, c.usage.hours_per_day);
+  known_or_null(w, "tokens_per_day", c.usage.tokens_per_day > 0, c.usage.tokens_per_day);
+  w.end_object();
+  w.key("rows").begin_array();
   for (std::size_t i = 0; i < c.rows.size(); ++i) {
     const CostRow& row = c.rows[i];
     const HardwareSpec& h = *row.option.hardware;
-    ojson j = hardware_ref(h);
-    j["cost_kind"] = cost_kind_id(row.kind);
-    j["rent_reference"] = static_cast<int>(i) == c.rent_reference;
-    j["gpus_used"] = row.option.fit.gpus_used;
-    if (row.option.fit.memory_option_bytes > 0) j["memory_option_bytes"] = row.option.fit.memory_option_bytes;
-    j["tokens_per_s"] = rounded(row.tokens_per_s, 2);
-    j["hours_per_day"] = rounded(row.hours_per_day, 3);
-    j["tokens_per_day"] = std::llround(row.tokens_per_day);
-    j["machines"] = row.machines;
-    j["upfront_usd"] = rounded(row.upfront_usd, 2);
+    open_hardware_ref(w, h);
+    w.field("cost_kind", cost_kind_id(row.kind)).field("rent_reference", static_cast<int>(i) == c.rent_reference);
+    w.field("gpus_used", row.option.fit.gpus_used);
+    if (row.option.fit.memory_option_bytes > 0) w.field("memory_option_bytes", row.option.fit.memory_option_bytes);
+    w.field("tokens_per_s", rounded(row.tokens_per_s, 2)).field("hours_per_day", rounded(row.hours_per_day, 3));
+    w.field("tokens_per_day", std::llround(row.tokens_per_day)).field("machines", row.machines);
+    w.field("upfront_usd", rounded(row.upfront_usd, 2));
     // The parts of the month (purchase, power, upkeep, rent) are in `explain`, their numbers in explain_data.
-    j["usd_per_month"] = rounded(row.usd_per_month, 2);
-    j["usd_per_hour"] = rounded(row.usd_per_hour, 4);
-    j["usd_per_million_tokens"] = rounded(row.usd_per_million_tokens, 4);
-    j["break_even_months"] = row.break_even_months > 0 ? ojson(rounded(row.break_even_months, 1)) : ojson(nullptr);
-    if (!h.price_date.empty()) j["price_date"] = h.price_date;
-    if (!h.price_source.empty()) j["price_source"] = h.price_source;
-    put_messages(j, "explain", row.explain);
-    out["rows"].push_back(std::move(j));
+    w.field("usd_per_month", rounded(row.usd_per_month, 2)).field("usd_per_hour", rounded(row.usd_per_hour, 4));
+    w.field("usd_per_million_tokens", rounded(row.usd_per_million_tokens, 4));
+    known_or_null(w, "break_even_months", row.break_even_months > 0, rounded(row.break_even_months, 1));
+    if (!h.price_date.empty()) w.field("price_date", h.price_date);
+    if (!h.price_source.empty()) w.field("price_source", h.price_source);
+    put_messages(w, "explain", row.explain);
+    w.end_object();
   }
-  put_message(out, "summary", c.summary);
-  return out;
+  w.end_array();
+  put_message(w, "summary", c.summary);
+  w.end_object();
 }
 
 std::string to_json(const Request& r, const Recommendation& rec) {
-  ojson out;
-  out["schema_version"] = kSchemaVersion;
-  out["model"] = {{"id", r.model.id}, {"name", r.model.name}};
-  out["settings"] = {{"weights", r.weights->id}, {"kv_cache", r.kv_cache->id}, {"engine", engine_id(r.engine)},
-                     {"input_tokens", r.input_tokens}, {"output_tokens", r.output_tokens}, {"batch", r.batch}};
-  out["goal"] = goal_id(rec.goal);
-  out["options"] = ojson::array();
+  JsonWriter w;
+  w.begin_object();
+  w.field("schema_version", kSchemaVersion);
+  w.key("model").begin_object().field("id", r.model.id).field("name", r.model.name).end_object();
+  w.key("settings").begin_object();
+  w.field("weights", r.weights->id).field("kv_cache", r.kv_cache->id).field("engine", engine_id(r.engine));
+  w.field("input_tokens", r.input_tokens).field("output_tokens", r.output_tokens).field("batch", r.batch);
+  w.end_object();
+  w.field("goal", goal_id(rec.goal));
+  w.key("options").begin_array();
   for (const auto& o : rec.options) {
     const HardwareSpec& h = *o.hardware;
-    ojson j = hardware_ref(h);
-    j["fits"] = true;
-    j["placement"] = placement_id(o.fit.placement);
-    j["gpus_needed"] = o.fit.gpus_needed;
-    j["gpus_used"] = o.fit.gpus_used;
-    j["device_bytes"] = h.is_cpu() ? 0 : o.fit.required_bytes;
-    if (h.is_cpu()) j["host_bytes"] = o.fit.required_bytes;
-    j["headroom_bytes"] = o.fit.headroom_bytes;
-    j["verdict"] = verdict_id(o.fit.verdict);
-    j["margin_bytes"] = o.fit.margin_bytes;
-    if (o.fit.memory_option_bytes > 0) j["memory_option_bytes"] = o.fit.memory_option_bytes;
-    j["decode_tokens_per_s"] = o.speed.known ? ojson(rounded(o.speed.decode_tokens_per_s, 2)) : ojson(nullptr);
-    j["decode_tokens_per_s_total"] = o.speed.known ? ojson(rounded(o.speed.decode_tokens_per_s_total, 2)) : ojson(nullptr);
-    j["prefill_tokens_per_s"] = maybe(o.speed.prefill_tokens_per_s, 1);
-    j["time_to_first_token_s"] = maybe(o.speed.time_to_first_token_s, 4);
-    const ojson c = cost_json(o.cost);
-    for (auto it = c.begin(); it != c.end(); ++it) j[it.key()] = it.value();
-    if (!h.price_date.empty()) j["price_date"] = h.price_date;
-    put_message(j, "reason", o.reason);
-    out["options"].push_back(std::move(j));
+    open_hardware_ref(w, h);
+    w.field("fits", true).field("placement", placement_id(o.fit.placement)).field("gpus_needed", o.fit.gpus_needed);
+    w.field("gpus_used", o.fit.gpus_used).field("device_bytes", h.is_cpu() ? 0 : o.fit.required_bytes);
+    if (h.is_cpu()) w.field("host_bytes", o.fit.required_bytes);
+    w.field("headroom_bytes", o.fit.headroom_bytes).field("verdict", verdict_id(o.fit.verdict)).field("margin_bytes", o.fit.margin_bytes);
+    if (o.fit.memory_option_bytes > 0) w.field("memory_option_bytes", o.fit.memory_option_bytes);
+    known_or_null(w, "decode_tokens_per_s", o.speed.known, rounded(o.speed.decode_tokens_per_s, 2));
+    known_or_null(w, "decode_tokens_per_s_total", o.speed.known, rounded(o.speed.decode_tokens_per_s_total, 2));
+    maybe(w, "prefill_tokens_per_s", o.speed.prefill_tokens_per_s, 1);
+    maybe(w, "time_to_first_token_s", o.speed.time_to_first_token_s, 4);
+    cost_members(w, o.cost);  // no name in common with the members above
+    if (!h.price_date.empty()) w.field("price_date", h.price_date);
+    put_message(w, "reason", o.reason);
+    w.end_object();
   }
-  out["near_misses"] = ojson::array();
+  w.end_array();
+  w.key("near_misses").begin_array();
   for (const auto& m : rec.near_misses) {
-    ojson j = hardware_ref(*m.hardware);
-    j["fits"] = false;
-    j["short_by_bytes"] = -m.fit.headroom_bytes;
-    j["usable_bytes"] = m.fit.usable_bytes;
-    put_messages(j, "fixes", m.fixes);
-    put_message(j, "reason", m.reason);
-    out["near_misses"].push_back(std::move(j));
+    open_hardware_ref(w, *m.hardware);
+    w.field("fits", false).field("short_by_bytes", -m.fit.headroom_bytes).field("usable_bytes", m.fit.usable_bytes);
+    put_messages(w, "fixes", m.fixes);
+    put_message(w, "reason", m.reason);
+    w.end_object();
   }
-  if (rec.costs) out["costs"] = costs_json(*rec.costs);
-  put_messages(out, "warnings", r.warnings);
-  return dump(out);
+  w.end_array();
+  if (rec.costs) {
+    w.key("costs");
+    costs_json(w, *rec.costs);
+  }
+  put_messages(w, "warnings", r.warnings);
+  w.end_object();
+  return w.take();
 }
 
 std::string to_json(const Request& r, const TrainingRecommendation& rec) {
-  ojson out;
-  out["schema_version"] = kSchemaVersion;
-  out["task"] = "training";
-  out["model"] = {{"id", r.model.id}, {"name", r.model.name}};
-  out["settings"] = training_settings_json(r.training);
-  out["goal"] = goal_id(rec.goal);
-  out["epoch_tokens"] = rec.epoch_tokens;
+  JsonWriter w;
+  w.begin_object();
+  w.field("schema_version", kSchemaVersion).field("task", "training");
+  w.key("model").begin_object().field("id", r.model.id).field("name", r.model.name).end_object();
+  w.key("settings");
+  training_settings_json(w, r.training);
+  w.field("goal", goal_id(rec.goal)).field("epoch_tokens", rec.epoch_tokens);
   if (rec.epoch_tokens_assumed) {
-    put_message(out, "note", Message("recommend.training.epoch_assumed").count("tokens", static_cast<std::int64_t>(rec.epoch_tokens)));
+    put_message(w, "note", Message("recommend.training.epoch_assumed").count("tokens", static_cast<std::int64_t>(rec.epoch_tokens)));
   }
-  auto option_json = [](const TrainingOption& o) {
+  // An option's members; the caller closes it (a near miss adds short_by_bytes).
+  auto open_option_json = [&w](const TrainingOption& o) {
     const HardwareSpec& h = *o.hardware;
-    ojson j = hardware_ref(h);
-    j["fits"] = verdict_fits(o.verdict);
-    j["verdict"] = verdict_id(o.verdict);
-    j["gpus"] = o.gpus;
-    j["gpus_needed"] = o.gpus;  // as inference options name it (the page's column)
-    j["zero_stage"] = o.zero_stage;
-    j["device_bytes"] = o.device_bytes;
-    j["usable_bytes"] = o.usable_bytes;
-    j["headroom_bytes"] = o.headroom_bytes;
-    j["margin_bytes"] = o.margin_bytes;
-    if (o.memory_option_bytes > 0) j["memory_option_bytes"] = o.memory_option_bytes;
-    j["tokens_per_s"] = maybe(o.tokens_per_s, 1);
-    j["hours_per_epoch"] = maybe(o.hours, 3);
-    j["usd_per_epoch"] = maybe(o.usd, 2);
-    j["usd_total"] = maybe(o.usd, 2);
-    const ojson c = cost_json(o.cost);
-    for (auto it = c.begin(); it != c.end(); ++it) j[it.key()] = it.value();
-    if (!h.price_date.empty()) j["price_date"] = h.price_date;
-    if (h.matrix_tflops <= 0 && h.measured_tflops <= 0) j["unknown"] = ojson::array({"matrix_tflops"});
-    put_message(j, "reason", o.reason);
+    open_hardware_ref(w, h);
+    w.field("fits", verdict_fits(o.verdict)).field("verdict", verdict_id(o.verdict)).field("gpus", o.gpus);
+    w.field("gpus_needed", o.gpus);  // as inference options name it (the page's column)
+    w.field("zero_stage", o.zero_stage).field("device_bytes", o.device_bytes).field("usable_bytes", o.usable_bytes);
+    w.field("headroom_bytes", o.headroom_bytes).field("margin_bytes", o.margin_bytes);
+    if (o.memory_option_bytes > 0) w.field("memory_option_bytes", o.memory_option_bytes);
+    maybe(w, "tokens_per_s", o.tokens_per_s, 1);
+    maybe(w, "hours_per_epoch", o.hours, 3);
+    maybe(w, "usd_per_epoch", o.usd, 2);
+    maybe(w, "usd_total", o.usd, 2);
+    cost_members(w, o.cost);  // no name in common with the members above
+    if (!h.price_date.empty()) w.field("price_date", h.price_date);
+    if (h.matrix_tflops <= 0 && h.measured_tflops <= 0) w.key("unknown").begin_array().value("matrix_tflops").end_array();
+    put_message(w, "reason", o.reason);
     // As inference's near misses: the fixes in words (fixes, fixes_data); fix_changes: each as data.
     std::vector<Message> words;
-    j["fix_changes"] = ojson::array();
+    w.key("fix_changes").begin_array();
     for (const Fix& f : o.fixes) {
       words.push_back(f.message);
-      j["fix_changes"].push_back(fix_json(f));
+      fix_json(w, f);
     }
-    put_messages(j, "fixes", words);
-    return j;
+    w.end_array();
+    put_messages(w, "fixes", words);
   };
-  out["options"] = ojson::array();
-  for (const auto& o : rec.options) out["options"].push_back(option_json(o));
-  out["near_misses"] = ojson::array();
-  for (const auto& m : rec.near_misses) {
-    ojson j = option_json(m);
-    j["short_by_bytes"] = -m.headroom_bytes;
-    out["near_misses"].push_back(std::move(j));
+  w.key("options").begin_array();
+  for (const auto& o : rec.options) {
+    open_option_json(o);
+    w.end_object();
   }
-  put_messages(out, "warnings", r.warnings);
-  return dump(out);
+  w.end_array();
+  w.key("near_misses").begin_array();
+  for (const auto& m : rec.near_misses) {
+    open_option_json(m);
+    w.field("short_by_bytes", -m.headroom_bytes);
+    w.end_object();
+  }
+  w.end_array();
+  put_messages(w, "warnings", r.warnings);
+  w.end_object();
+  return w.take();
 }
 
-ojson hardware_entry_json(const HardwareSpec& h) {
-  ojson j = hardware_ref(h);
-  j["vendor"] = h.vendor;
-  j["segment"] = h.segment;
-  j["device_count"] = h.device_count;
+void hardware_entry_json(JsonWriter& w, const HardwareSpec& h) {
+  open_hardware_ref(w, h);
+  w.field("vendor", h.vendor).field("segment", h.segment).field("device_count", h.device_count);
   // A figure the catalog lacks is null and named under `unknown`, never shown as 0 GB or 0 ms.
   const std::int64_t memory = h.is_cpu() ? h.host_memory_bytes : h.device_memory_bytes;
   const double bandwidth = h.is_cpu() ? h.host_bandwidth_gb_per_s : h.memory_bandwidth_gb_per_s;
   const double compute = h.is_cpu() ? h.host_tflops : h.matrix_tflops;
-  j["memory_bytes"] = memory > 0 ? ojson(memory) : ojson(nullptr);
-  if (!h.memory_options_bytes.empty()) j["memory_options_bytes"] = h.memory_options_bytes;
-  j["usable_bytes"] = memory > 0 ? ojson(h.is_cpu() ? usable_host_bytes(memory) : usable_device_bytes(h, memory)) : ojson(nullptr);
-  j["memory_bandwidth_gb_per_s"] = bandwidth > 0 ? ojson(bandwidth) : ojson(nullptr);
-  j["matrix_tflops"] = maybe(compute, 2);
-  ojson unknown = ojson::array();
-  if (memory <= 0) unknown.push_back("memory_bytes");
-  if (bandwidth <= 0) unknown.push_back("memory_bandwidth_gb_per_s");
-  if (compute <= 0) unknown.push_back("matrix_tflops");
-  if (!unknown.empty()) j["unknown"] = std::move(unknown);
-  j["tdp_w"] = maybe(h.tdp_w, 1);
-  j["price_usd"] = maybe(h.price_usd, 2);
-  j["price_usd_per_hour"] = maybe(h.price_usd_per_hour, 4);
-  if (!h.price_date.empty()) j["price_date"] = h.price_date;
-  if (!h.gpu_id.empty()) j["gpu_id"] = h.gpu_id;
-  if (!h.unsupported.id.empty()) put_message(j, "unsupported", h.unsupported);
-  j["source"] = h.source;
-  return j;
+  known_or_null(w, "memory_bytes", memory > 0, memory);
+  if (!h.memory_options_bytes.empty()) w.field("memory_options_bytes", h.memory_options_bytes);
+  known_or_null(w, "usable_bytes", memory > 0, memory > 0 ? (h.is_cpu() ? usable_host_bytes(memory) : usable_device_bytes(h, memory)) : 0);
+  known_or_null(w, "memory_bandwidth_gb_per_s", bandwidth > 0, bandwidth);
+  maybe(w, "matrix_tflops", compute, 2);
+  if (memory <= 0 || bandwidth <= 0 || compute <= 0) {
+    w.key("unknown").begin_array();
+    if (memory <= 0) w.value("memory_bytes");
+    if (bandwidth <= 0) w.value("memory_bandwidth_gb_per_s");
+    if (compute <= 0) w.value("matrix_tflops");
+    w.end_array();
+  }
+  maybe(w, "tdp_w", h.tdp_w, 1);
+  maybe(w, "price_usd", h.price_usd, 2);
+  maybe(w, "price_usd_per_hour", h.price_usd_per_hour, 4);
+  if (!h.price_date.empty()) w.field("price_date", h.price_date);
+  if (!h.gpu_id.empty()) w.field("gpu_id", h.gpu_id);
+  if (!h.unsupported.id.empty()) put_message(w, "unsupported", h.unsupported);
+  w.field("source", h.source);
+  w.end_object();
 }
 
 }  // namespace llmsizer::edge

@@ -114,55 +114,36 @@ TrainingSettings parse_training(const json& training, const ModelSpec& model, in
   return t;
 }
 
-nlohmann::ordered_json training_settings_json(const TrainingSettings& t) {
-  nlohmann::ordered_json j;
-  j["method"] = method_id(t.method);
-  j["optimizer"] = optimizer_id(t.optimizer);
-  j["precision"] = precision_id(t.precision);
-  j["seq_len"] = t.seq_len;
-  j["micro_batch"] = t.micro_batch;
-  j["gradient_accumulation"] = t.gradient_accumulation;
-  j["gradient_checkpointing"] = t.checkpointing == Checkpointing::full ? nlohmann::ordered_json(true)
-                              : t.checkpointing == Checkpointing::selective ? nlohmann::ordered_json("selective") : nlohmann::ordered_json(false);
-  j["flash_attention"] = t.flash_attention;
-  j["packing"] = t.packing;
-  j["chunked_loss"] = t.chunked_loss;
-  j["loss_dtype"] = t.loss_fp32 ? "fp32" : "16-bit";
+void training_settings_json(JsonWriter& w, const TrainingSettings& t) {
+  w.begin_object();
+  w.field("method", method_id(t.method)).field("optimizer", optimizer_id(t.optimizer)).field("precision", precision_id(t.precision));
+  w.field("seq_len", t.seq_len).field("micro_batch", t.micro_batch).field("gradient_accumulation", t.gradient_accumulation);
+  w.key("gradient_checkpointing");
+  if (t.checkpointing == Checkpointing::selective) w.value("selective");
+  else w.value(t.checkpointing == Checkpointing::full);
+  w.field("flash_attention", t.flash_attention).field("packing", t.packing).field("chunked_loss", t.chunked_loss);
+  w.field("loss_dtype", t.loss_fp32 ? "fp32" : "16-bit");
   if (t.method == TrainingMethod::lora || t.method == TrainingMethod::qlora) {
-    j["lora_rank"] = t.lora_rank;
-    j["lora_targets"] = t.lora_targets;
-    j["lora_dropout"] = t.lora_dropout;
-    j["dora"] = t.dora;
-    j["adapter_dtype"] = t.adapter_fp32 ? "fp32" : "base";
-    j["train_embeddings"] = t.train_embeddings;
+    w.field("lora_rank", t.lora_rank).field("lora_targets", t.lora_targets).field("lora_dropout", t.lora_dropout);
+    w.field("dora", t.dora).field("adapter_dtype", t.adapter_fp32 ? "fp32" : "base").field("train_embeddings", t.train_embeddings);
   }
-  if (t.method == TrainingMethod::qlora) j["quantization"] = quantization_id(t.quantized_base);
-  if (t.method == TrainingMethod::freeze) j["trainable_layers"] = t.trainable_layers;
-  j["framework"] = training_framework_id(t.framework);
-  j["zero_stage"] = t.zero_stage;
-  j["offload_optimizer"] = t.offload_optimizer;
-  j["offload_params"] = t.offload_params;
-  return j;
+  if (t.method == TrainingMethod::qlora) w.field("quantization", quantization_id(t.quantized_base));
+  if (t.method == TrainingMethod::freeze) w.field("trainable_layers", t.trainable_layers);
+  w.field("framework", training_framework_id(t.framework)).field("zero_stage", t.zero_stage);
+  w.field("offload_optimizer", t.offload_optimizer).field("offload_params", t.offload_params);
+  w.end_object();
 }
 
-nlohmann::ordered_json training_result_json(const TrainingEstimate& e) {
-  nlohmann::ordered_json j;
-  j["trainable_params"] = e.params.trainable;
-  j["adapter_params"] = e.params.adapters;
-  j["tokens_per_step"] = e.time.tokens_per_step;
-  j["flops_per_token"] = e.time.flops_per_token;
-  j["flops"] = e.time.flops;
-  j["mfu"] = e.time.mfu;
-  j["hours"] = e.time.hours;
-  j["usd"] = e.time.usd;
-  j["backward_peak_bytes"] = e.backward_peak_bytes;
-  j["step_peak_bytes"] = e.step_peak_bytes;
-  j["model_states_bytes"] = e.model_states_bytes;
-  j["load_peak_bytes"] = e.load_peak_bytes;
-  j["host_activation_bytes"] = e.host_activation_bytes;
-  j["allocator_cached_bytes"] = e.allocator_cached_bytes;
-  if (!e.lora_modules.empty()) j["lora_target_modules"] = e.lora_modules;
-  return j;
+void training_result_json(JsonWriter& w, const TrainingEstimate& e) {
+  w.begin_object();
+  w.field("trainable_params", e.params.trainable).field("adapter_params", e.params.adapters);
+  w.field("tokens_per_step", e.time.tokens_per_step).field("flops_per_token", e.time.flops_per_token).field("flops", e.time.flops);
+  w.field("mfu", e.time.mfu).field("hours", e.time.hours).field("usd", e.time.usd);
+  w.field("backward_peak_bytes", e.backward_peak_bytes).field("step_peak_bytes", e.step_peak_bytes);
+  w.field("model_states_bytes", e.model_states_bytes).field("load_peak_bytes", e.load_peak_bytes);
+  w.field("host_activation_bytes", e.host_activation_bytes).field("allocator_cached_bytes", e.allocator_cached_bytes);
+  if (!e.lora_modules.empty()) w.field("lora_target_modules", e.lora_modules);
+  w.end_object();
 }
 
 }  // namespace llmsizer::edge

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "json_writer.hpp"
 #include "llmsizer/training.hpp"
 
 namespace llmsizer::edge {
@@ -17,11 +18,11 @@ namespace llmsizer::edge {
 TrainingSettings parse_training(const nlohmann::json& training, const ModelSpec& model, int gpus, std::int64_t seq_len_default,
                                 std::int64_t micro_batch_default, bool flash_default, std::vector<Message>& warnings);
 
-/// The settings as the response echoes them.
-nlohmann::ordered_json training_settings_json(const TrainingSettings& settings);
+/// The settings as the response echoes them, as the next value of `w`.
+void training_settings_json(JsonWriter& w, const TrainingSettings& settings);
 
 /// The response's `training` object: trainable_params, adapter_params, tokens_per_step, flops,
-/// hours, usd and both peaks.
-nlohmann::ordered_json training_result_json(const TrainingEstimate& estimate);
+/// hours, usd and both peaks, as the next value of `w`.
+void training_result_json(JsonWriter& w, const TrainingEstimate& estimate);
 
 }  // namespace llmsizer::edge

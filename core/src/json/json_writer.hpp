@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A streaming JSON writer: objects, arrays, keys and values appended straight into one string, in
+// the order they are written, with the commas put in. The edge writes its responses with it instead
+// of building a DOM and dumping it (issue 20: building and dumping nlohmann::ordered_json was most of
+// a recommendation's time, and a large part of the WASM module).
+//
+// The text is byte-identical to nlohmann's dump(-1, ' ', false, error_handler_t::replace), which the
+// responses were written with before (the corpus's hashes hold them): compact, doubles as nlohmann
+// prints them (non-finite as null), strings escaped as its serializer does, with invalid UTF-8
+// replaced by U+FFFD as its decoder does (tests/json_writer_test.cpp compares the two).
+// It checks nothing about structure: a key inside an array or an unclosed object is the caller's bug.
+// A key written twice is written twice (ordered_json kept the first position with the last value):
+// write each key once.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace llmsizer::edge {
+
+class JsonWriter {
+ public:
+  JsonWriter& begin_object() { return open('{'); }
+  JsonWriter& end_object() { return close('}'); }
+  JsonWriter& begin_array() { return open('['); }
+  JsonWriter& end_array() { return close(']'); }
+
+  /// An object's key; the value written next is its value.
+  JsonWriter& key(std::string_view name);
+
+  JsonWriter& value(std::string_view text);
+  JsonWriter& value(const std::string& text) { return value(std::string_view(text)); }
+  JsonWriter& value(const char* text) { return value(std::string_view(text)); }
+  JsonWriter& value(bool flag);
+  JsonWriter& value(std::nullptr_t);
+  /// Non-finite: null (as nlohmann writes it).
+  JsonWriter& value(double number);
+  /// Every integer type but bool (and the character types, which are not numbers here).
+  template <typename T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool> && !std::is_same_v<T, char>, int> = 0>
+  JsonWriter& value(T number) {
+    if constexpr (std::is_signed_v<T>) return signed_integer(number);
+    else return unsigned_integer(number);
+  }
+  /// float is written as the double it converts to, as nlohmann stores it.
+  JsonWriter& value(float number) { return value(static_cast<double>(number)); }
+  /// An array of the values.
+  template <typename T>
+  JsonWriter& value(const std::vector<T>& values) {
+    begin_array();
+    for (const auto& v : values) value(v);
+    return end_array();
+  }
+
+  /// key(name).value(v): one member of an object.
+  template <typename T>
+  JsonWriter& field(std::string_view name, const T& v) {
+    key(name);
+    return value(v);
+  }
+  JsonWriter& field(std::string_view name, const char* v) {
+    key(name);
+    return value(v);
+  }
+
+  /// Splices `json`, already serialized (one complete value), as the next value.
+  JsonWriter& raw(std::string_view json);
+
+  const std::string& text() const { return out_; }
+  std::string take() { return std::move(out_); }
+
+ private:
+  /// The comma before a value or key that follows another in the same object or array.
+  void separate() {
+    if (need_comma_) out_ += ',';
+    need_comma_ = true;
+  }
+  JsonWriter& open(char c) {
+    separate();
+    out_ += c;
+    need_comma_ = false;
+    return *this;
+  }
+  JsonWriter& close(char c) {
+    out_ += c;
+    need_comma_ = true;
+    return *this;
+  }
+  JsonWriter& signed_integer(std::int64_t number);
+  JsonWriter& unsigned_integer(std::uint64_t number);
+
+  std::string out_;
+  bool need_comma_ = false;
+};
+
+/// Appends `text` to `out` escaped as nlohmann's serializer escapes a string (ensure_ascii false,
+/// error_handler_t::replace), without the quotes.
+void append_escaped(std::string& out, std::string_view text);
+
+/// `number` as nlohmann dumps a double: null when not finite, else its shortest round-trip form
+/// ("7.0", "1e-05", "0.1").
+void append_double(std::string& out, double number);
+
+}  // namespace llmsizer::edge
