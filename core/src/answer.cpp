@@ -229,7 +229,8 @@ Message fit_summary(Verdict verdict, std::int64_t headroom_bytes, std::int64_t m
 }
 
 Recommendation recommend(const Request& r, const Catalog& catalog) {
-  const MemoryByDevices memory(r.model, r.inference());
+  // Bytes only: a recommendation says none of its estimates' explanations.
+  const MemoryByDevices memory(r.model, r.inference(), EstimateDetail::bytes_only);
   const CatalogOptions evaluated(memory, catalog.all_hardware(), r.costs);  // each entry evaluated once for both
   Recommendation rec = recommend_hardware(evaluated, r.goal);
   const HardwareSpec* mine = r.hardware && !r.hardware->is_rented() ? &*r.hardware : nullptr;
