@@ -281,7 +281,10 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
   const ModelSpec& model = memory.model();
   const InferenceSettings& settings = memory.settings();
   std::vector<NearMiss> misses;
-  r.options.reserve(catalog.size());
+  // The fitting options ranked by pointer, then copied once in their order with their sentence
+  // (sorting the options themselves moved each large struct a dozen times).
+  std::vector<const HardwareOption*> fitting;
+  fitting.reserve(catalog.size());
   for (std::size_t i = 0; i < catalog.size(); ++i) {
     const HardwareSpec& hw = catalog[i];
     if (!allowed(hw, goal)) continue;
@@ -293,14 +296,18 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
       misses.push_back(std::move(miss));
       continue;
     }
-    HardwareOption& listed = r.options.emplace_back(o);
+    fitting.push_back(&o);
+  }
+  std::stable_sort(fitting.begin(), fitting.end(), [goal](const HardwareOption* a, const HardwareOption* b) {
+    const double ka = rank_value(*a, goal), kb = rank_value(*b, goal);
+    if (ka != kb) return ka < kb;
+    return a->speed.decode_tokens_per_s_total > b->speed.decode_tokens_per_s_total;
+  });
+  r.options.reserve(fitting.size());
+  for (const HardwareOption* o : fitting) {
+    HardwareOption& listed = r.options.emplace_back(*o);
     listed.reason = listed_reason(listed, settings);
   }
-  std::stable_sort(r.options.begin(), r.options.end(), [goal](const HardwareOption& a, const HardwareOption& b) {
-    const double ka = rank_value(a, goal), kb = rank_value(b, goal);
-    if (ka != kb) return ka < kb;
-    return a.speed.decode_tokens_per_s_total > b.speed.decode_tokens_per_s_total;
-  });
 
   // Nearest misses: the smallest shortfall relative to what the option offers.
   auto shortfall = [](const NearMiss& m) {
