@@ -2,7 +2,6 @@
 #include "llmsizer/answer.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "llmsizer/machine.hpp"
 
@@ -45,14 +44,17 @@ WeightsSummary summarize_weights(const WeightsLayout& layout) {
   WeightsSummary w;
   w.bits_per_weight = layout.bits_per_weight();
   w.bytes_by_class = layout.bytes_by_class;
-  std::map<std::string, WeightsSummary::Type> types;
+  // A model's few storage types, found by a scan of those seen so far, then ordered by name as a
+  // map would order them (a map keyed by the type name cost string comparisons per tensor: an
+  // eighth of answer() for an estimate on a device, issue 20, callgrind on bench/edge_bench.cpp).
+  std::vector<WeightsSummary::Type>& types = w.types;
   for (const auto& t : layout.tensors) {
-    auto& entry = types[t.type];
-    entry.type = t.type;
-    entry.tensors += 1;
-    entry.bytes += t.bytes;
+    auto entry = std::find_if(types.begin(), types.end(), [&](const WeightsSummary::Type& e) { return e.type == t.type; });
+    if (entry == types.end()) entry = types.insert(types.end(), WeightsSummary::Type{t.type, 0, 0});
+    entry->tensors += 1;
+    entry->bytes += t.bytes;
   }
-  for (auto& [name, entry] : types) w.types.push_back(std::move(entry));
+  std::sort(types.begin(), types.end(), [](const WeightsSummary::Type& a, const WeightsSummary::Type& b) { return a.type < b.type; });
   return w;
 }
 
@@ -229,7 +231,8 @@ Message fit_summary(Verdict verdict, std::int64_t headroom_bytes, std::int64_t m
 }
 
 Recommendation recommend(const Request& r, const Catalog& catalog) {
-  const MemoryByDevices memory(r.model, r.inference());
+  // Bytes only: a recommendation says none of its estimates' explanations.
+  const MemoryByDevices memory(r.model, r.inference(), EstimateDetail::bytes_only);
   const CatalogOptions evaluated(memory, catalog.all_hardware(), r.costs);  // each entry evaluated once for both
   Recommendation rec = recommend_hardware(evaluated, r.goal);
   const HardwareSpec* mine = r.hardware && !r.hardware->is_rented() ? &*r.hardware : nullptr;

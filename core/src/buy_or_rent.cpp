@@ -31,15 +31,13 @@ CostKind kind_of(const HardwareSpec& hw) {
   return CostKind::cloud;
 }
 
-/// The option at the usage pattern; none when it has no speed, or (but for the person's own machine) no price.
-/// (Options and rows are moved, never copied: a copy of their messages would be code the WASM module carries.)
-std::optional<CostRow> price_row(HardwareOption&& option, CostKind kind, const UsagePattern& usage, const OwnershipCosts& costs) {
-  if (!option.fit.fits || !option.speed.known || !(option.speed.decode_tokens_per_s_total > 0)) return std::nullopt;
-  if (kind != CostKind::mine && !option.cost.known) return std::nullopt;
+/// The option's numbers at the usage pattern (its `option` and `explain` left empty); none when it
+/// has no speed, or (but for the person's own machine) no price.
+std::optional<CostRow> price_row(const HardwareOption& o, CostKind kind, const UsagePattern& usage, const OwnershipCosts& costs) {
+  if (!o.fit.fits || !o.speed.known || !(o.speed.decode_tokens_per_s_total > 0)) return std::nullopt;
+  if (kind != CostKind::mine && !o.cost.known) return std::nullopt;
   CostRow r;
   r.kind = kind;
-  r.option = std::move(option);
-  const HardwareOption& o = r.option;
   r.tokens_per_s = o.speed.decode_tokens_per_s_total;
   if (usage.tokens_per_day > 0) {
     r.tokens_per_day = usage.tokens_per_day;
@@ -49,6 +47,32 @@ std::optional<CostRow> price_row(HardwareOption&& option, CostKind kind, const U
     r.tokens_per_day = r.tokens_per_s * kSecondsPerHour * r.hours_per_day;
   }
   const double hours_per_month = r.hours_per_day * kDaysPerMonth;
+  if (kind == CostKind::cloud) {
+    // Rented by the hour: as many instances as the day's work needs cost the same per hour of work.
+    r.rent_usd_per_month = o.hardware->price_usd_per_hour * hours_per_month;
+    r.usd_per_month = r.rent_usd_per_month;
+  } else {
+    // Owned: a day's work that takes more than 24 hours needs more than one machine.
+    r.machines = std::max(1, static_cast<int>(std::ceil(r.hours_per_day / 24.0 - 1e-9)));
+    r.upfront_usd = kind == CostKind::mine ? 0.0 : o.cost.purchase_usd * r.machines;
+    r.amortization_usd_per_month = r.upfront_usd / (costs.lifetime_years * 12.0);
+    r.power_usd_per_month = o.cost.power_w / 1000.0 * costs.utilization * costs.electricity_usd_per_kwh * costs.pue * hours_per_month;
+    r.upkeep_usd_per_month = costs.upkeep_usd_per_year / 12.0 * r.machines;
+    r.usd_per_month = r.amortization_usd_per_month + r.power_usd_per_month + r.upkeep_usd_per_month;
+  }
+  r.usd_per_hour = hours_per_month > 0 ? r.usd_per_month / hours_per_month : 0.0;
+  r.usd_per_million_tokens = r.tokens_per_day > 0 ? r.usd_per_month / (r.tokens_per_day * kDaysPerMonth) * 1e6 : 0.0;
+  return r;
+}
+
+/** A row of the table: its numbers (price_row), the option and the explanation of the numbers.
+ *  Made only for the rows the table keeps: every priced option is a candidate, and explaining
+ *  (and copying) each of them was half of the cost table (issue 20, callgrind on
+ *  bench/edge_bench.cpp). */
+CostRow explained_row(CostRow r, HardwareOption option, const UsagePattern& usage, const OwnershipCosts& costs) {
+  r.option = std::move(option);
+  const HardwareOption& o = r.option;
+  const CostKind kind = r.kind;
   const std::int64_t tokens_per_day = static_cast<std::int64_t>(std::llround(r.tokens_per_day));
   if (usage.tokens_per_day > 0) {
     r.explain.push_back(Message("costs.explain.hours_from_tokens").grouped("tokens", tokens_per_day).decimal("speed", r.tokens_per_s, 1)
@@ -58,19 +82,9 @@ std::optional<CostRow> price_row(HardwareOption&& option, CostKind kind, const U
                             .grouped("tokens", tokens_per_day));
   }
   if (kind == CostKind::cloud) {
-    // Rented by the hour: as many instances as the day's work needs cost the same per hour of work.
-    r.rent_usd_per_month = o.hardware->price_usd_per_hour * hours_per_month;
-    r.usd_per_month = r.rent_usd_per_month;
     r.explain.push_back(Message("costs.explain.rent").usd("hourly", o.hardware->price_usd_per_hour, 2).decimal("hours", r.hours_per_day, 2)
                             .decimal("days", kDaysPerMonth, 2).usd("monthly", r.rent_usd_per_month, 2));
   } else {
-    // Owned: a day's work that takes more than 24 hours needs more than one machine.
-    r.machines = std::max(1, static_cast<int>(std::ceil(r.hours_per_day / 24.0 - 1e-9)));
-    r.upfront_usd = kind == CostKind::mine ? 0.0 : o.cost.purchase_usd * r.machines;
-    r.amortization_usd_per_month = r.upfront_usd / (costs.lifetime_years * 12.0);
-    r.power_usd_per_month = o.cost.power_w / 1000.0 * costs.utilization * costs.electricity_usd_per_kwh * costs.pue * hours_per_month;
-    r.upkeep_usd_per_month = costs.upkeep_usd_per_year / 12.0 * r.machines;
-    r.usd_per_month = r.amortization_usd_per_month + r.power_usd_per_month + r.upkeep_usd_per_month;
     if (kind == CostKind::mine) {
       r.explain.push_back(Message("costs.explain.already_owned"));
     } else {
@@ -88,8 +102,6 @@ std::optional<CostRow> price_row(HardwareOption&& option, CostKind kind, const U
     r.explain.push_back(Message("costs.explain.upkeep").usd("yearly", costs.upkeep_usd_per_year * r.machines, 0)
                             .usd("monthly", r.upkeep_usd_per_month, 2));
   }
-  r.usd_per_hour = hours_per_month > 0 ? r.usd_per_month / hours_per_month : 0.0;
-  r.usd_per_million_tokens = r.tokens_per_day > 0 ? r.usd_per_month / (r.tokens_per_day * kDaysPerMonth) * 1e6 : 0.0;
   r.explain.push_back(Message("costs.explain.per_million_tokens").usd("monthly", r.usd_per_month, 2).grouped("tokens", tokens_per_day)
                           .decimal("days", kDaysPerMonth, 2).usd("per_million_tokens", r.usd_per_million_tokens, 3));
   return r;
@@ -108,21 +120,25 @@ CostComparison compare_costs(const CatalogOptions& evaluated, const HardwareSpec
   const OwnershipCosts& costs = evaluated.costs();
   CostComparison out;
   out.usage = usage;
+  // Candidates: every priced option's numbers (rows without their option and explanation yet).
   std::vector<CostRow> candidates;
+  std::vector<const HardwareOption*> candidate_options;
   for (std::size_t i = 0; i < catalog.size(); ++i) {
     const HardwareSpec& hw = catalog[i];
     if (!hw.unsupported.id.empty()) continue;
     const CostKind kind = kind_of(hw);
     // Cheap checks first: only a priced option can be in the table.
     if (kind == CostKind::cloud ? !hw.is_rented() : hw.price_usd <= 0) continue;
-    if (std::optional<CostRow> row = price_row(HardwareOption(evaluated.at(i)), kind, usage, costs)) {
+    const HardwareOption& option = evaluated.at(i);
+    if (std::optional<CostRow> row = price_row(option, kind, usage, costs)) {
       candidates.push_back(std::move(*row));
+      candidate_options.push_back(&option);
     }
   }
   if (mine != nullptr) {
     HardwareOption o = evaluate_option(memory, *mine, costs, catalog);
     if (!o.cost.known) o.cost.power_w = purchase_of(*mine, o.fit.gpus_used, o.fit.memory_option_bytes, 0, costs).power_w;
-    if (std::optional<CostRow> row = price_row(std::move(o), CostKind::mine, usage, costs)) out.rows.push_back(std::move(*row));
+    if (std::optional<CostRow> row = price_row(o, CostKind::mine, usage, costs)) out.rows.push_back(explained_row(std::move(*row), std::move(o), usage, costs));
   }
   // Per kind, the cheapest per million tokens, cheapest first (a selection by scans: a sort of the
   // rows would be code the WASM module carries for one table). Ties keep catalog order.
@@ -138,7 +154,7 @@ CostComparison compare_costs(const CatalogOptions& evaluated, const HardwareSpec
       taken[best] = true;
       // The reference rent: the instance that costs least per token, the first cloud row.
       if (kind == CostKind::cloud && n == 0) out.rent_reference = static_cast<int>(out.rows.size());
-      out.rows.push_back(std::move(candidates[best]));
+      out.rows.push_back(explained_row(std::move(candidates[best]), *candidate_options[best], usage, costs));
     }
   }
   const CostRow* reference = out.rent_reference >= 0 ? &out.rows[static_cast<std::size_t>(out.rent_reference)] : nullptr;

@@ -71,9 +71,16 @@ struct InferenceCheck {
   const ModelSpec& model;
   const FitTarget& target;
 
-  std::int64_t required(InferenceSettings s, int gpus) const {
-    s.gpus = gpus;
-    const MemoryEstimate e = estimate_inference_memory(model, s);
+  /// Bytes only: a check says none of its estimate's sentences.
+  std::int64_t required(const InferenceSettings& s, int gpus) const {
+    MemoryEstimate e;
+    if (s.gpus == gpus) {
+      e = estimate_inference_memory(model, s, EstimateDetail::bytes_only);
+    } else {
+      InferenceSettings on = s;
+      on.gpus = gpus;
+      e = estimate_inference_memory(model, on, EstimateDetail::bytes_only);
+    }
     if (gpus == 0) return e.host_bytes;
     return target.unified ? e.device_bytes - e.parts.overhead : e.device_bytes;
   }

@@ -81,12 +81,13 @@ std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_b
 
 std::int64_t usable_host_bytes(std::int64_t ram_bytes) { return std::max<std::int64_t>(0, ram_bytes - kOsReserveBytes); }
 
-MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings)
-    : MemoryByDevices(model, settings, weights_layout(model, *settings.weights, settings.group_size)) {}
+MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, EstimateDetail detail)
+    : MemoryByDevices(model, settings, weights_layout(model, *settings.weights, settings.group_size), detail) {}
 
-MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, WeightsLayout layout)
-    : model_(model), layout_(std::move(layout)), settings_(settings) {
+MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, WeightsLayout layout, EstimateDetail detail)
+    : model_(model), layout_(std::move(layout)), counts_(count_model(model)), detail_(detail), settings_(settings) {
   settings_.weights_layout = &layout_;
+  settings_.model_counts = &counts_;
 }
 
 const MemoryEstimate& MemoryByDevices::at(int gpus) const {
@@ -98,7 +99,7 @@ const MemoryEstimate& MemoryByDevices::at(int gpus) const {
   if (!done_[index]) {
     InferenceSettings s = settings_;
     s.gpus = gpus;
-    cache_[index] = estimate_inference_memory(model_, s);
+    cache_[index] = estimate_inference_memory(model_, s, detail_);
     done_[index] = true;
   }
   return cache_[index];
@@ -115,20 +116,46 @@ namespace {
 
 std::int64_t needed_bytes(const MemoryEstimate& e, int gpus) { return gpus == 0 ? e.host_bytes : e.device_bytes; }
 
-std::int64_t needed_for(const ModelSpec& model, InferenceSettings s, int gpus) {
-  s.gpus = gpus;
-  return needed_bytes(estimate_inference_memory(model, s), gpus);
-}
+/** The settings of one search over `gpus` devices, with the weights laid out and the model
+ *  counted once for all its estimates (unless the caller's settings already carry them). */
+class SearchSettings {
+ public:
+  SearchSettings(const ModelSpec& model, const InferenceSettings& settings, int gpus) : model_(model), settings_(settings) {
+    settings_.gpus = gpus;
+    if (settings_.weights_layout == nullptr) {
+      layout_ = weights_layout(model, *settings.weights, settings.group_size);
+      settings_.weights_layout = &layout_;
+    }
+    if (settings_.model_counts == nullptr) {
+      counts_ = count_model(model);
+      settings_.model_counts = &counts_;
+    }
+  }
+  SearchSettings(const SearchSettings&) = delete;  // settings_ points into layout_ and counts_
+  SearchSettings& operator=(const SearchSettings&) = delete;
+  InferenceSettings& settings() { return settings_; }
+  /// What the search compares: its estimate's bytes on the device (or in RAM at 0 GPUs). Bytes
+  /// only: a search says none of its estimates' sentences.
+  std::int64_t needed() const {
+    return needed_bytes(estimate_inference_memory(model_, settings_, EstimateDetail::bytes_only), settings_.gpus);
+  }
+
+ private:
+  const ModelSpec& model_;
+  WeightsLayout layout_;
+  ModelCounts counts_;
+  InferenceSettings settings_;
+};
 
 
 }  // namespace
 
 std::int64_t max_context_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
                                    std::int64_t usable_bytes, std::int64_t limit) {
-  InferenceSettings s = settings;
+  SearchSettings search(model, settings, gpus);
   auto fits = [&](std::int64_t input) {
-    s.input_tokens = input;
-    return needed_for(model, s, gpus) <= usable_bytes;
+    search.settings().input_tokens = input;
+    return search.needed() <= usable_bytes;
   };
   const std::int64_t max_input = limit - settings.output_tokens;
   if (max_input < 1 || !fits(1)) return 0;
@@ -137,10 +164,10 @@ std::int64_t max_context_that_fits(const ModelSpec& model, const InferenceSettin
 
 std::int64_t max_batch_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
                                  std::int64_t usable_bytes, std::int64_t limit) {
-  InferenceSettings s = settings;
+  SearchSettings search(model, settings, gpus);
   auto fits = [&](std::int64_t batch) {
-    s.batch = batch;
-    return needed_for(model, s, gpus) <= usable_bytes;
+    search.settings().batch = batch;
+    return search.needed() <= usable_bytes;
   };
   if (!fits(1)) return 0;
   return largest_holding(1, limit, fits);
@@ -151,7 +178,7 @@ OffloadSplit offload_split(const ModelSpec& model, const InferenceSettings& sett
   OffloadSplit split;
   const int layers = model.num_layers;
   if (layers <= 0) return split;
-  const ParamCounts params = count_params(model);
+  const ParamCounts params = settings.model_counts != nullptr ? settings.model_counts->params : count_params(model);
   const WeightFormat& w = *settings.weights;
   auto bytes_of = [&](std::int64_t n) { return bytes_for_elements(n, w.block_elements, w.block_bytes); };
   // Decoder layers are alike; the final norm is counted with them (a few kB).

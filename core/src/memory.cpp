@@ -178,7 +178,7 @@ std::int64_t largest_linear_elements(const Shapes& sh) {
 }
 
 template <typename KvBytes>
-TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& s, const Shapes& sh, KvBytes kv_here) {
+TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& s, const Shapes& sh, KvBytes kv_here, bool explain) {
   TransformersPeak p;
   const int version = s.engine_version;  // 0: current
   const bool whole_prompt_logits = version > 0 && version < kTransformersLastLogitsOnly;
@@ -198,7 +198,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
     // (the load dtype, bf16/fp16). 4.45 moved one rotary module to Qwen2Model, computing cos/sin
     // for the current positions only.
     buffers += static_cast<std::int64_t>(m.num_layers) * m.max_position_embeddings * m.head_dim * 2 * a;
-    buffer_parts.push_back(Message("explain.activations.plus_rotary_tables").bytes("tables", buffers));
+    if (explain) buffer_parts.push_back(Message("explain.activations.plus_rotary_tables").bytes("tables", buffers));
   }
   if (s.weights != nullptr && s.weights->scheme == QuantScheme::gptq && s.weights->bits == 4) {
     // 4-bit GPTQ runs on the ExLlama (v1) kernel by default (transformers GPTQConfig
@@ -207,7 +207,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
     // linear layer's in_features × out_features, to dequantize into.
     const std::int64_t temp_dq = largest_linear_elements(sh) * 2;
     buffers += temp_dq;
-    buffer_parts.push_back(Message("explain.activations.plus_exllama_temp_dq").bytes("temp_dq", temp_dq));
+    if (explain) buffer_parts.push_back(Message("explain.activations.plus_exllama_temp_dq").bytes("temp_dq", temp_dq));
   }
 
   // Prefill: the cache holds the prompt while one layer's temporaries or the logits peak.
@@ -239,12 +239,12 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
       // the previous step's tuple (model_kwargs["past_key_values"]) and `outputs` still referenced
       // every old tensor until the forward returned: two whole caches at once.
       previous_cache = kv_here(context - 1);
-      decode_text = Message("explain.activations.transformers.decode_tuple_cache.values").bytes("previous_cache", previous_cache);
+      if (explain) decode_text = Message("explain.activations.transformers.decode_tuple_cache.values").bytes("previous_cache", previous_cache);
     } else {
       // Since 4.42 the DynamicCache object is updated in place: one layer's keys (then values)
       // exist twice during torch.cat.
       previous_cache = p.kv_full / std::max(1, 2 * m.num_layers);
-      decode_text = Message("explain.activations.transformers.decode.values").bytes("copy", previous_cache);
+      if (explain) decode_text = Message("explain.activations.transformers.decode.values").bytes("copy", previous_cache);
     }
     decode = p.kv_full + previous_cache + step;
     if (whole_prompt_logits) {
@@ -256,6 +256,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
   }
 
   p.peak = std::max(prefill, decode) + buffers;
+  if (!explain) return p;
   if (prefill >= decode && whole_prompt_logits) {
     p.formula = Message("explain.activations.transformers.prefill_all_logits.formula");
     p.values = Message("explain.activations.transformers.prefill_all_logits.values").count("prompt_tokens", prompt).count("vocab", sh.vocab).integer("element_size", a);
@@ -301,7 +302,7 @@ double cache_element_bytes(const std::string& type) {
  *  parallel, ..., llama_cpp.hpp LlamaCppOptions) or under the flags Ollama starts llama-server with
  *  (ollama.hpp). Weights, KV cache, compute and output buffers are what llama.cpp logs; GPUs
  *  beyond one share the device buffers evenly. */
-MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s, const WeightsLayout& layout) {
+MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s, const WeightsLayout& layout, bool explain) {
   MemoryEstimate e;
   const bool cpu_only = s.gpus == 0;
   const std::int64_t tp = std::max(1, s.gpus);
@@ -348,7 +349,7 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
     run.settings = om.llama;
     run.memory = std::move(om.memory);
     om.memory = LlamaCppMemory{};
-    run.ollama_command_line = ollama_command_line(os);
+    if (explain) run.ollama_command_line = ollama_command_line(os);
     run.ollama = std::move(om);
   } else {
     LlamaCppSettings& ls = run.settings;
@@ -368,7 +369,7 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
     ls.cpu_tensor_patterns = o.override_tensor;
     run.memory = llama_cpp_memory(m, tensors, ls);
   }
-  run.command_line = llama_cpp_command_line(run.settings);
+  if (explain) run.command_line = llama_cpp_command_line(run.settings);
   const LlamaCppMemory& r = run.memory;
   const LlamaCppSettings& ls = run.settings;
 
@@ -376,20 +377,20 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
   const std::int64_t device_weights = ceil_div(r.weights_device, tp);
   const std::int64_t host_weights = r.weights_mapped + r.weights_cpu + r.weights_repack;
   e.parts.weights = device_weights + host_weights;
-  if (r.weights_device > 0) {
+  if (explain && r.weights_device > 0) {
     Message values = Message("explain.llama_cpp.weights_device.values").count("tensors", r.tensors_device).integer("gpu_layers", r.n_gpu_layers).integer("layers", m.num_layers);
     if (tp > 1) values.then(Message("explain.divided_over_gpus").integer("gpus", tp));
     add_line(e, "weights", Message("explain.llama_cpp.weights_device.formula"), std::move(values), device_weights);
   }
-  if (r.weights_mapped > 0) {
+  if (explain && r.weights_mapped > 0) {
     add_line(e, "weights", Message("explain.llama_cpp.weights_mapped.formula"),
              Message("explain.llama_cpp.weights_mapped.values").count("tensors", r.tensors_mapped).text("format", s.weights->id), r.weights_mapped);
   }
-  if (r.weights_cpu > 0) {
+  if (explain && r.weights_cpu > 0) {
     add_line(e, "weights", Message("explain.llama_cpp.weights_cpu.formula"),
              Message("explain.llama_cpp.weights_cpu.values").count("tensors", r.tensors_cpu).text("format", s.weights->id), r.weights_cpu);
   }
-  if (r.weights_repack > 0) {
+  if (explain && r.weights_repack > 0) {
     add_line(e, "weights", Message("explain.llama_cpp.weights_repack.formula"),
              Message("explain.llama_cpp.weights_repack.values").count("tensors", r.tensors_repack).text("cpu", llama_cpp_cpu_id(ls.cpu)), r.weights_repack);
     e.warnings.push_back(Message("warning.weights.llama_cpp_repack").bytes("repack", r.weights_repack).bytes("mapped", r.weights_mapped_repacked));
@@ -419,7 +420,7 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
   const std::int64_t state = r.recurrent_state;
   e.parts.kv_cache = ceil_div(r.kv_device, tp) + r.kv_host;
   for (const Kind& k : kinds) {
-    if (k.layers == 0) continue;
+    if (!explain || k.layers == 0) continue;
     Message values = k.kind == LlamaCppLayerCache::mla
                          ? Message("explain.llama_cpp.kv_mla.values").integer("layers", k.layers).integer("kv_lora_rank", m.mla.kv_lora_rank).integer("rope_dim", m.mla.qk_rope_head_dim)
                          : Message("explain.llama_cpp.kv.values").integer("layers", k.layers).integer("kv_heads", m.num_kv_heads).integer("head_dim", m.head_dim);
@@ -428,7 +429,7 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
     if (tp > 1 && k.device > 0) values.then(Message("explain.divided_over_gpus").integer("gpus", tp));
     add_line(e, "kv_cache", Message(std::string(k.id) + ".formula"), std::move(values), ceil_div(k.device, tp) + k.host);
   }
-  if (state > 0) {
+  if (explain && state > 0) {
     add_line(e, "kv_cache", Message("explain.kv_cache.recurrent_state.formula"), Message("explain.kv_cache.recurrent_state.values").integer("batch", ls.n_seq), state);
   }
 
@@ -441,8 +442,8 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
     return v;
   };
   e.parts.activations = r.compute_device + r.compute_host + r.output;
-  if (r.compute_device > 0) add_line(e, "activations", Message("explain.llama_cpp.compute_device.formula"), compute_values(), r.compute_device);
-  if (r.compute_host > 0) {
+  if (explain && r.compute_device > 0) add_line(e, "activations", Message("explain.llama_cpp.compute_device.formula"), compute_values(), r.compute_device);
+  if (explain && r.compute_host > 0) {
     if (r.compute_device > 0 && r.n_gpu_layers >= m.num_layers + 1) {
       add_line(e, "activations", Message("explain.llama_cpp.compute_inputs.formula"),
                Message("explain.llama_cpp.compute_inputs.values").integer("ubatch", r.n_ubatch).count("hidden", m.hidden_size).grouped("cells", r.cells_full), r.compute_host);
@@ -450,10 +451,12 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
       add_line(e, "activations", Message("explain.llama_cpp.compute_host.formula"), compute_values(), r.compute_host);
     }
   }
-  add_line(e, "activations", Message("explain.llama_cpp.output.formula"),
-           Message("explain.llama_cpp.output.values").integer("sequences", ls.n_seq).count("vocab", m.vocab_size), r.output);
+  if (explain) {
+    add_line(e, "activations", Message("explain.llama_cpp.output.formula"),
+             Message("explain.llama_cpp.output.values").integer("sequences", ls.n_seq).count("vocab", m.vocab_size), r.output);
+  }
 
-  if (s.weights->ecosystem == Ecosystem::mlx) e.warnings.push_back(Message("warning.weights.mlx_format").text("format", s.weights->id));
+  if (explain && s.weights->ecosystem == Ecosystem::mlx) e.warnings.push_back(Message("warning.weights.mlx_format").text("format", s.weights->id));
 
   // Host memory: the mapped, CPU and repacked weights, the KV cache of layers kept on the CPU, the
   // host compute buffer and the output buffer. A recurrent state is on the GPU with the layers.
@@ -462,13 +465,17 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
   const std::int64_t tensors_total = e.parts.weights + e.parts.kv_cache + e.parts.activations;
   if (cpu_only) {
     e.host_bytes = tensors_total;
-    e.warnings.push_back(Message("warning.gpus.cpu_inference"));
+    if (explain) e.warnings.push_back(Message("warning.gpus.cpu_inference"));
   } else {
     e.parts.overhead = kCudaContextBytes;
-    add_line(e, "overhead", Message("explain.overhead.cuda_context.formula"), Message("explain.overhead.cuda_context.values"), e.parts.overhead);
+    if (explain) add_line(e, "overhead", Message("explain.overhead.cuda_context.formula"), Message("explain.overhead.cuda_context.values"), e.parts.overhead);
     e.tensor_peak_bytes = tensors_total - host;
     e.device_bytes = e.tensor_peak_bytes + e.parts.overhead;
     e.host_bytes = host;
+  }
+  if (!explain) {
+    e.warnings.clear();  // the few a llama.cpp run may raise on the way (its sequences, its cache type)
+    return e;
   }
   e.llama_cpp = std::move(run);
   return e;
@@ -476,11 +483,11 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
 
 }  // namespace
 
-MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSettings& s) {
+MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSettings& s, EstimateDetail detail) {
   MemoryEstimate e;
+  const bool explain = detail == EstimateDetail::full;
   const bool cpu_only = s.gpus == 0;
   const std::int64_t tp = std::max(1, s.gpus);
-  const ParamCounts params = count_params(m);
   const std::int64_t context = s.input_tokens + s.output_tokens;
   const std::int64_t batch = s.batch;
 
@@ -490,11 +497,15 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   if (s.weights_layout == nullptr) own_layout = weights_layout(m, *s.weights, s.group_size);
   const WeightsLayout& layout = s.weights_layout != nullptr ? *s.weights_layout : *own_layout;
   const bool llama_cpp_engine = s.engine == Engine::llama_cpp || s.engine == Engine::ollama;
-  if (llama_cpp_engine && m.has_architecture()) return llama_cpp_estimate(m, s, layout);
+  if (llama_cpp_engine && m.has_architecture()) return llama_cpp_estimate(m, s, layout, explain);
+  std::optional<ModelCounts> own_counts;
+  if (s.model_counts == nullptr) own_counts = count_model(m);
+  const ModelCounts& counts = s.model_counts != nullptr ? *s.model_counts : *own_counts;
+  const ParamCounts& params = counts.params;
   const std::int64_t all_weights = layout.total_bytes;
   const std::int64_t device_weights = ceil_div(all_weights, tp);
   e.parts.weights = device_weights;
-  {
+  if (explain) {
     const bool plain = s.weights->scheme == QuantScheme::plain;
     Message values = plain ? Message("explain.weights.plain.values").count("params", params.total).bytes_each("per_param", s.weights->bits_per_weight() / 8.0).text("format", s.weights->id)
                            : Message("explain.weights.quantized.values").count("params", params.total).significant("bits", layout.bits_per_weight()).text("format", s.weights->id);
@@ -503,9 +514,9 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   }
 
   if (!m.has_architecture()) {
-    e.warnings.push_back(Message("warning.model.params_only"));
+    if (explain) e.warnings.push_back(Message("warning.model.params_only"));
     e.parts.overhead = cpu_only ? 0 : kCudaContextBytes;
-    if (!cpu_only) add_line(e, "overhead", Message("explain.overhead.cuda_context_short.formula"), Message("explain.overhead.cuda_context_short.values"), e.parts.overhead);
+    if (explain && !cpu_only) add_line(e, "overhead", Message("explain.overhead.cuda_context_short.formula"), Message("explain.overhead.cuda_context_short.values"), e.parts.overhead);
     e.tensor_peak_bytes = cpu_only ? 0 : e.parts.weights;
     e.device_bytes = cpu_only ? 0 : e.parts.sum();
     e.host_bytes = cpu_only ? e.parts.sum() : 0;
@@ -517,11 +528,12 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   // means each device keeps a copy of one (vLLM replicates KV heads in that case).
   const std::int64_t kv_heads_here = m.mla.kv_lora_rank > 0 ? m.num_kv_heads : std::max<std::int64_t>(1, m.num_kv_heads / tp);
   auto kv_here = [&](std::int64_t tokens) {
-    const std::int64_t whole = kv_cache_bytes(m, *s.kv_cache, tokens, batch);
+    // kv_cache_bytes(m, *s.kv_cache, tokens, batch), from the counted layers.
+    const std::int64_t whole = bytes_for_elements(counts.kv_cache_elements(tokens) * batch, s.kv_cache->block_elements, s.kv_cache->block_bytes);
     if (m.mla.kv_lora_rank > 0 || m.num_kv_heads == 0) return whole;  // MLA latent is replicated
     return whole / m.num_kv_heads * kv_heads_here;
   };
-  if (tp > 1 && m.num_attention_heads % tp != 0) {
+  if (explain && tp > 1 && m.num_attention_heads % tp != 0) {
     e.warnings.push_back(Message("warning.gpus.heads_do_not_divide").integer("heads", m.num_attention_heads).integer("gpus", tp));
   }
   const double kv_elem_bytes = static_cast<double>(s.kv_cache->block_bytes) / static_cast<double>(s.kv_cache->block_elements);
@@ -535,6 +547,7 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       e.parts.kv_cache = kv_here(s.engine == Engine::autoawq ? std::max<std::int64_t>(context, kAutoAwqMaxSeqLen) : context);
       const std::int64_t layer = layer_peak_bytes(sh, s.input_tokens * batch, s.input_tokens, flash, false);
       e.parts.activations = std::max(layer, last_logits_bytes(sh, batch, false));
+      if (!explain) break;
       add_line(e, "activations", Message("explain.activations.generic.formula"),
                Message("explain.activations.generic.values").count("tokens", s.input_tokens * batch).count("hidden", sh.hidden).count("mlp_width", sh.mlp_width)
                    .integer("element_size", sh.act_bytes).integer("batch", batch).count("vocab", sh.vocab),
@@ -542,10 +555,10 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       break;
     }
     case Engine::transformers: {
-      const TransformersPeak p = transformers_peak(m, s, sh, [&](std::int64_t tokens) { return kv_here(tokens); });
+      const TransformersPeak p = transformers_peak(m, s, sh, [&](std::int64_t tokens) { return kv_here(tokens); }, explain);
       e.parts.kv_cache = p.kv_full;
       e.parts.activations = p.peak - p.kv_full;
-      add_line(e, "activations", p.formula, p.values, e.parts.activations);
+      if (explain) add_line(e, "activations", p.formula, p.values, e.parts.activations);
       break;
     }
     case Engine::sglang:  // SGLang: the same preallocation and profile, pages of one token (page_size 1)
@@ -556,6 +569,7 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       const std::int64_t profile_tokens = std::min<std::int64_t>(kVllmBatchedTokens, std::max<std::int64_t>(s.input_tokens * batch, kVllmBatchedTokens));
       e.parts.activations = layer_peak_bytes(sh, profile_tokens, std::min<std::int64_t>(profile_tokens, context), true, false) +
                             last_logits_bytes(sh, std::min<std::int64_t>(batch, 256), false) + kVllmCudaGraphBytes;
+      if (!explain) break;
       add_line(e, "activations", Message("explain.activations.vllm.formula"),
                Message("explain.activations.vllm.values").count("tokens", profile_tokens).count("hidden", sh.hidden).count("mlp_width", sh.mlp_width).integer("element_size", sh.act_bytes),
                e.parts.activations);
@@ -566,7 +580,7 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     case Engine::llama_cpp:
       break;  // llama_cpp_estimate (a model without its architecture has only its weights here)
   }
-  {
+  if (explain) {
     const bool mla = m.mla.kv_lora_rank > 0;
     Message values = mla ? Message("explain.kv_cache.mla.values").integer("layers", m.num_layers).integer("kv_lora_rank", m.mla.kv_lora_rank).integer("rope_dim", m.mla.qk_rope_head_dim)
                          : Message("explain.kv_cache.attention.values").integer("layers", m.num_layers).integer("kv_heads", kv_heads_here).integer("head_dim", m.head_dim);
@@ -574,10 +588,10 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     if (m.sliding_window > 0) values.then(Message("explain.kv_cache.sliding_stop").integer("window", m.sliding_window));
     add_line(e, "kv_cache", Message(mla ? "explain.kv_cache.mla.formula" : "explain.kv_cache.attention.formula"), std::move(values), e.parts.kv_cache);
   }
-  const std::int64_t state = recurrent_state_bytes(m, 4) * batch;
+  const std::int64_t state = counts.recurrent_state_bytes(4) * batch;
   if (state > 0) {
     e.parts.kv_cache += state;
-    add_line(e, "kv_cache", Message("explain.kv_cache.recurrent_state.formula"), Message("explain.kv_cache.recurrent_state.values").integer("batch", batch), state);
+    if (explain) add_line(e, "kv_cache", Message("explain.kv_cache.recurrent_state.formula"), Message("explain.kv_cache.recurrent_state.values").integer("batch", batch), state);
   }
 
   // Engine buffers of quantized inference (quantization.hpp, each with its source).
@@ -585,21 +599,21 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     if (s.weights->scheme == QuantScheme::bnb_4bit && s.input_tokens * batch > 1) {
       const std::int64_t dq = bnb_dequant_buffer_bytes(m, layout);
       e.parts.activations += dq;
-      add_line(e, "activations", Message("explain.activations.bnb_dequant.formula"), Message("explain.activations.bnb_dequant.values").count("weights", dq / 2), dq);
+      if (explain) add_line(e, "activations", Message("explain.activations.bnb_dequant.formula"), Message("explain.activations.bnb_dequant.values").count("weights", dq / 2), dq);
     }
-    if (s.weights->scheme == QuantScheme::gptq) {
+    if (explain && s.weights->scheme == QuantScheme::gptq) {
       // Not counted: the published Transformers GPTQ peaks (Qwen1.5 hf_infer.rst) sit at the
       // AWQ rows' level, without this buffer, so the kernel in use is not known to allocate it.
       e.warnings.push_back(Message("warning.weights.gptq_exllamav2_scratch").text("format", s.weights->id).bytes("scratch", gptq_exllama_scratch_bytes(m)));
     }
-    if (s.weights->scheme == QuantScheme::awq) {
+    if (explain && s.weights->scheme == QuantScheme::awq) {
       e.warnings.push_back(Message("warning.weights.awq_fused_cache").text("format", s.weights->id).bytes("cache", awq_fused_kv_cache_bytes(m, 2048, batch)));
     }
   }
-  if (s.weights->ecosystem == Ecosystem::gguf && (s.engine == Engine::transformers || s.engine == Engine::vllm)) {
+  if (explain && s.weights->ecosystem == Ecosystem::gguf && (s.engine == Engine::transformers || s.engine == Engine::vllm)) {
     e.warnings.push_back(Message("warning.weights.gguf_in_other_engine").text("format", s.weights->id).text("engine", engine_id(s.engine)));
   }
-  if (s.weights->ecosystem == Ecosystem::mlx && s.engine != Engine::generic) {
+  if (explain && s.weights->ecosystem == Ecosystem::mlx && s.engine != Engine::generic) {
     e.warnings.push_back(Message("warning.weights.mlx_format").text("format", s.weights->id));
   }
 
@@ -613,10 +627,10 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     e.host_bytes = tensors;
     e.device_bytes = 0;
     e.tensor_peak_bytes = 0;
-    e.warnings.push_back(Message("warning.gpus.cpu_inference"));
+    if (explain) e.warnings.push_back(Message("warning.gpus.cpu_inference"));
   } else {
     e.parts.overhead = kCudaContextBytes;
-    add_line(e, "overhead", Message("explain.overhead.cuda_context.formula"), Message("explain.overhead.cuda_context.values"), e.parts.overhead);
+    if (explain) add_line(e, "overhead", Message("explain.overhead.cuda_context.formula"), Message("explain.overhead.cuda_context.values"), e.parts.overhead);
     e.tensor_peak_bytes = tensors;
     e.device_bytes = e.tensor_peak_bytes + e.parts.overhead;
   }

@@ -274,22 +274,28 @@ ParamCounts count_params(const ModelSpec& m) {
   return c;
 }
 
+namespace {
+/// KV-cache elements one token of context takes in `layer` (0: the layer keeps no cache of its own).
+std::int64_t layer_kv_elements_per_token(const ModelSpec& m, int layer, MixerKind kind) {
+  if (!is_attention(kind)) return 0;
+  if (m.mla.kv_lora_rank > 0) {
+    // MLA caches the compressed latent and the rope key; a DSA indexer adds its own key
+    // (DeepSeek-V3.2 inference/model.py: Indexer.k_cache, index_head_dim per token and layer).
+    return static_cast<std::int64_t>(m.mla.kv_lora_rank) + m.mla.qk_rope_head_dim + m.indexer.head_dim;
+  }
+  const AttentionShape a = m.attention(layer);
+  if (!a.owns_kv || a.linear_replacement) return 0;  // reads another layer's cache / no attention
+  return static_cast<std::int64_t>(a.kv_heads) * (a.head_dim + a.v_head_dim);
+}
+}  // namespace
+
 std::int64_t kv_cache_elements(const ModelSpec& m, std::int64_t context_tokens) {
   if (!m.has_architecture()) return 0;
   std::int64_t elements = 0;
   for (int layer = 0; layer < m.num_layers; ++layer) {
     const MixerKind kind = m.mixer(layer);
-    if (!is_attention(kind)) continue;
-    std::int64_t per_token = 0;
-    if (m.mla.kv_lora_rank > 0) {
-      // MLA caches the compressed latent and the rope key; a DSA indexer adds its own key
-      // (DeepSeek-V3.2 inference/model.py: Indexer.k_cache, index_head_dim per token and layer).
-      per_token = static_cast<std::int64_t>(m.mla.kv_lora_rank) + m.mla.qk_rope_head_dim + m.indexer.head_dim;
-    } else {
-      const AttentionShape a = m.attention(layer);
-      if (!a.owns_kv || a.linear_replacement) continue;  // reads another layer's cache / no attention
-      per_token = static_cast<std::int64_t>(a.kv_heads) * (a.head_dim + a.v_head_dim);
-    }
+    const std::int64_t per_token = layer_kv_elements_per_token(m, layer, kind);
+    if (per_token == 0) continue;
     const int window = m.attention_window(kind);
     elements += per_token * (window > 0 ? std::min<std::int64_t>(context_tokens, window) : context_tokens);
   }
@@ -328,6 +334,34 @@ std::int64_t recurrent_state_bytes(const ModelSpec& m, int state_bytes_per_eleme
   std::int64_t elements = 0;
   for (int layer = 0; layer < m.num_layers; ++layer) elements += layer_state_elements(m, m.mixer(layer));
   return elements * state_bytes_per_element;
+}
+
+std::int64_t ModelCounts::kv_cache_elements(std::int64_t context_tokens) const {
+  std::int64_t elements = kv_elements_per_token * context_tokens;
+  for (const WindowedKv& w : windowed_kv) elements += w.elements_per_token * std::min<std::int64_t>(context_tokens, w.window);
+  return elements;
+}
+
+ModelCounts count_model(const ModelSpec& m) {
+  ModelCounts c;
+  c.params = count_params(m);
+  for (int layer = 0; layer < m.num_layers; ++layer) {
+    const MixerKind kind = m.mixer(layer);
+    c.recurrent_state_elements += layer_state_elements(m, kind);
+    if (is_moe_layer(m, layer)) c.moe_layers += 1;
+    if (!m.has_architecture()) continue;  // kv_cache_elements: none without an architecture
+    const std::int64_t per_token = layer_kv_elements_per_token(m, layer, kind);
+    if (per_token == 0) continue;
+    const int window = m.attention_window(kind);
+    if (window <= 0) {
+      c.kv_elements_per_token += per_token;
+      continue;
+    }
+    auto same = std::find_if(c.windowed_kv.begin(), c.windowed_kv.end(), [window](const ModelCounts::WindowedKv& w) { return w.window == window; });
+    if (same == c.windowed_kv.end()) c.windowed_kv.push_back({window, per_token});
+    else same->elements_per_token += per_token;
+  }
+  return c;
 }
 
 std::int64_t image_tokens(const ModelSpec& m, int width, int height) {

@@ -62,8 +62,15 @@ Purchase purchase_of(const HardwareSpec& hw, int gpus, std::int64_t memory_optio
   return p;
 }
 
-OptionCost option_cost(const HardwareSpec& hw, int gpus, double tokens_per_s_total, const OwnershipCosts& costs,
-                       const std::vector<HardwareSpec>& catalog, std::int64_t memory_option_bytes, std::int64_t host_bytes_needed) {
+namespace {
+
+/// Instances that may rent what an owned GPU does: rented instances, each named once, in catalog order.
+using Rentals = std::vector<const HardwareSpec*>;
+
+/// option_cost with the break-even searched among `rentals` (any rented instances, in catalog order).
+OptionCost option_cost_among(const HardwareSpec& hw, int gpus, double tokens_per_s_total, const OwnershipCosts& costs,
+                             const HardwareSpec* const* rentals_begin, const HardwareSpec* const* rentals_end,
+                             std::int64_t memory_option_bytes, std::int64_t host_bytes_needed) {
   OptionCost c;
   if (hw.is_rented()) {
     c.known = true;
@@ -81,7 +88,8 @@ OptionCost option_cost(const HardwareSpec& hw, int gpus, double tokens_per_s_tot
     c.power_usd_per_hour = owned.power_usd_per_hour;
     // Buy or rent: the cheapest instance with this GPU, enough of them.
     const HardwareSpec* cheapest = nullptr;
-    for (const auto& other : catalog) {
+    for (const HardwareSpec* const* it = rentals_begin; it != rentals_end; ++it) {
+      const HardwareSpec& other = **it;
       if (hw.kind == HardwareKind::gpu && other.kind == HardwareKind::instance && other.gpu_id == hw.id && other.device_count >= devices &&
           other.is_rented() && (cheapest == nullptr || other.price_usd_per_hour < cheapest->price_usd_per_hour)) {
         cheapest = &other;
@@ -94,6 +102,20 @@ OptionCost option_cost(const HardwareSpec& hw, int gpus, double tokens_per_s_tot
   }
   if (c.known) c.usd_per_million_tokens = usd_per_million_tokens(c.usd_per_hour, tokens_per_s_total);
   return c;
+}
+
+}  // namespace
+
+OptionCost option_cost(const HardwareSpec& hw, int gpus, double tokens_per_s_total, const OwnershipCosts& costs,
+                       const std::vector<HardwareSpec>& catalog, std::int64_t memory_option_bytes, std::int64_t host_bytes_needed) {
+  Rentals rentals;
+  if (hw.kind == HardwareKind::gpu) {
+    for (const auto& other : catalog) {
+      if (other.kind == HardwareKind::instance && other.is_rented()) rentals.push_back(&other);
+    }
+  }
+  return option_cost_among(hw, gpus, tokens_per_s_total, costs, rentals.data(), rentals.data() + rentals.size(), memory_option_bytes,
+                           host_bytes_needed);
 }
 
 Message option_reason(const HardwareOption& o, const InferenceSettings& s) {
@@ -177,26 +199,72 @@ double rank_value(const HardwareOption& o, Goal goal) {
 
 }  // namespace
 
-HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec& hw, const OwnershipCosts& costs,
-                               const std::vector<HardwareSpec>& catalog) {
+namespace {
+
+/// evaluate_option without the sentence, the break-even among `rentals` (rented instances, catalog order).
+HardwareOption evaluate_numbers(const MemoryByDevices& memory, const HardwareSpec& hw, const OwnershipCosts& costs,
+                                const HardwareSpec* const* rentals_begin, const HardwareSpec* const* rentals_end) {
   HardwareOption o;
   o.hardware = &hw;
   o.fit = fit_request(memory, hw, auto_fit(hw, memory.model()));
   if (!o.fit.fits) return o;
   o.speed = estimate_throughput(memory.model(), memory.settings(), hw, placement_of(o.fit));
   const std::int64_t host_needed = hw.is_cpu() ? o.fit.required_bytes + kOsReserveBytes : 0;
-  o.cost = option_cost(hw, o.fit.gpus_used, o.speed.decode_tokens_per_s_total, costs, catalog, o.fit.memory_option_bytes, host_needed);
-  o.reason = option_reason(o, memory.settings());
-  // Less to spare than the margin: said, so that no option reads as a comfortable fit.
-  if (o.fit.verdict == Verdict::tight) o.reason.then(Message("recommend.tight").bytes_1("margin", o.fit.margin_bytes));
+  o.cost = option_cost_among(hw, o.fit.gpus_used, o.speed.decode_tokens_per_s_total, costs, rentals_begin, rentals_end,
+                             o.fit.memory_option_bytes, host_needed);
+  return o;
+}
+
+/// The sentence of a fitting option, with the tight clause: less to spare than the margin is said,
+/// so that no option reads as a comfortable fit.
+Message listed_reason(const HardwareOption& o, const InferenceSettings& settings) {
+  Message reason = option_reason(o, settings);
+  if (o.fit.verdict == Verdict::tight) reason.then(Message("recommend.tight").bytes_1("margin", o.fit.margin_bytes));
+  return reason;
+}
+
+bool by_gpu_id(const HardwareSpec* a, const HardwareSpec* b) {
+  if (a->gpu_id != b->gpu_id) return a->gpu_id < b->gpu_id;
+  return a < b;  // entries of one vector: catalog order
+}
+
+}  // namespace
+
+HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec& hw, const OwnershipCosts& costs,
+                               const std::vector<HardwareSpec>& catalog) {
+  Rentals rentals;
+  if (hw.kind == HardwareKind::gpu) {
+    for (const auto& other : catalog) {
+      if (other.kind == HardwareKind::instance && other.is_rented()) rentals.push_back(&other);
+    }
+  }
+  HardwareOption o = evaluate_numbers(memory, hw, costs, rentals.data(), rentals.data() + rentals.size());
+  if (o.fit.fits) o.reason = listed_reason(o, memory.settings());
   return o;
 }
 
 CatalogOptions::CatalogOptions(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, const OwnershipCosts& costs)
-    : memory_(memory), catalog_(catalog), costs_(costs), options_(catalog.size()) {}
+    : memory_(memory), catalog_(catalog), costs_(costs), options_(catalog.size()) {
+  for (const auto& hw : catalog) {
+    if (hw.kind == HardwareKind::instance && hw.is_rented()) rentals_.push_back(&hw);
+  }
+  std::sort(rentals_.begin(), rentals_.end(), by_gpu_id);
+}
 
 const HardwareOption& CatalogOptions::at(std::size_t index) const {
-  if (!options_[index]) options_[index] = std::make_unique<const HardwareOption>(evaluate_option(memory_, catalog_[index], costs_, catalog_));
+  if (!options_[index]) {
+    const HardwareSpec& hw = catalog_[index];
+    // The instances with this GPU (only an owned GPU has a break-even).
+    const HardwareSpec* const* first = rentals_.data();
+    const HardwareSpec* const* last = first;
+    if (hw.kind == HardwareKind::gpu) {
+      first = std::lower_bound(rentals_.data(), rentals_.data() + rentals_.size(), hw.id,
+                               [](const HardwareSpec* r, const std::string& id) { return r->gpu_id < id; });
+      last = first;
+      while (last != rentals_.data() + rentals_.size() && (*last)->gpu_id == hw.id) ++last;
+    }
+    options_[index] = std::make_unique<const HardwareOption>(evaluate_numbers(memory_, hw, costs_, first, last));
+  }
   return *options_[index];
 }
 
@@ -213,6 +281,10 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
   const ModelSpec& model = memory.model();
   const InferenceSettings& settings = memory.settings();
   std::vector<NearMiss> misses;
+  // The fitting options ranked by pointer, then copied once in their order with their sentence
+  // (sorting the options themselves moved each large struct a dozen times).
+  std::vector<const HardwareOption*> fitting;
+  fitting.reserve(catalog.size());
   for (std::size_t i = 0; i < catalog.size(); ++i) {
     const HardwareSpec& hw = catalog[i];
     if (!allowed(hw, goal)) continue;
@@ -224,13 +296,18 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
       misses.push_back(std::move(miss));
       continue;
     }
-    r.options.push_back(o);
+    fitting.push_back(&o);
   }
-  std::stable_sort(r.options.begin(), r.options.end(), [goal](const HardwareOption& a, const HardwareOption& b) {
-    const double ka = rank_value(a, goal), kb = rank_value(b, goal);
+  std::stable_sort(fitting.begin(), fitting.end(), [goal](const HardwareOption* a, const HardwareOption* b) {
+    const double ka = rank_value(*a, goal), kb = rank_value(*b, goal);
     if (ka != kb) return ka < kb;
-    return a.speed.decode_tokens_per_s_total > b.speed.decode_tokens_per_s_total;
+    return a->speed.decode_tokens_per_s_total > b->speed.decode_tokens_per_s_total;
   });
+  r.options.reserve(fitting.size());
+  for (const HardwareOption* o : fitting) {
+    HardwareOption& listed = r.options.emplace_back(*o);
+    listed.reason = listed_reason(listed, settings);
+  }
 
   // Nearest misses: the smallest shortfall relative to what the option offers.
   auto shortfall = [](const NearMiss& m) {
@@ -246,7 +323,7 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
     if (f != nullptr && f->bits_per_weight() < settings.weights->bits_per_weight()) {
       InferenceSettings s = settings;
       s.weights = f;
-      smaller.emplace_back(f, std::make_unique<MemoryByDevices>(model, s));
+      smaller.emplace_back(f, std::make_unique<MemoryByDevices>(model, s, EstimateDetail::bytes_only));
     }
   }
   for (auto& miss : misses) {

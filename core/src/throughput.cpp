@@ -165,9 +165,9 @@ LinearKernel linear_kernel(const InferenceSettings& s) {
 
 // ---- Model quantities -----------------------------------------------------------------------------
 
-// The functions below take the model's ParamCounts, counted once per speed estimate: counting walks
-// every layer, and counted again in each function it was a sixth of a whole-catalog recommendation
-// (issue 20, callgrind on bench/edge_bench.cpp).
+// The functions below take the model's counts (model.hpp: ModelCounts), counted once per request
+// (MemoryByDevices) or per speed estimate: counting walks every layer, and counted again in each
+// function it was a sixth of a whole-catalog recommendation (issue 20, callgrind on bench/edge_bench.cpp).
 
 /// Parameters whose FLOPs every token pays: active parameters less the embedding lookup (a tied
 /// table is used again as the output layer, which is a GEMM).
@@ -177,35 +177,29 @@ double compute_params(const ParamCounts& c) {
 
 /// Attention FLOPs per generated token per sequence at `context`: every cached K and V element
 /// meets (query heads per KV head) queries with a multiply-add: 2 × group × KV elements.
-double attention_flops_per_token(const ModelSpec& m, std::int64_t context) {
+double attention_flops_per_token(const ModelSpec& m, const ModelCounts& c, std::int64_t context) {
   if (!m.has_architecture()) return 0;
-  return 2.0 * query_group(m) * static_cast<double>(kv_cache_elements(m, context));
+  return 2.0 * query_group(m) * static_cast<double>(c.kv_cache_elements(context));
 }
 
 /// Bytes of KV cache (and recurrent state) read per step on one of `tp` devices.
-double kv_bytes_per_device(const ModelSpec& m, const InferenceSettings& s, std::int64_t context, int tp) {
+double kv_bytes_per_device(const ModelSpec& m, const ModelCounts& c, const InferenceSettings& s, std::int64_t context, int tp) {
   if (!m.has_architecture()) return 0;
-  double whole = static_cast<double>(kv_cache_bytes(m, *s.kv_cache, context, s.batch)) +
-                 static_cast<double>(recurrent_state_bytes(m, 4) * s.batch);
+  // kv_cache_bytes(m, *s.kv_cache, context, s.batch), from the counted layers.
+  const std::int64_t kv = bytes_for_elements(c.kv_cache_elements(context) * s.batch, s.kv_cache->block_elements, s.kv_cache->block_bytes);
+  double whole = static_cast<double>(kv) + static_cast<double>(c.recurrent_state_bytes(4) * s.batch);
   if (tp <= 1 || m.mla.kv_lora_rank > 0 || m.num_kv_heads == 0) return whole;
   const double here = std::max(1, m.num_kv_heads / tp);
   return whole / m.num_kv_heads * here;
 }
 
-int moe_layer_count(const ModelSpec& m) {
-  if (m.moe.num_experts <= 0) return 0;
-  int n = 0;
-  for (int i = 0; i < m.num_layers; ++i) n += is_moe_layer(m, i) ? 1 : 0;
-  return n;
-}
-
 /// Linear layers a decoder layer calls per forward: q, k, v, o (MLA: its four projections), then
 /// gate/up/down (up/down without a gate); MoE layers the router and the shared expert(s), their
 /// experts counted apart.
-double linears_per_step(const ModelSpec& m) {
+double linears_per_step(const ModelSpec& m, const ModelCounts& c) {
   if (!m.has_architecture()) return 0;
   const int mlp = m.gated_mlp ? 3 : 2;
-  const int moe = moe_layer_count(m);
+  const int moe = c.moe_layers;
   const int dense = m.num_layers - moe;
   const double shared = m.moe.num_shared_experts > 0 || m.moe.shared_expert_intermediate_size > 0 ? mlp + (m.moe.shared_expert_gate ? 1 : 0) : 0;
   return 4.0 * m.num_layers + static_cast<double>(dense) * mlp + static_cast<double>(moe) * (1.0 + shared);
@@ -296,8 +290,9 @@ double params_read_per_step(const ModelSpec& m, std::int64_t batch) { return par
 namespace {
 
 /// The GPU part of one forward (decode step or prefill) of an engine, by cause.
-StepTime gpu_forward(const ModelSpec& m, const ParamCounts& c, const InferenceSettings& s, const HardwareSpec& hw, int gpus,
+StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const InferenceSettings& s, const HardwareSpec& hw, int gpus,
                      const WeightsLayout& layout, const ForwardInput& in, const SpeedOptions& options) {
+  const ParamCounts& c = counts.params;
   StepTime t;
   const EngineModel e = engine_model(s, in.context, options);
   const LinearKernel k = linear_kernel(s);
@@ -317,7 +312,7 @@ StepTime gpu_forward(const ModelSpec& m, const ParamCounts& c, const InferenceSe
 
   // Attention over the cache (decode) and FLOPs.
   double attention_s = 0;
-  const double kv = kv_bytes_per_device(m, s, in.context, tp);
+  const double kv = kv_bytes_per_device(m, counts, s, in.context, tp);
   if (in.tokens == 1) {
     if (e.attention == AttentionRead::per_query_head && m.has_architecture() && !(s.engine == Engine::transformers && !s.flash_attention)) {
       const double per_head = kv * query_group(m);  // every query head reads its K/V share
@@ -332,8 +327,8 @@ StepTime gpu_forward(const ModelSpec& m, const ParamCounts& c, const InferenceSe
     }
     attention_s += e.cache_copies * kv / bw;
   }
-  const double prompt_attention = in.tokens > 1 ? 0.5 * attention_flops_per_token(m, in.context) * tokens : 0.0;
-  const double flops = (2.0 * compute_params(c) * tokens + (in.tokens == 1 ? attention_flops_per_token(m, in.context) * batch : prompt_attention)) / tp;
+  const double prompt_attention = in.tokens > 1 ? 0.5 * attention_flops_per_token(m, counts, in.context) * tokens : 0.0;
+  const double flops = (2.0 * compute_params(c) * tokens + (in.tokens == 1 ? attention_flops_per_token(m, counts, in.context) * batch : prompt_attention)) / tp;
   t.compute_s = tf > 0 ? flops / tf : 0;
 
   // Small kernels: each takes a minimum time on the GPU whatever its size.
@@ -342,7 +337,7 @@ StepTime gpu_forward(const ModelSpec& m, const ParamCounts& c, const InferenceSe
   t.memory_s = weights_s + attention_s + floor_s;
 
   // Host: Python and the dispatcher per layer, and per linear call of the format's wrapper.
-  const double linears = linears_per_step(m);
+  const double linears = linears_per_step(m, counts);
   t.host_launch_s = e.host_per_layer_s * layers + (e.graphs ? 0.0 : k.host_s * linears);
   // Quantized GEMM kernels (Marlin, AWQ) take a minimum time per call on the GPU whatever the
   // matrix: vLLM/SGLang fuse QKV and gate/up, so 4 calls per layer.
@@ -357,7 +352,7 @@ StepTime gpu_forward(const ModelSpec& m, const ParamCounts& c, const InferenceSe
                                : std::min<double>(m.moe.num_experts, m.moe.num_experts * (1.0 - std::pow(1.0 - static_cast<double>(m.moe.experts_per_token) / m.moe.num_experts, batch)));
     const double mlp = m.gated_mlp ? 3 : 2;
     const double per_iteration = kMoeLoopIterationS + (k.synchronizes ? mlp * k.host_s : 0.0);
-    t.serial_s = moe_layer_count(m) * experts * per_iteration;
+    t.serial_s = counts.moe_layers * experts * per_iteration;
   } else if (m.moe.num_experts > 0) {
     // Fused MoE kernels read the touched experts at their own share of the bandwidth.
     double fused_share = 1.0;
@@ -366,7 +361,7 @@ StepTime gpu_forward(const ModelSpec& m, const ParamCounts& c, const InferenceSe
     t.memory_s += w.experts / tp / (bw * k.bandwidth_share) * (1.0 / fused_share - 1.0);
     if (s.engine == Engine::sglang && s.weights->scheme == QuantScheme::gptq) {
       // GPTQ-Marlin MoE: both GEMMs of every expert launched, each at its floor.
-      t.memory_s += moe_layer_count(m) * static_cast<double>(m.moe.num_experts) * 2.0 * kMarlinMoeExpertGemmS;
+      t.memory_s += counts.moe_layers * static_cast<double>(m.moe.num_experts) * 2.0 * kMarlinMoeExpertGemmS;
     }
   }
 
@@ -400,22 +395,30 @@ const WeightsLayout& layout_of(const ModelSpec& m, const InferenceSettings& s, W
   return own;
 }
 
+/// The model's counts: the settings' when the caller counted them once (MemoryByDevices), else counted into `own`.
+const ModelCounts& counts_of(const ModelSpec& m, const InferenceSettings& s, ModelCounts& own) {
+  if (s.model_counts != nullptr) return *s.model_counts;
+  own = count_model(m);
+  return own;
+}
+
 double bytes_per_param(const InferenceSettings& s) {
   return static_cast<double>(s.weights->block_bytes) / static_cast<double>(s.weights->block_elements);
 }
 
-StepTime decode_step(const ModelSpec& m, const ParamCounts& c, const InferenceSettings& s, const HardwareSpec& hw,
+StepTime decode_step(const ModelSpec& m, const ModelCounts& counts, const InferenceSettings& s, const HardwareSpec& hw,
                      const SpeedPlacement& where, std::int64_t context, const SpeedOptions& options) {
   const bool cpu = where.gpus == 0 || hw.is_cpu();
   const bool offload = !cpu && where.gpu_layers >= 0 && where.gpu_layers < m.num_layers;
   if (!cpu && !offload) {
     WeightsLayout own;
-    return gpu_forward(m, c, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{1, context}, options);
+    return gpu_forward(m, counts, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{1, context}, options);
   }
+  const ParamCounts& c = counts.params;
   StepTime t;
   const double batch = static_cast<double>(s.batch);
   const double weights = params_read_per_step(m, c, s.batch) * bytes_per_param(s);
-  const double flops = (2.0 * compute_params(c) + attention_flops_per_token(m, context)) * batch;
+  const double flops = (2.0 * compute_params(c) + attention_flops_per_token(m, counts, context)) * batch;
   const double bw = effective_bandwidth_gb_per_s(hw, cpu) * 1e9;
   const double tf = effective_tflops(hw, cpu) * 1e12;
   const int layers = std::max(1, m.num_layers);
@@ -423,7 +426,7 @@ StepTime decode_step(const ModelSpec& m, const ParamCounts& c, const InferenceSe
     // Output layer and gpu_layers on the GPU; the other layers are read and computed by the CPU
     // (llama.cpp -ngl: the engine that offloads layers).
     const double output = static_cast<double>(c.lm_head > 0 ? c.lm_head : c.embedding) * bytes_per_param(s);
-    const double kv = kv_bytes_per_device(m, s, context, 1);
+    const double kv = kv_bytes_per_device(m, counts, s, context, 1);
     const double gpu_share = static_cast<double>(where.gpu_layers) / layers;
     const double layer_part = std::max(0.0, weights - output) + kv;
     t.memory_s = (output + gpu_share * layer_part) / bw;
@@ -435,7 +438,7 @@ StepTime decode_step(const ModelSpec& m, const ParamCounts& c, const InferenceSe
     t.offload_s = std::max(cpu_memory, cpu_compute);
   } else {
     // CPU kernels are function calls; thread hand-offs are inside the compute time.
-    t.memory_s = (weights + kv_bytes_per_device(m, s, context, 1)) / bw;
+    t.memory_s = (weights + kv_bytes_per_device(m, counts, s, context, 1)) / bw;
     t.compute_s = tf > 0 ? flops / tf : 0;
   }
   const double device = std::max(t.memory_s, t.compute_s);
@@ -446,8 +449,9 @@ StepTime decode_step(const ModelSpec& m, const ParamCounts& c, const InferenceSe
   return t;
 }
 
-double prefill_seconds(const ModelSpec& m, const ParamCounts& c, const InferenceSettings& s, const HardwareSpec& hw,
+double prefill_seconds(const ModelSpec& m, const ModelCounts& counts, const InferenceSettings& s, const HardwareSpec& hw,
                        const SpeedPlacement& where) {
+  const ParamCounts& c = counts.params;
   const bool cpu = where.gpus == 0 || hw.is_cpu();
   const double tokens = static_cast<double>(s.input_tokens) * static_cast<double>(s.batch);
   const double tf = effective_tflops(hw, cpu) * 1e12;
@@ -457,12 +461,12 @@ double prefill_seconds(const ModelSpec& m, const ParamCounts& c, const Inference
     // One forward over the prompt: FLOPs or the weights, and never under the host's time to
     // issue one forward (an eager engine's per-layer floor), plus the synchronizing MoE loop.
     WeightsLayout own;
-    const StepTime t = gpu_forward(m, c, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{s.input_tokens, s.input_tokens}, SpeedOptions{});
+    const StepTime t = gpu_forward(m, counts, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{s.input_tokens, s.input_tokens}, SpeedOptions{});
     const double floor = s.engine == Engine::autoawq ? kAutoAwqPrefillFloorS : 0.0;
     return std::max(t.total_s - t.fixed_s, floor);
   }
   // Causal attention over the prompt: token t meets t keys; summed, half of T × KV(T) per sequence.
-  const double attention = 0.5 * attention_flops_per_token(m, s.input_tokens) * tokens;
+  const double attention = 0.5 * attention_flops_per_token(m, counts, s.input_tokens) * tokens;
   const double flops = 2.0 * compute_params(c) * tokens + attention;
   const double weights = params_read_per_step(m, c, s.batch) * bytes_per_param(s);
   const double bw = effective_bandwidth_gb_per_s(hw, cpu) * 1e9;
@@ -480,11 +484,13 @@ double prefill_seconds(const ModelSpec& m, const ParamCounts& c, const Inference
 
 StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where,
                      std::int64_t context, const SpeedOptions& options) {
-  return decode_step(m, count_params(m), s, hw, where, context, options);
+  ModelCounts own;
+  return decode_step(m, counts_of(m, s, own), s, hw, where, context, options);
 }
 
 double prefill_seconds(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where) {
-  return prefill_seconds(m, count_params(m), s, hw, where);
+  ModelCounts own;
+  return prefill_seconds(m, counts_of(m, s, own), s, hw, where);
 }
 
 Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw,
@@ -493,28 +499,36 @@ Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, c
   const bool cpu = where.gpus == 0 || hw.is_cpu();
   if (effective_bandwidth_gb_per_s(hw, cpu) <= 0) return r;
   r.known = true;
-  InferenceSettings settings = s;
+  // The settings with the weights laid out (on a GPU the step reads them tensor by tensor), copied
+  // only when the caller has not laid them out.
+  const InferenceSettings* laid_out = &s;
+  InferenceSettings with_layout;
   WeightsLayout own;
-  if (!cpu && settings.weights_layout == nullptr) {
+  if (!cpu && s.weights_layout == nullptr) {
+    with_layout = s;
     own = weights_layout(m, *s.weights, s.group_size);
-    settings.weights_layout = &own;
+    with_layout.weights_layout = &own;
+    laid_out = &with_layout;
   }
+  const InferenceSettings& settings = *laid_out;
   // Decode steps cost a linear function of the context: the step at the middle of the generation
   // is their mean.
   const std::int64_t middle = s.input_tokens + std::max<std::int64_t>(1, s.output_tokens / 2);
-  const ParamCounts c = count_params(m);
-  r.step = decode_step(m, c, settings, hw, where, middle, options);
+  ModelCounts own_counts;
+  const ModelCounts& counts = counts_of(m, s, own_counts);
+  const ParamCounts& c = counts.params;
+  r.step = decode_step(m, counts, settings, hw, where, middle, options);
   r.decode_tokens_per_s = 1.0 / r.step.total_s;
   r.decode_tokens_per_s_total = static_cast<double>(s.batch) / r.step.total_s;
   const bool pipeline = !cpu && where.gpus > 1 && (s.engine == Engine::transformers || s.engine == Engine::autoawq || s.engine == Engine::litgpt);
   const int tp = cpu || pipeline ? 1 : std::max(1, where.gpus);
   r.bytes_per_step = static_cast<std::int64_t>(params_read_per_step(m, c, s.batch) * bytes_per_param(s) / tp +
-                                               kv_bytes_per_device(m, s, middle, tp));
-  r.flops_per_step = (2.0 * compute_params(c) + attention_flops_per_token(m, middle)) * static_cast<double>(s.batch);
-  const double prefill = prefill_seconds(m, c, settings, hw, where);
+                                               kv_bytes_per_device(m, counts, s, middle, tp));
+  r.flops_per_step = (2.0 * compute_params(c) + attention_flops_per_token(m, counts, middle)) * static_cast<double>(s.batch);
+  const double prefill = prefill_seconds(m, counts, settings, hw, where);
   if (prefill > 0) {
     // The prompt pass pays the engine's per-step costs once too.
-    const StepTime first = decode_step(m, c, settings, hw, where, s.input_tokens + 1, options);
+    const StepTime first = decode_step(m, counts, settings, hw, where, s.input_tokens + 1, options);
     const double prompt_pass = prefill + first.fixed_s + (cpu ? first.communication_s : 0.0);
     r.prefill_tokens_per_s = static_cast<double>(s.input_tokens) * static_cast<double>(s.batch) / prompt_pass;
     r.time_to_first_token_s = prompt_pass;
@@ -537,6 +551,11 @@ CpuVsGpu compare_cpu_gpu(const ModelSpec& m, const InferenceSettings& s, const H
   if (one.weights_layout == nullptr) {
     own = weights_layout(m, *s.weights, s.group_size);
     one.weights_layout = &own;
+  }
+  ModelCounts own_counts;
+  if (one.model_counts == nullptr) {
+    own_counts = count_model(m);
+    one.model_counts = &own_counts;
   }
   const std::int64_t middle = s.input_tokens + std::max<std::int64_t>(1, s.output_tokens / 2);
   const SpeedPlacement on_cpu{0, -1};

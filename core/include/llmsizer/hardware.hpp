@@ -173,26 +173,32 @@ struct FitResult {
 
 /** Memory estimates of one request per tensor-parallel size (0 = CPU), computed once on first use.
  *  Lets a recommendation test the whole catalog with a handful of estimates. Not shared between
- *  calls. */
+ *  calls. Its settings carry the weights' layout and the model's counts (model.hpp: ModelCounts),
+ *  made once for every estimate made with them. */
 class MemoryByDevices {
  public:
   /// Lays the weights out once (the costly part of an estimate) for every estimate it makes.
-  MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings);
+  /// `detail`: what its estimates build (bytes_only where no estimate of it is said, as in a recommendation).
+  MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, EstimateDetail detail = EstimateDetail::full);
   /// Uses `layout`, the weights already laid out in the settings' format and group size.
-  MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, WeightsLayout layout);
+  MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, WeightsLayout layout,
+                  EstimateDetail detail = EstimateDetail::full);
   /// The model is kept by reference: a temporary would dangle after the constructor.
-  MemoryByDevices(ModelSpec&&, const InferenceSettings&) = delete;
-  MemoryByDevices(ModelSpec&&, const InferenceSettings&, WeightsLayout) = delete;
-  MemoryByDevices(const MemoryByDevices&) = delete;  // settings_ points into layout_
+  MemoryByDevices(ModelSpec&&, const InferenceSettings&, EstimateDetail = EstimateDetail::full) = delete;
+  MemoryByDevices(ModelSpec&&, const InferenceSettings&, WeightsLayout, EstimateDetail = EstimateDetail::full) = delete;
+  MemoryByDevices(const MemoryByDevices&) = delete;  // settings_ points into layout_ and counts_
   MemoryByDevices& operator=(const MemoryByDevices&) = delete;
   const MemoryEstimate& at(int gpus) const;
   const ModelSpec& model() const { return model_; }
   const InferenceSettings& settings() const { return settings_; }
   const WeightsLayout& layout() const { return layout_; }
+  const ModelCounts& counts() const { return counts_; }
 
  private:
   const ModelSpec& model_;
   WeightsLayout layout_;
+  ModelCounts counts_;
+  EstimateDetail detail_;
   InferenceSettings settings_;
   mutable std::vector<MemoryEstimate> cache_;
   mutable std::vector<bool> done_;

@@ -53,6 +53,10 @@ struct InferenceSettings {
   /// caller has prepared it once for many estimates of one request (fit searches, recommendations);
   /// nullptr: computed here. It must be the layout of this model, format and group size.
   const WeightsLayout* weights_layout = nullptr;
+  /// The model's layer sums (model.hpp: count_model), when the caller has counted them once for
+  /// many estimates of one request, as `weights_layout`; nullptr: counted here. They must be this
+  /// model's.
+  const ModelCounts* model_counts = nullptr;
   LlamaCppOptions llama_cpp;  ///< engine llama.cpp: its llama-server settings (llama_cpp.hpp)
   OllamaOptions ollama;       ///< engine ollama: Ollama's settings (ollama.hpp)
 };
@@ -119,6 +123,16 @@ std::int64_t kv_cache_bytes(const ModelSpec& model, const KvCacheFormat& format,
  *  (pytorch/pytorch#86509). A probe file measures it per device. */
 constexpr std::int64_t kCudaContextBytes = 426LL * 1024 * 1024;
 
-MemoryEstimate estimate_inference_memory(const ModelSpec& model, const InferenceSettings& settings);
+/// How much of an estimate to build.
+enum class EstimateDetail {
+  full,        ///< everything: the parts, the totals, the explanation, the warnings, the llama.cpp run
+  bytes_only,  ///< the parts and the totals only (no explanation, warnings or llama.cpp run): for the
+               ///< searches and checks that compare totals, which make dozens of estimates per request
+               ///< and say none of their sentences (issue 20: building them was most of their time)
+};
+
+/// The request's memory. bytes_only gives the same parts and totals as full.
+MemoryEstimate estimate_inference_memory(const ModelSpec& model, const InferenceSettings& settings,
+                                         EstimateDetail detail = EstimateDetail::full);
 
 }  // namespace llmsizer

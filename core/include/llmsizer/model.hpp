@@ -233,6 +233,34 @@ std::int64_t kv_cache_elements(const ModelSpec& model, std::int64_t context_toke
  *  `state_bytes_per_element` (fp32 = 4 in the reference implementations). */
 std::int64_t recurrent_state_bytes(const ModelSpec& model, int state_bytes_per_element);
 
+/** What every estimate of one model needs from count_params, kv_cache_elements and
+ *  recurrent_state_bytes, each of which walks every layer: walked once for the many estimates of
+ *  one request (a recommendation's whole catalog, a fit's searches for the longest context and the
+ *  largest batch). Walking the layers in each estimate was a tenth of a whole-catalog
+ *  recommendation and a sixth of an estimate on a device (issue 20, callgrind on
+ *  bench/edge_bench.cpp). The sums are exact: the same integers the walks give. */
+struct ModelCounts {
+  ParamCounts params;                    ///< count_params(model)
+  /// KV-cache elements per token of context, summed over the layers that keep every token.
+  std::int64_t kv_elements_per_token = 0;
+  /// Layers that keep at most `window` tokens (sliding or chunked attention), by window.
+  struct WindowedKv {
+    int window = 0;
+    std::int64_t elements_per_token = 0;  ///< summed over the layers with this window
+  };
+  std::vector<WindowedKv> windowed_kv;
+  std::int64_t recurrent_state_elements = 0;  ///< per sequence (recurrent_state_bytes(model, 1))
+  int moe_layers = 0;                         ///< layers with a mixture-of-experts MLP
+
+  /// kv_cache_elements(model, context_tokens).
+  std::int64_t kv_cache_elements(std::int64_t context_tokens) const;
+  /// recurrent_state_bytes(model, state_bytes_per_element).
+  std::int64_t recurrent_state_bytes(int state_bytes_per_element) const { return recurrent_state_elements * state_bytes_per_element; }
+};
+
+/// The counts of `model` (ModelCounts), each layer walked once.
+ModelCounts count_model(const ModelSpec& model);
+
 /// True when layer `layer` has a mixture-of-experts MLP.
 bool is_moe_layer(const ModelSpec& model, int layer);
 

@@ -97,6 +97,10 @@ HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec
 /** evaluate_option for the entries of one catalog, each made on first use and kept: a recommendation
  *  and its cost table (buy_or_rent.hpp) ask for the same entries, and evaluating an entry twice was
  *  a sixth of a whole-catalog recommendation's time (issue 20, callgrind on bench/edge_bench.cpp).
+ *  Its options have no `reason`: recommend_hardware writes the sentence of the options it lists,
+ *  the cost table says none, and writing one per catalog entry was a fifth of the evaluations.
+ *  The rented instances are indexed by their GPU once, for every owned GPU's break-even (a scan
+ *  of the whole catalog per GPU grew with the square of the catalog).
  *  `memory`, `catalog` and `costs` must outlive it. */
 class CatalogOptions {
  public:
@@ -105,7 +109,7 @@ class CatalogOptions {
   CatalogOptions(MemoryByDevices&&, const std::vector<HardwareSpec>&, const OwnershipCosts&) = delete;
   CatalogOptions(const MemoryByDevices&, std::vector<HardwareSpec>&&, const OwnershipCosts&) = delete;
   CatalogOptions(const MemoryByDevices&, const std::vector<HardwareSpec>&, OwnershipCosts&&) = delete;
-  /// evaluate_option(memory, catalog[index], costs, catalog).
+  /// evaluate_option(memory, catalog[index], costs, catalog) without its reason.
   const HardwareOption& at(std::size_t index) const;
   const MemoryByDevices& memory() const { return memory_; }
   const std::vector<HardwareSpec>& catalog() const { return catalog_; }
@@ -115,6 +119,7 @@ class CatalogOptions {
   const MemoryByDevices& memory_;
   const std::vector<HardwareSpec>& catalog_;
   const OwnershipCosts& costs_;
+  std::vector<const HardwareSpec*> rentals_;  ///< the catalog's rented instances by GPU id, in catalog order within one
   mutable std::vector<std::unique_ptr<const HardwareOption>> options_;
 };
 
