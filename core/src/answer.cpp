@@ -44,17 +44,16 @@ WeightsSummary summarize_weights(const WeightsLayout& layout) {
   WeightsSummary w;
   w.bits_per_weight = layout.bits_per_weight();
   w.bytes_by_class = layout.bytes_by_class;
-  // A model's few storage types, found by a scan of those seen so far, then ordered by name as a
-  // map would order them (a map keyed by the type name cost string comparisons per tensor: an
-  // eighth of answer() for an estimate on a device, issue 20, callgrind on bench/edge_bench.cpp).
+  // A model's few storage types, kept in name order (as a map would order them) by a scan of those
+  // seen so far: a map keyed by the type name cost string comparisons per tensor, an eighth of
+  // answer() for an estimate on a device (issue 20, callgrind on bench/edge_bench.cpp).
   std::vector<WeightsSummary::Type>& types = w.types;
   for (const auto& t : layout.tensors) {
-    auto entry = std::find_if(types.begin(), types.end(), [&](const WeightsSummary::Type& e) { return e.type == t.type; });
-    if (entry == types.end()) entry = types.insert(types.end(), WeightsSummary::Type{t.type, 0, 0});
+    auto entry = std::find_if(types.begin(), types.end(), [&](const WeightsSummary::Type& e) { return !(e.type < t.type); });
+    if (entry == types.end() || entry->type != t.type) entry = types.insert(entry, WeightsSummary::Type{t.type, 0, 0});
     entry->tensors += 1;
     entry->bytes += t.bytes;
   }
-  std::sort(types.begin(), types.end(), [](const WeightsSummary::Type& a, const WeightsSummary::Type& b) { return a.type < b.type; });
   return w;
 }
 
