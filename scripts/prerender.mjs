@@ -50,8 +50,9 @@ const CSP = /(<meta http-equiv="Content-Security-Policy" content="[^"]*script-sr
 for (const [what, found] of [[STYLE_LINK, html.includes(STYLE_LINK)], ['<script src="boot.js">', BOOT_SCRIPT.test(html)], ['its policy', CSP.test(html)]]) {
   if (!found) throw new Error(`${sourceHtml} has no ${what}`);
 }
-const css = await readFile(join(webSource, 'style.css'), 'utf8');
-const boot = await readFile(join(webSource, 'boot.js'), 'utf8');
+// As built (minified when esbuild is there, wasm/CMakeLists.txt), the same bytes as the files.
+const css = await readFile(join(webDir, 'style.css'), 'utf8');
+const boot = await readFile(join(webDir, 'boot.js'), 'utf8');
 if (/<\/style/i.test(css) || /<\/script|<!--/i.test(boot)) throw new Error('style.css or boot.js cannot be written inline');
 html = html.replace(CSP, (m, script, style) => `${script} ${sha256(boot)}${style} ${sha256(css)}`)
   .replace(STYLE_LINK, () => `<style>${css}</style>`)
