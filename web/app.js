@@ -9,6 +9,12 @@ import { contextChart } from './lib/charts.js';
 import { el, message, messages, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
 
 const $ = (id) => document.getElementById(id);
+// The inputs and the result cards come as templates in index.html (out of the first paint's way):
+// in place before anything reads them.
+for (const id of ['inputs-template', 'cards-template']) {
+  const template = $(id);
+  if (template) template.replaceWith(template.content);
+}
 const START_HREF = location.href;  // the hub= it names, read before the address is rewritten (loadFromHub)
 const S = await startSession().catch(failedStart);
 const { call, menus, base } = S;
