@@ -41,8 +41,9 @@ if (location.hash.length > 1 || location.search.length > 1) document.documentEle
       boot.strings[lang].catch(() => {});  // lib/i18n.js reports it
     }
     if (!start) return;
-    // The modules app.js imports, fetched with it rather than one level after another.
-    for (const href of preload) {
+    // app.js and the modules it imports, fetched together rather than one level after another (and
+    // app.js before the document is parsed, for a link's state).
+    for (const href of [start, ...preload]) {
       const link = document.createElement('link');
       link.rel = 'modulepreload';
       link.href = href;
