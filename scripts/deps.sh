@@ -9,9 +9,10 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 
 # Build: cmake, ninja, g++, nlohmann-json, Catch2 v2, Emscripten (WASM). Tests: chromium (browser
 # tests), clang + libclang-rt (fuzzing with sanitizers). Probe: OpenBLAS. Benchmarks: Google Benchmark.
-# CLI: libcurl (reads Hugging Face models by id).
+# CLI: libcurl (reads Hugging Face models by id). Page: esbuild (minifies its JavaScript and CSS at
+# build time, wasm/CMakeLists.txt).
 packages=(cmake ninja-build g++ nlohmann-json3-dev catch2 emscripten chromium libopenblas-dev
-          libbenchmark-dev clang libclang-rt-dev libcurl4-openssl-dev git ca-certificates)
+          libbenchmark-dev clang libclang-rt-dev libcurl4-openssl-dev git ca-certificates esbuild)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

@@ -6,8 +6,10 @@
 // page's Content-Security-Policy is unchanged. The verdict (total, fit, assumptions) is also written as
 // HTML, in English, by the page's own rendering code (web/lib/view.js over scripts/mini_dom.mjs), so
 // the first paint shows the answer before any script has run; the page renders it again, in the
-// reader's language, once its scripts are in.
+// reader's language, once its scripts are in. style.css and boot.js are written inline, each with its
+// hash in the policy, so that the first paint waits for no request (boot.js then loads the rest).
 // usage: node scripts/prerender.mjs SOURCE_HTML OUTPUT_HTML WEB_OUT_DIR STATE_JS
+import { createHash } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -38,7 +40,23 @@ const box = miniDocument.createElement('div');
 renderVerdict(box, response, verdictOf(response, defaults(coreDefaults), null), { t, f });
 const EMPTY_VERDICT = '<div id="verdict" class="verdict" aria-live="polite"></div>';
 const PLACEHOLDER = '<!-- prerendered -->';
-const html = await readFile(sourceHtml, 'utf8');
+let html = await readFile(sourceHtml, 'utf8');
+// The first paint waits for no request: style.css and boot.js go into the page (both stay files too,
+// for embed.html), each allowed by its hash in the Content-Security-Policy (no 'unsafe-inline').
+const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const STYLE_LINK = '<link rel="stylesheet" href="style.css">';
+const BOOT_SCRIPT = /<script src="boot\.js"((?: data-[a-z-]+="[^"]*")*)><\/script>/;
+const CSP = /(<meta http-equiv="Content-Security-Policy" content="[^"]*script-src 'self')([^"]*style-src 'self')/;
+for (const [what, found] of [[STYLE_LINK, html.includes(STYLE_LINK)], ['<script src="boot.js">', BOOT_SCRIPT.test(html)], ['its policy', CSP.test(html)]]) {
+  if (!found) throw new Error(`${sourceHtml} has no ${what}`);
+}
+// As built (minified when esbuild is there, wasm/CMakeLists.txt), the same bytes as the files.
+const css = await readFile(join(webDir, 'style.css'), 'utf8');
+const boot = await readFile(join(webDir, 'boot.js'), 'utf8');
+if (/<\/style/i.test(css) || /<\/script|<!--/i.test(boot)) throw new Error('style.css or boot.js cannot be written inline');
+html = html.replace(CSP, (m, script, style) => `${script} ${sha256(boot)}${style} ${sha256(css)}`)
+  .replace(STYLE_LINK, () => `<style>${css}</style>`)
+  .replace(BOOT_SCRIPT, (m, attrs) => `<script${attrs}>${boot}</script>`);
 if (!html.includes(PLACEHOLDER)) throw new Error(`${sourceHtml} has no ${PLACEHOLDER}`);
 // "<" escaped, so no text in the response can close the <script> element.
 const block = `<script type="application/json" id="prerendered">${JSON.stringify({ defaults: coreDefaults, request, response }).replace(/</g, '\\u003c')}</script>`;

@@ -46,11 +46,14 @@ if(LLMSIZER_NODE)
   set_tests_properties(wasm.prerendered_default_view PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   # Issue 8 set 300 KB; issue 20 aims at 150 KB and is open. Measured 2026-12-03 after issues 14, 15 and
   # 17 (llama.cpp's graph and Ollama, verdicts and fixes, the cost table, load by id): 401 KB, of
-  # which the module 311 KB and the two message tables 37 KB. A guard against growth until issue 20
-  # compiles the data and trims the module: 405 KB. Issue 20, second part: the English messages come
-  # from the module (listMessages), not a 17 KB file; with the faster GGUF reader, the estimator at
-  # -O2, the llama.cpp settings and the fixes' buttons the page is 391 KB (module 313 KB): 395 KB.
+  # which the module 311 KB and the two message tables 37 KB. Issue 20, second part: the English
+  # messages come from the module (listMessages), not a 17 KB file. Since issue 20's third part the
+  # test loads the default page in headless Chromium and sums what it actually requests (each body
+  # gzip -9), failing on any request that leaves its origin: 382.6 KB in 13 requests (module 313.9 KB).
+  # With style.css and boot.js inline, lib/hub.js on demand and the scripts and CSS minified by esbuild
+  # (wasm/CMakeLists.txt), the form and cards as templates: 362.9 KB in 10 requests (module 313.9 KB);
+  # the guard 365 KB (lowered as the module shrinks).
   add_test(NAME wasm.page_size_budget
-           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 395000)
-  set_tests_properties(wasm.page_size_budget PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 365000)
+  set_tests_properties(wasm.page_size_budget PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" TIMEOUT 180 RUN_SERIAL ON WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endif()

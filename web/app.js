@@ -7,10 +7,15 @@ import { MACHINE_HARDWARE, PROBE_HARDWARE, embedCode, menusFrom, parseConfigText
 import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
 import { contextChart } from './lib/charts.js';
 import { el, message, messages, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
-import { hubEndpoint, parseHubInput, readRepository } from './lib/hub.js';
 
 const $ = (id) => document.getElementById(id);
-const HUB_ENDPOINT = hubEndpoint(location.href);  // before the address is rewritten
+// The inputs and the result cards come as templates in index.html (out of the first paint's way):
+// in place before anything reads them.
+for (const id of ['inputs-template', 'cards-template']) {
+  const template = $(id);
+  if (template) template.replaceWith(template.content);
+}
+const START_HREF = location.href;  // the hub= it names, read before the address is rewritten (loadFromHub)
 const S = await startSession().catch(failedStart);
 const { call, menus, base } = S;
 let { options } = S;  // listOptions, read right after the first result (loadOptions)
@@ -884,15 +889,24 @@ function adoptModel(r, name, lines, boxId, setStatus, data) {
 
 const setHubStatus = (text, opts) => setFileStatus('hf-status', 'hf-id', 'import', text, opts);
 
-/** Load: the page's only network use, on request. A failure leaves the model as it was. */
+/** Load: the page's only network use, on request. A failure leaves the model as it was. The code
+ *  that reads a repository (lib/hub.js) is loaded only then: the default page does not use it. */
 async function loadFromHub(fileOverride) {
+  let hub;
+  try {
+    hub = await import('./lib/hub.js');
+  } catch (e) {
+    setHubStatus(`${t('hub.failed')} ${String((e && e.message) || e)}`, { error: true, data: { error: 'exception' } });
+    return;
+  }
+  const { hubEndpoint, parseHubInput, readRepository } = hub;
   const input = parseHubInput($('hf-id').value);
   if (!input) return setHubStatus(t('hub.badId'), { error: true, data: { error: 'hub.badId' } });
   const file = typeof fileOverride === 'string' ? fileOverride : input.file;
   $('hf-load').disabled = true;
   try {
     const r = await readRepository(S.core, {
-      endpoint: HUB_ENDPOINT, id: input.id, file, formats: options.weights || [], progress: (key, args) => setHubStatus(t(key, args), { data: { busy: '1' } }),
+      endpoint: hubEndpoint(START_HREF), id: input.id, file, formats: options.weights || [], progress: (key, args) => setHubStatus(t(key, args), { data: { busy: '1' } }),
     });
     useHubModel(input.id, r);
   } catch (e) {
