@@ -174,14 +174,11 @@ TEST_CASE("Every published out-of-memory run is predicted not to fit", "[trainin
   // The closest: Llama-2-13B LoRA on two A100 40GB under FSDP, 41.59 GB of tensors (its 4-GPU
   // peer's measured peak is matched within 0.9%) + the CUDA context + NCCL's 0.57 GB of buffers =
   // 42.61 GB against the 42.51 GB (39.59 GiB) that CUDA reports for the card.
-  // The one miss: DeepSeek-LLM 7B at batch 4 × 4096 prompt tokens (README "OOM" on one A100 40GB),
-  // 41.17 GB estimated. Its peak is the eager attention of one layer, 4 × 32 × 4096² scores; the core
-  // counts 2a + 4 = 8 B per score (scores, fp32 softmax, the cast back), but for a bf16 input ATen's
-  // softmax(dtype=float32) first copies the scores to fp32 (SoftMax.cpp, `input_.toType(dtype)`; only
-  // fp16 on CUDA has a half-to-float kernel) and allocates the fp32 output beside both: 10 B per
-  // score, +4 GiB here (45.5 GB, over the card). That fix changes the pinned responses of every eager
-  // bf16 transformers request (50 of tests/corpus), so it waits for the JSON-writer rewrite.
-  const std::set<std::string> known_misses = {"deepseek-llm-deepseek-llm-7b-bs4-seq4096"};
+  // The closest of the DeepSeek-LLM 7B cells: batch 4 × 4096 prompt tokens (README "OOM" on one A100
+  // 40GB), whose peak is the eager attention of one layer, 4 × 32 × 4096² scores: with 10 B per bf16
+  // score (ATen's softmax(dtype=float32) copies a bf16 input to fp32 first, memory.cpp
+  // layer_peak_bytes) 45.5 GB against the 42.51 GB CUDA reports (it was 41.17 GB, a miss, at 8 B).
+  const std::set<std::string> known_misses = {};
   int verdicts = 0;
   for (const char* kind : {"training", "inference"}) {
     const ValidationReport report = run_validation(kind);
@@ -196,7 +193,7 @@ TEST_CASE("Every published out-of-memory run is predicted not to fit", "[trainin
   }
   // 14 of the 21 published out-of-memory rows map to a request (the CodeLlama-34B generate row since
   // its preset; the 4 DeepSeek-LLM 7B cells since the DeepSeek-LLM presets: transformers 4.35 eager,
-  // sequence length as the prompt, validate.cpp deepseek_llm_row; one of them the miss above); the
+  // sequence length as the prompt, validate.cpp deepseek_llm_row); the
   // others have no verdict: the 6
   // DeepSeek-LLM 67B cells (8 GPUs under device_map="auto", a per-GPU layer split the core does not
   // model) and Falcon-40B (architecture not modelled).

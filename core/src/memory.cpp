@@ -57,6 +57,7 @@ struct Shapes {
   std::int64_t mlp_width;     ///< widest MLP temporary per token on this device (dense or active experts)
   std::int64_t vocab;
   std::int64_t act_bytes;     ///< bytes of one activation value (bf16/fp16: 2, fp32: 4)
+  bool bf16_activations;      ///< activations in bf16 (not fp16 or fp32)
   bool gqa;                   ///< keys/values shared by groups of query heads
   // Mixture of experts as transformers runs it (one expert at a time, in a Python loop).
   std::int64_t experts;       ///< routed experts (0: dense MLP)
@@ -85,6 +86,7 @@ Shapes shapes_for(const ModelSpec& m, const InferenceSettings& s) {
   sh.mlp_width = ceil_div(width, tp);
   sh.vocab = m.vocab_size;
   sh.act_bytes = (s.weights && s.weights->compute == Dtype::f32) ? 4 : 2;
+  sh.bf16_activations = !s.weights || s.weights->compute == Dtype::bf16;
   sh.gqa = m.num_kv_heads < m.num_attention_heads && m.mla.kv_lora_rank == 0;
   sh.experts = m.moe.num_experts;
   sh.top_k = m.moe.experts_per_token;
@@ -126,7 +128,17 @@ std::int64_t layer_peak_bytes(const Shapes& sh, std::int64_t tokens, std::int64_
     attention_values += sh.q_dim;                          // transpose(...).contiguous() before o_proj
   }
   std::int64_t attention = tokens * attention_values * a;
-  if (!flash) attention += sh.heads * tokens * context * (2 * a + 4);
+  if (!flash) {
+    // Eager attention's scores in the activation type, their fp32 softmax and the cast back: 2a + 4
+    // bytes per score. transformers' eager path calls softmax(scores, dtype=torch.float32); for a
+    // bf16 input ATen first copies the scores to fp32 (SoftMax.cpp, `input_.toType(dtype)`; only
+    // fp16 on CUDA has a half-to-float kernel) and allocates the fp32 output beside both, so the
+    // peak is 2 + 4 + 4 = 10 B per score (the copy is freed before the cast back). DeepSeek-LLM 7B
+    // at batch 4 × 4096 prompt tokens, eager bf16 (its README: out of memory on an A100 40GB):
+    // 41.2 GB estimated with 8 B per score, 45.5 GB with 10.
+    const std::int64_t per_score = (framework_copies && sh.bf16_activations && a == 2) ? a + 4 + 4 : 2 * a + 4;
+    attention += sh.heads * tokens * context * per_score;
+  }
   std::int64_t norm = framework_copies ? tokens * sh.hidden * (a + 8) : 0;
   if (framework_copies) {
     // Two more hidden-size tensors stay referenced from outside the layer (transformers
