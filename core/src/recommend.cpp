@@ -67,6 +67,15 @@ namespace {
 /// Instances that may rent what an owned GPU does: rented instances, each named once, in catalog order.
 using Rentals = std::vector<const HardwareSpec*>;
 
+/// The rented instances of `catalog`, in catalog order.
+Rentals rentals_in(const std::vector<HardwareSpec>& catalog) {
+  Rentals rentals;
+  for (const auto& other : catalog) {
+    if (other.kind == HardwareKind::instance && other.is_rented()) rentals.push_back(&other);
+  }
+  return rentals;
+}
+
 /// option_cost with the break-even searched among `rentals` (any rented instances, in catalog order).
 OptionCost option_cost_among(const HardwareSpec& hw, int gpus, double tokens_per_s_total, const OwnershipCosts& costs,
                              const HardwareSpec* const* rentals_begin, const HardwareSpec* const* rentals_end,
@@ -108,12 +117,7 @@ OptionCost option_cost_among(const HardwareSpec& hw, int gpus, double tokens_per
 
 OptionCost option_cost(const HardwareSpec& hw, int gpus, double tokens_per_s_total, const OwnershipCosts& costs,
                        const std::vector<HardwareSpec>& catalog, std::int64_t memory_option_bytes, std::int64_t host_bytes_needed) {
-  Rentals rentals;
-  if (hw.kind == HardwareKind::gpu) {
-    for (const auto& other : catalog) {
-      if (other.kind == HardwareKind::instance && other.is_rented()) rentals.push_back(&other);
-    }
-  }
+  const Rentals rentals = hw.kind == HardwareKind::gpu ? rentals_in(catalog) : Rentals();
   return option_cost_among(hw, gpus, tokens_per_s_total, costs, rentals.data(), rentals.data() + rentals.size(), memory_option_bytes,
                            host_bytes_needed);
 }
@@ -232,22 +236,14 @@ bool by_gpu_id(const HardwareSpec* a, const HardwareSpec* b) {
 
 HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec& hw, const OwnershipCosts& costs,
                                const std::vector<HardwareSpec>& catalog) {
-  Rentals rentals;
-  if (hw.kind == HardwareKind::gpu) {
-    for (const auto& other : catalog) {
-      if (other.kind == HardwareKind::instance && other.is_rented()) rentals.push_back(&other);
-    }
-  }
+  const Rentals rentals = hw.kind == HardwareKind::gpu ? rentals_in(catalog) : Rentals();
   HardwareOption o = evaluate_numbers(memory, hw, costs, rentals.data(), rentals.data() + rentals.size());
   if (o.fit.fits) o.reason = listed_reason(o, memory.settings());
   return o;
 }
 
 CatalogOptions::CatalogOptions(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, const OwnershipCosts& costs)
-    : memory_(memory), catalog_(catalog), costs_(costs), options_(catalog.size()) {
-  for (const auto& hw : catalog) {
-    if (hw.kind == HardwareKind::instance && hw.is_rented()) rentals_.push_back(&hw);
-  }
+    : memory_(memory), catalog_(catalog), costs_(costs), rentals_(rentals_in(catalog)), options_(catalog.size()) {
   std::sort(rentals_.begin(), rentals_.end(), by_gpu_id);
 }
 

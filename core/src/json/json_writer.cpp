@@ -167,19 +167,25 @@ JsonWriter& JsonWriter::value(double number) {
   return *this;
 }
 
-JsonWriter& JsonWriter::signed_integer(std::int64_t number) {
-  separate();
+namespace {
+/// `number` in decimal (what nlohmann writes for its integer types).
+template <typename Integer>
+void append_integer(std::string& out, Integer number) {
   std::array<char, 24> buffer{};
   const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
-  out_.append(buffer.data(), static_cast<std::size_t>(result.ptr - buffer.data()));
+  out.append(buffer.data(), static_cast<std::size_t>(result.ptr - buffer.data()));
+}
+}  // namespace
+
+JsonWriter& JsonWriter::signed_integer(std::int64_t number) {
+  separate();
+  append_integer(out_, number);
   return *this;
 }
 
 JsonWriter& JsonWriter::unsigned_integer(std::uint64_t number) {
   separate();
-  std::array<char, 24> buffer{};
-  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
-  out_.append(buffer.data(), static_cast<std::size_t>(result.ptr - buffer.data()));
+  append_integer(out_, number);
   return *this;
 }
 

@@ -12,6 +12,8 @@
 // It checks nothing about structure: a key inside an array or an unclosed object is the caller's bug.
 // A key written twice is written twice (ordered_json kept the first position with the last value):
 // write each key once.
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -93,6 +95,18 @@ class JsonWriter {
   std::string out_;
   bool need_comma_ = false;
 };
+
+/// Calls `write(item)` once per distinct name in `items` (`name_of(item)`), in the order each name first
+/// appears, with the LAST item of that name: how the ordered_json objects the responses were built as
+/// kept a key set twice (its first place, its last value). Message arguments and fix changes use it.
+template <typename T, typename NameOf, typename Write>
+void for_each_last_by_name(const std::vector<T>& items, NameOf name_of, Write write) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const auto same_name = [&](const T& other) { return name_of(other) == name_of(items[i]); };
+    if (std::any_of(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(i), same_name)) continue;
+    write(*std::find_if(items.rbegin(), items.rend(), same_name));
+  }
+}
 
 /// Appends `text` to `out` escaped as nlohmann's serializer escapes a string (ensure_ascii false,
 /// error_handler_t::replace), without the quotes.

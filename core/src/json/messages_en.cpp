@@ -1220,10 +1220,7 @@ void write_message_json(JsonWriter& w, const Message& message) {
   if (!message.args.empty()) {
     w.key("args").begin_object();
     // A name given twice keeps its first place and its last value (as the object it was built as did).
-    for (std::size_t i = 0; i < message.args.size(); ++i) {
-      const auto same_name = [&](const MessageArg& a) { return a.name == message.args[i].name; };
-      if (std::any_of(message.args.begin(), message.args.begin() + static_cast<std::ptrdiff_t>(i), same_name)) continue;
-      const MessageArg& a = *std::find_if(message.args.rbegin(), message.args.rend(), same_name);
+    for_each_last_by_name(message.args, [](const MessageArg& a) -> const std::string& { return a.name; }, [&](const MessageArg& a) {
       w.key(a.name);
       switch (a.kind) {
         case MessageArg::Kind::decimal:
@@ -1235,7 +1232,7 @@ void write_message_json(JsonWriter& w, const Message& message) {
         case MessageArg::Kind::term: w.value(a.text); break;
         default: w.value(a.integer); break;
       }
-    }
+    });
     w.end_object();
   }
   if (!message.parts.empty()) {

@@ -172,15 +172,12 @@ void fix_json(JsonWriter& w, const Fix& f) {
   w.field("cost", fix_cost_id(f.cost));
   w.key("changes").begin_object();
   // A field set twice keeps its first place and its last value (as the object it was built as did).
-  for (std::size_t i = 0; i < f.changes.size(); ++i) {
-    const auto same_field = [&](const FixChange& c) { return c.field == f.changes[i].field; };
-    if (std::any_of(f.changes.begin(), f.changes.begin() + static_cast<std::ptrdiff_t>(i), same_field)) continue;
-    const FixChange& c = *std::find_if(f.changes.rbegin(), f.changes.rend(), same_field);
+  for_each_last_by_name(f.changes, [](const FixChange& c) -> const std::string& { return c.field; }, [&](const FixChange& c) {
     w.key(c.field);
     if (c.type == FixChange::Type::text) w.value(c.text);
     else if (c.type == FixChange::Type::integer) w.value(c.integer);
     else w.value(c.boolean);
-  }
+  });
   w.end_object();
   w.field("verdict", verdict_id(f.verdict)).field("headroom_bytes", f.headroom_bytes);
   put_message(w, "text", f.message);
