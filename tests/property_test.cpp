@@ -129,15 +129,21 @@ TEST_CASE("Memory never falls with more bits per weight", "[property][memory]") 
 }
 
 TEST_CASE("Memory per GPU never rises with more tensor-parallel GPUs", "[property][memory][tp]") {
+  // transformers spreads a model with accelerate's device_map (device_map.hpp), whose fullest GPU
+  // can hold more on more GPUs: a module larger than a GPU's share skips to the next GPU and the
+  // last takes all that follows (transformers PR #47426, an embedding "dispatched on CUDA:1"), so
+  // there the fullest GPU holds at most what one GPU alone would.
   for (const auto& id : preset_ids()) {
     const ModelSpec m = test_support::preset(id);
     for (const auto& c : kEngineCases) {
       CAPTURE(id, c.name);
+      const bool device_map = c.engine == Engine::transformers;
+      const std::int64_t alone = estimate_inference_memory(m, make(c, "bf16", 8192, 1024, 4, 1)).device_bytes;
       std::int64_t previous = INT64_MAX;
       for (int gpus : {1, 2, 3, 4, 8, 16, 64}) {
         CAPTURE(gpus);
         const auto e = estimate_inference_memory(m, make(c, "bf16", 8192, 1024, 4, gpus));
-        CHECK(e.device_bytes <= previous);
+        CHECK(e.device_bytes <= (device_map ? alone : previous));
         previous = e.device_bytes;
       }
     }

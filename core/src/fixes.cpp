@@ -226,11 +226,13 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
     }
   }
 
-  // More GPUs: the fewest that fit comfortably, tensor parallel.
+  // More GPUs: the fewest that fit comfortably, tensor parallel (or, for transformers and AutoAWQ,
+  // whole layers per GPU under device_map).
   if (gpus >= 1 && target.max_gpus > gpus) {
+    const bool layers = splits_layers(settings.engine);
     for (int n = gpus + 1; n <= target.max_gpus; ++n) {
-      if (!tensor_parallel_ok(model, n) || !check.comfortable(settings, n)) continue;
-      add(FixCost::money, {FixChange::of_integer("gpus", n)}, Message("fix.gpus").integer("gpus", n), settings, n, target.usable_bytes);
+      if (!gpus_ok(model, settings.engine, n) || !check.comfortable(settings, n)) continue;
+      add(FixCost::money, {FixChange::of_integer("gpus", n)}, Message(layers ? "fix.gpus_device_map" : "fix.gpus").integer("gpus", n), settings, n, target.usable_bytes);
       break;
     }
   }

@@ -251,7 +251,7 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
     const bool fixed_count = hw.kind == HardwareKind::instance || hw.is_machine || hw.kind == HardwareKind::laptop;
     const int max_gpus = fixed_count ? max_devices(hw) : std::max(1, std::min(options.max_gpus, max_devices(hw)));
     r.usable_bytes = usable_device_bytes(hw, hw.device_memory_bytes);
-    auto fits_on = [&](int n) { return tensor_parallel_ok(model, n) && memory.at(n).device_bytes <= r.usable_bytes; };
+    auto fits_on = [&](int n) { return gpus_ok(model, memory.settings().engine, n) && memory.at(n).device_bytes <= r.usable_bytes; };
     r.gpus_needed = 0;
     for (int n = 1; n <= max_gpus; ++n) {
       if (fits_on(n)) {

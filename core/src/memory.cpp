@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <optional>
 
+#include "llmsizer/device_map.hpp"
 #include "llmsizer/ggml_types.hpp"
 #include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/ollama.hpp"
 #include "llmsizer/quantization.hpp"
+#include "llmsizer/tensors.hpp"
 
 namespace llmsizer {
 
@@ -170,6 +172,14 @@ struct TransformersPeak {
   Message values;
 };
 
+/// What the device whose peak is computed holds: everything, or under a layer split
+/// (device_map.hpp) some of the decoder layers, with or without the output head.
+struct DeviceRole {
+  int layers = -1;           ///< decoder layers here; -1: all of them
+  bool output_head = true;   ///< the logits are made here
+  int layers_of(const ModelSpec& m) const { return layers < 0 ? m.num_layers : layers; }
+};
+
 /// transformers release from which Llama computes cos/sin per call (major × 100 + minor).
 constexpr int kTransformersLlamaRopePerCall = 438;
 
@@ -190,8 +200,10 @@ std::int64_t largest_linear_elements(const Shapes& sh) {
 }
 
 template <typename KvBytes>
-TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& s, const Shapes& sh, KvBytes kv_here, bool explain) {
+TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& s, const Shapes& sh, KvBytes kv_here, bool explain,
+                                   const DeviceRole& role = {}) {
   TransformersPeak p;
+  const std::int64_t layers_here = role.layers_of(m);
   const int version = s.engine_version;  // 0: current
   const bool whole_prompt_logits = version > 0 && version < kTransformersLastLogitsOnly;
   const bool tuple_cache = version > 0 && version < kTransformersCacheObject;
@@ -209,10 +221,10 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
     // and sin_cached buffers of max_position_embeddings × head_dim in torch.get_default_dtype()
     // (the load dtype, bf16/fp16). 4.45 moved one rotary module to Qwen2Model, computing cos/sin
     // for the current positions only.
-    buffers += static_cast<std::int64_t>(m.num_layers) * m.max_position_embeddings * m.head_dim * 2 * a;
+    buffers += layers_here * m.max_position_embeddings * m.head_dim * 2 * a;
     if (explain) buffer_parts.push_back(Message("explain.activations.plus_rotary_tables").bytes("tables", buffers));
   }
-  if (s.weights != nullptr && s.weights->scheme == QuantScheme::gptq && s.weights->bits == 4) {
+  if (s.weights != nullptr && s.weights->scheme == QuantScheme::gptq && s.weights->bits == 4 && layers_here > 0) {
     // 4-bit GPTQ runs on the ExLlama (v1) kernel by default (transformers GPTQConfig
     // exllama_config {"version": 1}); auto_gptq/modeling/_utils.py autogptq_post_init allocates
     // one fp16 temp_dq buffer per device of max(qweight.numel() × 8) = the largest quantized
@@ -223,9 +235,13 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
   }
 
   // Prefill: the cache holds the prompt while one layer's temporaries or the logits peak.
-  const std::int64_t layer_prefill = layer_peak_bytes(sh, prompt, s.input_tokens, s.flash_attention, true);
+  // Under a layer split a device without layers has no layer temporaries, one without the output
+  // head no logits.
+  const std::int64_t layer_prefill = layers_here > 0 ? layer_peak_bytes(sh, prompt, s.input_tokens, s.flash_attention, true) : 0;
   std::int64_t logits_prefill = 0;
-  if (whole_prompt_logits) {
+  if (!role.output_head) {
+    logits_prefill = 0;
+  } else if (whole_prompt_logits) {
     // Before 4.45 (e.g. modeling_qwen2.py Qwen2ForCausalLM.forward, 4.38): `logits =
     // self.lm_head(hidden_states); logits = logits.float()` for EVERY prompt position: the
     // activation-type logits and their fp32 copy are alive together, next to the final hidden
@@ -243,7 +259,8 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
   std::int64_t decode = 0;
   Message decode_text;
   if (s.output_tokens > 0) {
-    const std::int64_t step = std::max(layer_peak_bytes(sh, batch, context, s.flash_attention, true), last_logits_bytes(sh, batch, true));
+    const std::int64_t step = std::max(layers_here > 0 ? layer_peak_bytes(sh, batch, context, s.flash_attention, true) : 0,
+                                       role.output_head ? last_logits_bytes(sh, batch, true) : 0);
     std::int64_t previous_cache = 0;
     if (tuple_cache) {
       // Before 4.42 generate passed the legacy tuple of tensors: the model wrapped it with
@@ -255,21 +272,21 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
     } else {
       // Since 4.42 the DynamicCache object is updated in place: one layer's keys (then values)
       // exist twice during torch.cat.
-      previous_cache = p.kv_full / std::max(1, 2 * m.num_layers);
+      previous_cache = p.kv_full / std::max<std::int64_t>(1, 2 * layers_here);
       if (explain) decode_text = Message("explain.activations.transformers.decode.values").bytes("copy", previous_cache);
     }
     decode = p.kv_full + previous_cache + step;
     if (whole_prompt_logits) {
       // The first decode step runs while the prefill `outputs` (fp32 logits of every prompt
       // position) is still referenced by generate's loop.
-      const std::int64_t first = kv_here(s.input_tokens + 1) + (tuple_cache ? kv_prompt : 0) + prompt * sh.vocab * 4 + step;
+      const std::int64_t first = kv_here(s.input_tokens + 1) + (tuple_cache ? kv_prompt : 0) + (role.output_head ? prompt * sh.vocab * 4 : 0) + step;
       decode = std::max(decode, first);
     }
   }
 
   p.peak = std::max(prefill, decode) + buffers;
   if (!explain) return p;
-  if (prefill >= decode && whole_prompt_logits) {
+  if (prefill >= decode && whole_prompt_logits && role.output_head) {
     p.formula = Message("explain.activations.transformers.prefill_all_logits.formula");
     p.values = Message("explain.activations.transformers.prefill_all_logits.values").count("prompt_tokens", prompt).count("vocab", sh.vocab).integer("element_size", a);
   } else if (prefill >= decode) {
@@ -515,13 +532,74 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   const ModelCounts& counts = s.model_counts != nullptr ? *s.model_counts : *own_counts;
   const ParamCounts& params = counts.params;
   const std::int64_t all_weights = layout.total_bytes;
-  const std::int64_t device_weights = ceil_div(all_weights, tp);
+
+  // transformers and AutoAWQ spread a model over several GPUs with accelerate's device_map: a layer
+  // split (device_map.hpp), each GPU computing every head of its own layers, the last one the
+  // logits. The estimate is that of the GPU with the highest peak (torch.cuda.max_memory_allocated
+  // of that device; the others hold less). Tensor parallelism (vLLM, SGLang, the textbook formula)
+  // splits every layer's heads and MLP instead.
+  const bool layer_split = !cpu_only && tp > 1 && m.has_architecture() &&
+                           splits_layers(s.engine);
+  InferenceSettings whole_layers = s;
+  whole_layers.gpus = 1;
+  const Shapes sh = shapes_for(m, layer_split ? whole_layers : s);
+  // Share of the KV heads on one device: heads split over devices; fewer KV heads than devices
+  // means each device keeps a copy of one (vLLM replicates KV heads in that case).
+  const std::int64_t kv_heads_here = m.mla.kv_lora_rank > 0 || layer_split ? m.num_kv_heads : std::max<std::int64_t>(1, m.num_kv_heads / tp);
+  auto kv_here = [&](std::int64_t tokens) {
+    // kv_cache_bytes(m, *s.kv_cache, tokens, batch), from the counted layers.
+    const std::int64_t whole = bytes_for_elements(counts.kv_cache_elements(tokens) * batch, s.kv_cache->block_elements, s.kv_cache->block_bytes);
+    if (m.mla.kv_lora_rank > 0 || m.num_kv_heads == 0) return whole;  // MLA latent is replicated
+    return whole / m.num_kv_heads * kv_heads_here;
+  };
+  // The KV cache of the decoder layers a device holds: their share of the layers (exact when every
+  // layer caches alike; sliding and full layers alternate, so a share of them is close).
+  auto kv_for = [&](const DeviceRole& role) {
+    return [&kv_here, &m, role](std::int64_t tokens) {
+      return role.layers < 0 ? kv_here(tokens) : kv_here(tokens) * role.layers / std::max(1, m.num_layers);
+    };
+  };
+  const std::int64_t autoawq_cache_tokens = std::max<std::int64_t>(context, kAutoAwqMaxSeqLen);
+  // One forward's temporaries of the generic formula (litgpt and AutoAWQ too): a layer's, or the
+  // last positions' logits.
+  auto simple_activations = [&](const DeviceRole& role) {
+    const std::int64_t layer = role.layers_of(m) > 0 ? layer_peak_bytes(sh, s.input_tokens * batch, s.input_tokens, s.flash_attention, false) : 0;
+    return std::max(layer, role.output_head ? last_logits_bytes(sh, batch, false) : 0);
+  };
+  DeviceRole role;
+  DeviceShare share;
+  int split_gpu = 0;  ///< the fullest GPU, counted from 0 as CUDA numbers them
+  if (layer_split) {
+    const std::vector<DeviceShare> shares = balanced_device_map(tensor_list(m)->tensors, layout, static_cast<int>(tp));
+    std::int64_t fullest = -1;
+    for (std::size_t g = 0; g < shares.size(); ++g) {
+      if (shares[g].weight_bytes == 0) continue;
+      const DeviceRole here{shares[g].layers, shares[g].output_head};
+      const std::int64_t tensors_here =
+          shares[g].weight_bytes + (s.engine == Engine::transformers ? transformers_peak(m, s, sh, kv_for(here), false, here).peak
+                                                                      : kv_for(here)(autoawq_cache_tokens) + simple_activations(here));
+      if (tensors_here > fullest) {
+        fullest = tensors_here;
+        role = here;
+        share = shares[g];
+        split_gpu = static_cast<int>(g);
+      }
+    }
+  }
+  const std::int64_t device_weights = layer_split ? share.weight_bytes : ceil_div(all_weights, tp);
   e.parts.weights = device_weights;
   if (explain) {
     const bool plain = s.weights->scheme == QuantScheme::plain;
     Message values = plain ? Message("explain.weights.plain.values").count("params", params.total).bytes_each("per_param", s.weights->bits_per_weight() / 8.0).text("format", s.weights->id)
                            : Message("explain.weights.quantized.values").count("params", params.total).significant("bits", layout.bits_per_weight()).text("format", s.weights->id);
-    if (tp > 1) values.then(Message("explain.divided_over_gpus").integer("gpus", tp));
+    if (layer_split) {
+      values.then(Message("explain.device_map.share").integer("gpus", tp).integer("gpu", split_gpu).integer("layers", role.layers_of(m))
+                      .integer("all_layers", m.num_layers).integer("first", share.first_layer).integer("last", share.first_layer + std::max(0, share.layers - 1)));
+      if (share.embeddings) values.then(Message("explain.device_map.embeddings"));
+      if (share.output_head) values.then(Message("explain.device_map.output_head"));
+    } else if (tp > 1) {
+      values.then(Message("explain.divided_over_gpus").integer("gpus", tp));
+    }
     add_line(e, "weights", Message(plain ? "explain.weights.plain.formula" : "explain.weights.quantized.formula"), std::move(values), device_weights);
   }
 
@@ -535,30 +613,17 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     return e;
   }
 
-  const Shapes sh = shapes_for(m, s);
-  // Share of the KV heads on one device: heads split over devices; fewer KV heads than devices
-  // means each device keeps a copy of one (vLLM replicates KV heads in that case).
-  const std::int64_t kv_heads_here = m.mla.kv_lora_rank > 0 ? m.num_kv_heads : std::max<std::int64_t>(1, m.num_kv_heads / tp);
-  auto kv_here = [&](std::int64_t tokens) {
-    // kv_cache_bytes(m, *s.kv_cache, tokens, batch), from the counted layers.
-    const std::int64_t whole = bytes_for_elements(counts.kv_cache_elements(tokens) * batch, s.kv_cache->block_elements, s.kv_cache->block_bytes);
-    if (m.mla.kv_lora_rank > 0 || m.num_kv_heads == 0) return whole;  // MLA latent is replicated
-    return whole / m.num_kv_heads * kv_heads_here;
-  };
-  if (explain && tp > 1 && m.num_attention_heads % tp != 0) {
+  if (explain && tp > 1 && !layer_split && m.num_attention_heads % tp != 0) {
     e.warnings.push_back(Message("warning.gpus.heads_do_not_divide").integer("heads", m.num_attention_heads).integer("gpus", tp));
   }
   const double kv_elem_bytes = static_cast<double>(s.kv_cache->block_bytes) / static_cast<double>(s.kv_cache->block_elements);
-  const bool flash = s.flash_attention;
-
   switch (s.engine) {
     case Engine::generic:
     case Engine::litgpt:  // litgpt generate/base.py: KV cache of prompt + max_new_tokens, one forward's temporaries
     case Engine::autoawq: {
       // AutoAWQ fused modules preallocate their cache for max_seq_len (from_quantized default 2048).
-      e.parts.kv_cache = kv_here(s.engine == Engine::autoawq ? std::max<std::int64_t>(context, kAutoAwqMaxSeqLen) : context);
-      const std::int64_t layer = layer_peak_bytes(sh, s.input_tokens * batch, s.input_tokens, flash, false);
-      e.parts.activations = std::max(layer, last_logits_bytes(sh, batch, false));
+      e.parts.kv_cache = kv_for(role)(s.engine == Engine::autoawq ? autoawq_cache_tokens : context);
+      e.parts.activations = simple_activations(role);
       if (!explain) break;
       add_line(e, "activations", Message("explain.activations.generic.formula"),
                Message("explain.activations.generic.values").count("tokens", s.input_tokens * batch).count("hidden", sh.hidden).count("mlp_width", sh.mlp_width)
@@ -567,7 +632,7 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       break;
     }
     case Engine::transformers: {
-      const TransformersPeak p = transformers_peak(m, s, sh, [&](std::int64_t tokens) { return kv_here(tokens); }, explain);
+      const TransformersPeak p = transformers_peak(m, s, sh, kv_for(role), explain, role);
       e.parts.kv_cache = p.kv_full;
       e.parts.activations = p.peak - p.kv_full;
       if (explain) add_line(e, "activations", p.formula, p.values, e.parts.activations);
@@ -595,7 +660,7 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   if (explain) {
     const bool mla = m.mla.kv_lora_rank > 0;
     Message values = mla ? Message("explain.kv_cache.mla.values").integer("layers", m.num_layers).integer("kv_lora_rank", m.mla.kv_lora_rank).integer("rope_dim", m.mla.qk_rope_head_dim)
-                         : Message("explain.kv_cache.attention.values").integer("layers", m.num_layers).integer("kv_heads", kv_heads_here).integer("head_dim", m.head_dim);
+                         : Message("explain.kv_cache.attention.values").integer("layers", role.layers_of(m)).integer("kv_heads", kv_heads_here).integer("head_dim", m.head_dim);
     values.count("tokens", context).integer("batch", batch).bytes_each("per_element", kv_elem_bytes).text("format", s.kv_cache->id);
     if (m.sliding_window > 0) values.then(Message("explain.kv_cache.sliding_stop").integer("window", m.sliding_window));
     add_line(e, "kv_cache", Message(mla ? "explain.kv_cache.mla.formula" : "explain.kv_cache.attention.formula"), std::move(values), e.parts.kv_cache);

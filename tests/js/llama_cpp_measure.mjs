@@ -10,7 +10,28 @@ import { createRequire } from "node:module";
 
 const MiB = 1024 * 1024;
 
-/** node-llama-cpp from the project's node_modules, or null when it is not installed. */
+/** The CPU variant ggml must not load: libggml-cpu-sapphirerapids, the one with AMX. On a CPU
+ *  with AMX ggml picks it (the highest score), and its AMX buffer type makes this llama.cpp
+ *  (v0.5.0 in node-llama-cpp 3.22.1) abort while scheduling the graph of these models
+ *  (ggml-backend.cpp:1294 GGML_ASSERT(*cur_backend_id != -1)); on other CPUs it scores 0 and is
+ *  never loaded. data/validation/llama_cpp.json was recorded with the icelake variant. */
+const kSkippedCpuVariants = new Set(["libggml-cpu-sapphirerapids.so"]);
+
+/** Mirrors `from` into `to` with hard links (no copy), leaving out kSkippedCpuVariants. */
+function linkTree(from, to) {
+  fs.mkdirSync(to, { recursive: true });
+  for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) linkTree(source, target);
+    else if (entry.isFile() && !kSkippedCpuVariants.has(entry.name)) fs.linkSync(source, target);
+  }
+}
+
+/** node-llama-cpp from the project's node_modules, or null when it is not installed. It runs from
+ *  build/llama-cpp-runtime/node_modules, hard links of node-llama-cpp and its prebuilt binaries
+ *  without the AMX CPU variant (kSkippedCpuVariants): ggml loads the best variant it finds beside
+ *  the addon, and Node resolves node-llama-cpp's other packages from the project's node_modules. */
 export async function loadNodeLlamaCpp(root) {
   const require = createRequire(path.join(root, "package.json"));
   let entry;
@@ -19,6 +40,13 @@ export async function loadNodeLlamaCpp(root) {
   } catch {
     return null;
   }
+  if (!fs.existsSync(path.join(root, "node_modules", "@node-llama-cpp", "linux-x64"))) return null;
+  const runtime = path.join(root, "build", "llama-cpp-runtime", "node_modules");
+  fs.rmSync(runtime, { recursive: true, force: true });
+  for (const pkg of ["node-llama-cpp", path.join("@node-llama-cpp", "linux-x64")]) {
+    linkTree(fs.realpathSync(path.join(root, "node_modules", pkg)), path.join(runtime, pkg));
+  }
+  entry = createRequire(path.join(runtime, "..", "package.json")).resolve("node-llama-cpp");
   const module = await import(entry);
   const pkg = JSON.parse(fs.readFileSync(path.join(root, "node_modules", "node-llama-cpp", "package.json"), "utf8"));
   return { module, version: pkg.version };

@@ -207,6 +207,9 @@ class MemoryByDevices {
 /// True when `gpus` devices can split the model's attention heads (vLLM requires heads % tp == 0
 /// and KV heads either divisible by tp or replicated: tp % kv_heads == 0).
 bool tensor_parallel_ok(const ModelSpec& model, int gpus);
+/// True when `engine` can spread the model over `gpus` devices: a layer split (splits_layers) takes
+/// any count, tensor parallelism needs tensor_parallel_ok.
+inline bool gpus_ok(const ModelSpec& model, Engine engine, int gpus) { return splits_layers(engine) || tensor_parallel_ok(model, gpus); }
 
 struct FitOptions {
   int gpus = 1;                 ///< devices to use; 0: find the smallest count that fits (up to max_gpus)

@@ -30,6 +30,10 @@ enum class Engine {
 };
 
 const char* engine_id(Engine engine);
+/// Engines that spread a model over several GPUs by whole layers with accelerate's device_map
+/// (device_map.hpp) instead of tensor parallelism: transformers (`device_map="auto"`) and AutoAWQ
+/// (`from_quantized(device_map="balanced")`).
+inline bool splits_layers(Engine engine) { return engine == Engine::transformers || engine == Engine::autoawq; }
 /// Every engine, in the order requests and menus list them.
 inline constexpr Engine kEngines[] = {Engine::generic, Engine::transformers, Engine::vllm, Engine::llama_cpp, Engine::sglang, Engine::autoawq, Engine::litgpt, Engine::ollama};
 
