@@ -295,6 +295,114 @@ TEST_CASE("GLM-4.5 puts biases on q, k and v only; Cohere ties and runs one norm
   CHECK(c.qk_norm_full_width);  // LayerNorm over (heads, head_dim)
 }
 
+namespace {
+
+/// tiiuae/falcon-40b config.json (sizing fields; data/models/falcon-40b.json, source inside).
+json falcon_40b() {
+  return {{"model_type", "falcon"}, {"hidden_size", 8192}, {"num_hidden_layers", 60}, {"num_attention_heads", 128},
+          {"num_kv_heads", 8}, {"multi_query", true}, {"new_decoder_architecture", true}, {"parallel_attn", true},
+          {"bias", false}, {"alibi", false}, {"vocab_size", 65024}};
+}
+
+/// tiiuae/falcon-7b config.json (sizing fields; data/models/falcon-7b.json, source inside).
+json falcon_7b() {
+  return {{"model_type", "falcon"}, {"hidden_size", 4544}, {"num_hidden_layers", 32}, {"num_attention_heads", 71},
+          {"multi_query", true}, {"new_decoder_architecture", false}, {"parallel_attn", true}, {"bias", false},
+          {"alibi", false}, {"vocab_size", 65024}};
+}
+
+}  // namespace
+
+TEST_CASE("Falcon-40B: 8 KV groups, a GELU MLP of 4 x hidden, two LayerNorms a layer, tied embeddings", "[config][falcon]") {
+  std::vector<Message> warnings;
+  const ModelSpec m = model_from_hf_config(falcon_40b(), "config", warnings);
+  CHECK(warnings.empty());  // every Falcon field is read or known
+  CHECK(m.model_type == "falcon");
+  CHECK(m.num_kv_heads == 8);       // num_kv_heads with new_decoder_architecture (multi_query ignored)
+  CHECK(m.head_dim == 64);          // 8192 / 128
+  CHECK(m.intermediate_size == 32'768);  // ffn_hidden_size unset: 4 × hidden_size (FalconMLP)
+  CHECK_FALSE(m.gated_mlp);         // dense_h_to_4h, GELU, dense_4h_to_h
+  CHECK(m.norm_has_bias);           // LayerNorm
+  CHECK(m.norms_per_layer == 2);    // ln_attn and ln_mlp
+  CHECK_FALSE(m.qkv_bias);
+  CHECK_FALSE(m.mlp_bias);
+  CHECK(m.tie_word_embeddings);     // PretrainedConfig default; FalconForCausalLM ties lm_head
+  CHECK(m.max_position_embeddings == 2048);  // FalconConfig default
+  // By hand (modeling_falcon.py): query_key_value 8192 → (128 + 2 × 8) × 64 = 9216, dense
+  // 8192², dense_h_to_4h and dense_4h_to_h 2 × 8192 × 32768, ln_attn and ln_mlp 2 × 2 × 8192:
+  // 679,510,016 a layer; word_embeddings 65,024 × 8,192 and ln_f 2 × 8,192.
+  const std::int64_t per_layer = 8192LL * 9216 + 8192LL * 8192 + 2 * 8192LL * 32768 + 2 * 2 * 8192;
+  CHECK(per_layer == 679'510'016);
+  CHECK(count_params(m).total == 60 * per_layer + 65'024LL * 8192 + 2 * 8192);
+  // The checkpoint stores lm_head as well: 41,835,970,560 parameters, the Hub's safetensors total
+  // (83,671,941,120 bytes of bf16 in model.safetensors.index.json).
+  CHECK(count_params(m).total + 65'024LL * 8192 == 41'835'970'560);
+}
+
+TEST_CASE("Falcon-7B: one KV head (multi_query) and one LayerNorm for parallel attention", "[config][falcon]") {
+  std::vector<Message> warnings;
+  const ModelSpec m = model_from_hf_config(falcon_7b(), "config", warnings);
+  CHECK(warnings.empty());
+  CHECK(m.num_kv_heads == 1);
+  CHECK(m.head_dim == 64);  // 4544 / 71
+  CHECK(m.intermediate_size == 18'176);
+  CHECK(m.norms_per_layer == 1);  // input_layernorm only (parallel_attn, old decoder architecture)
+  // By hand: query_key_value 4544 → (71 + 2) × 64 = 4672, dense 4544², MLP 2 × 4544 × 18176,
+  // input_layernorm 2 × 4544: 207,070,080 a layer; the checkpoint's 7,217,189,760 (Hub safetensors
+  // total) also holds lm_head, 65,024 × 4,544.
+  const std::int64_t per_layer = 4544LL * 4672 + 4544LL * 4544 + 2 * 4544LL * 18176 + 2 * 4544;
+  CHECK(per_layer == 207'070'080);
+  CHECK(count_params(m).total == 32 * per_layer + 65'024LL * 4544 + 2 * 4544);
+  CHECK(count_params(m).total + 65'024LL * 4544 == 7'217'189'760);
+}
+
+TEST_CASE("Falcon's first configs (RefinedWeb, RefinedWebModel) size the same models", "[config][falcon]") {
+  // The remote-code RWConfig names: n_layer, n_head, n_head_kv (and n_embed, FalconConfig's
+  // backward-compatible name for hidden_size). NeMo's convert_falcon_hf_to_nemo.py reads
+  // RefinedWeb as the new decoder architecture with n_head_kv groups and RefinedWebModel as the
+  // old one, one KV head when multi_query.
+  std::vector<Message> warnings;
+  const json rw40 = {{"model_type", "RefinedWeb"}, {"hidden_size", 8192}, {"n_layer", 60}, {"n_head", 128}, {"n_head_kv", 8},
+                     {"parallel_attn", true}, {"bias", false}, {"vocab_size", 65024}};
+  const ModelSpec a = model_from_hf_config(rw40, "config", warnings);
+  const ModelSpec a_new = model_from_hf_config(falcon_40b(), "config", warnings);
+  CHECK(a.model_type == "falcon");
+  CHECK(a.num_kv_heads == 8);
+  CHECK(a.norms_per_layer == 2);
+  CHECK(count_params(a).total == count_params(a_new).total);
+  const json rw7 = {{"model_type", "RefinedWebModel"}, {"n_embed", 4544}, {"n_layer", 32}, {"n_head", 71},
+                    {"multi_query", true}, {"parallel_attn", true}, {"bias", false}, {"vocab_size", 65024}};
+  const ModelSpec b = model_from_hf_config(rw7, "config", warnings);
+  CHECK(b.num_kv_heads == 1);
+  CHECK(b.norms_per_layer == 1);
+  CHECK(count_params(b).total == count_params(model_from_hf_config(falcon_7b(), "config", warnings)).total);
+  CHECK(warnings.empty());
+}
+
+TEST_CASE("Sequential Falcon with biases: every head keeps K and V and each layer has two LayerNorms", "[config][falcon]") {
+  // A falcon-rw style config (alibi, no multi_query, sequential attention, bias): modeling_falcon.py
+  // puts `bias` on query_key_value, dense, dense_h_to_4h and dense_4h_to_h, and a sequential layer
+  // has input_layernorm and post_attention_layernorm. By hand for hidden 2048, 32 heads, 24 layers:
+  // qkv 2048 × 6144 + 6144, dense 2048² + 2048, MLP 2048 × 8192 + 8192 + 8192 × 2048 + 2048,
+  // norms 2 × 2 × 2048.
+  const json rw = {{"model_type", "falcon"}, {"hidden_size", 2048}, {"num_hidden_layers", 24}, {"num_attention_heads", 32},
+                   {"multi_query", false}, {"parallel_attn", false}, {"bias", true}, {"alibi", true}, {"vocab_size", 50304}};
+  std::vector<Message> warnings;
+  const ModelSpec m = model_from_hf_config(rw, "config", warnings);
+  CHECK(m.num_kv_heads == 32);
+  CHECK(m.norms_per_layer == 2);
+  CHECK(m.qkv_bias);
+  CHECK(m.o_bias);
+  CHECK(m.mlp_bias);
+  const std::int64_t per_layer = (2048LL * 6144 + 6144) + (2048LL * 2048 + 2048) + (2048LL * 8192 + 8192) + (8192LL * 2048 + 2048) + 4 * 2048;
+  CHECK(count_params(m).total == 24 * per_layer + 50'304LL * 2048 + 2 * 2048);
+  // num_ln_in_parallel_attn 1 with the new decoder architecture (transformers' FalconDecoderLayer):
+  // one input_layernorm.
+  json one_norm = falcon_40b();
+  one_norm["num_ln_in_parallel_attn"] = 1;
+  CHECK(model_from_hf_config(one_norm, "config", warnings).norms_per_layer == 1);
+}
+
 TEST_CASE("Llama 4's use_qk_norm has no weights and its layers follow no_rope_layers", "[config][chunked]") {
   const ModelSpec m = test_support::preset("llama-4-maverick-17b-128e-instruct");
   CHECK_FALSE(m.qk_norm);

@@ -118,3 +118,24 @@ TEST_CASE("Without flash attention the prefill scores grow with the square of th
   CHECK(eager.parts.activations >= 14LL * 16384 * 16384 * 8);
   CHECK(flash.parts.activations < eager.parts.activations / 10);
 }
+
+TEST_CASE("litgpt holds a tied output head apart: Falcon-7B weighs 65,024 x 4,544 more than with transformers", "[memory][litgpt][falcon]") {
+  // lit_gpt/model.py (Lightning-AI/litgpt e51aaef): GPT builds lm_head as its own nn.Linear next to
+  // transformer.wte and never ties them; transformers' FalconForCausalLM ties them (FalconConfig
+  // leaves tie_word_embeddings at True). bf16: 65,024 × 4,544 × 2 B = 590,938,112 B more, the
+  // checkpoint's 7,217,189,760 parameters × 2 B in all (Hub safetensors total).
+  const nlohmann::json base = {{"model", "falcon-7b"}, {"weights", "bf16"}, {"input_tokens", 6}, {"output_tokens", 50}};
+  nlohmann::json lit = base;
+  lit["engine"] = "litgpt";
+  nlohmann::json hf = base;
+  hf["engine"] = "transformers";
+  const nlohmann::json a = test_support::estimate(lit);
+  const nlohmann::json b = test_support::estimate(hf);
+  REQUIRE_FALSE(a.contains("error"));
+  REQUIRE_FALSE(b.contains("error"));
+  CHECK(a["memory"]["parts"]["weights"].get<std::int64_t>() == 7'217'189'760LL * 2);
+  CHECK(a["memory"]["parts"]["weights"].get<std::int64_t>() - b["memory"]["parts"]["weights"].get<std::int64_t>() == 590'938'112);
+  bool warned = false;
+  for (const auto& w : a["warnings"]) warned = warned || w.get<std::string>().find("engine litgpt") != std::string::npos;
+  CHECK(warned);
+}

@@ -82,6 +82,19 @@ TEST_CASE("KV per token for MQA: one KV head per layer", "[model][kv]") {
   CHECK(kv_cache_elements(mha, 1) == 196'608);
 }
 
+TEST_CASE("Falcon KV per token: 7B caches one KV head, 40B eight groups", "[model][kv][falcon]") {
+  // data/models/falcon-7b.json: multi_query, 32 layers, head_dim 4544 / 71 = 64: 2 × 32 × 1 × 64 =
+  // 4,096 values a token. data/models/falcon-40b.json: num_kv_heads 8 with the new decoder
+  // architecture, 60 layers, head_dim 64: 2 × 60 × 8 × 64 = 61,440.
+  CHECK(kv_cache_elements(test_support::preset("falcon-7b"), 1) == 4'096);
+  CHECK(kv_cache_elements(test_support::preset("falcon-40b"), 1) == 61'440);
+  // Presets count the output head once (tied in memory, FalconConfig's default): 41,835,970,560
+  // published minus 65,024 × 8,192 = 41,303,293,952.
+  const ParamCounts c = count_params(test_support::preset("falcon-40b"));
+  CHECK(c.lm_head == 0);
+  CHECK(c.total == 41'303'293'952);
+}
+
 TEST_CASE("Sliding window on every layer: Mistral-7B v0.1 stops growing at 4096 tokens", "[model][kv][sliding]") {
   // 2 × 32 layers × 8 KV heads × 128 = 65,536 values per token; sliding_window 4096 on all layers
   // (MistralConfig), so 8192 tokens of context cache only 4096 tokens: 65,536 × 4096.

@@ -115,7 +115,8 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
  *  ffn_gate/ffn_up by the file type, the layer (use_more_bits), the GQA factor and the expert
  *  count; then the block-size fallback. Each tensor's role is classified once from its name
  *  (TensorInfo::role, as llama.cpp's tensor_get_category does). Falcon-specific branches are left
- *  out (no Falcon preset). */
+ *  out, and a Falcon's q, k and v are laid out as three tensors where its GGUF has one attn_qkv:
+ *  the mix of the Falcon presets' GGUF files is approximate. */
 class GgufMixer {
  public:
   using F = GgufFileType;

@@ -295,10 +295,12 @@ ValidationRow inference_row(const json& r) {
   if (starts_with(framework, "litgpt")) {
     // litgpt generate/base.py defaults at that commit: prompt "Hello, my name is" (6 Llama/
     // GPT-NeoX tokens with BOS), max_new_tokens 50; the KV cache is sized to prompt + new tokens.
-    // Its own Python generation loop keeps nothing the textbook formula misses: engine generic.
+    // Its own Python generation loop keeps nothing the textbook formula misses (engine litgpt
+    // sizes memory as generic does), but its GPT holds lm_head apart from the embedding even
+    // where the config ties them (Falcon): engine litgpt.
     input = 6;
     output = 50;
-    request["engine"] = "generic";
+    request["engine"] = "litgpt";
     row.notes.push_back("prompt and max_new_tokens not stated: litgpt generate/base.py defaults (\"Hello, my name is\", 50 new tokens)");
   } else if (starts_with(framework, "transformers")) {
     request["engine"] = "transformers";

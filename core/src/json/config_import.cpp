@@ -63,6 +63,11 @@ const std::set<std::string_view> kIrrelevantKeys = {
     "attn_scale", "for_llm_compressor", "swa_rope_theta", "attention_value_scale", "layernorm_epsilon", "logit_scale",
     "indexer_rope_interleave", "qk_head_dim", "use_bidirectional_attention", "norm_eps", "mamba_expand",
     "mamba_chunk_size", "num_experts_per_token", "_attn_implementation_autoset", "use_qk_norm", "sliding_window_pattern",
+    // Falcon (FalconConfig and the legacy RWConfig names), read by falcon_config below; alibi and
+    // apply_residual_connection_post_layernorm change no size.
+    "num_kv_heads", "multi_query", "new_decoder_architecture", "parallel_attn", "ffn_hidden_size",
+    "num_ln_in_parallel_attn", "alibi", "apply_residual_connection_post_layernorm", "activation", "n_embed",
+    "n_layer", "n_head", "n_head_kv",
 };
 
 std::int64_t read_int(const json& cfg, std::string_view key, const std::string& prefix, bool required,
@@ -105,6 +110,39 @@ json gemma3_text_defaults() {
               {"num_hidden_layers", 26},     {"num_attention_heads", 8},     {"num_key_value_heads", 4},
               {"head_dim", 256},             {"max_position_embeddings", 131072}, {"sliding_window", 4096},
               {"sliding_window_pattern", 6}, {"tie_word_embeddings", true}};
+}
+
+bool is_falcon(std::string_view type) { return type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel"; }
+
+/// A Falcon config in the field names the rest of the import reads. transformers' FalconConfig
+/// (configuration_falcon.py): hidden_size (or the legacy n_embed), num_hidden_layers,
+/// num_attention_heads, num_kv_heads, multi_query, new_decoder_architecture, ffn_hidden_size
+/// (None: 4 × hidden_size, FalconMLP), max_position_embeddings 2048 by default. The first configs
+/// (model_type "RefinedWeb" for 40B, "RefinedWebModel" for 7B, remote-code RWConfig) say n_layer,
+/// n_head and n_head_kv; NeMo's convert_falcon_hf_to_nemo.py load_falcon_config maps RefinedWeb
+/// to the new decoder architecture with n_head_kv KV heads and RefinedWebModel to the old one.
+/// KV heads (FalconAttention, and NeMo's num_query_groups): num_kv_heads with the new decoder
+/// architecture (multi_query is then ignored), 1 with multi_query, else one per query head.
+json falcon_config(const json& cfg, const std::string& prefix) {
+  json out = cfg;
+  const std::string type = read_string(cfg, "model_type");
+  const auto rename = [&](const char* legacy, const char* name) {
+    if (!out.contains(name) && cfg.contains(legacy)) out[name] = cfg[legacy];
+  };
+  rename("n_embed", "hidden_size");
+  rename("n_layer", "num_hidden_layers");
+  rename("n_head", "num_attention_heads");
+  rename("n_head_kv", "num_kv_heads");
+  const bool new_arch = read_bool(cfg, "new_decoder_architecture", type == "RefinedWeb");
+  out["new_decoder_architecture"] = new_arch;
+  const std::int64_t heads = read_int(out, "num_attention_heads", prefix, true, 1, 100'000);
+  const std::int64_t kv = new_arch ? read_int(out, "num_kv_heads", prefix, false, 1, 100'000, heads)
+                                   : (read_bool(cfg, "multi_query", true) ? 1 : heads);
+  out["num_key_value_heads"] = kv;
+  const std::int64_t hidden = read_int(out, "hidden_size", prefix, true, 1, 1'000'000);
+  out["intermediate_size"] = read_int(cfg, "ffn_hidden_size", prefix, false, 1, 100'000'000, 4 * hidden);
+  if (!out.contains("max_position_embeddings")) out["max_position_embeddings"] = 2048;
+  return out;
 }
 
 /// The sizes every ViT-style `vision_config` gives (hidden, MLP width, layers, patch, channels,
@@ -314,11 +352,16 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       warnings.push_back(Message("warning.config.gemma3_defaults").text("fields", list));
     }
     cfg_ptr = &merged;
+  } else if (is_falcon(inner_type.empty() ? outer_type : inner_type)) {
+    merged = falcon_config(*cfg_ptr, prefix);
+    cfg_ptr = &merged;
   }
   const json& cfg = *cfg_ptr;
 
   ModelSpec m;
   m.model_type = inner_type.empty() ? outer_type : inner_type;
+  const bool falcon = is_falcon(m.model_type);
+  if (falcon) m.model_type = "falcon";  // RefinedWeb / RefinedWebModel: the same architecture
   const std::string& type = m.model_type;
 
   constexpr std::int64_t kMaxWidth = 1'000'000;
@@ -341,9 +384,11 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   // Gemma configs tie the output head to the embedding unless they say otherwise (GemmaConfig,
   // Gemma2Config, Gemma3TextConfig: tie_word_embeddings=True); Llama, Mistral, Qwen, Phi-3,
   // DeepSeek, gpt-oss and Jamba config classes default to untied.
-  // Cohere and Cohere2 (CohereConfig, Cohere2Config: tie_word_embeddings=True) tie as well.
+  // Cohere and Cohere2 (CohereConfig, Cohere2Config: tie_word_embeddings=True) tie as well, and so
+  // does Falcon: FalconConfig leaves tie_word_embeddings to PretrainedConfig (True) and
+  // FalconForCausalLM ties lm_head.weight (_tied_weights_keys).
   const bool gemma = starts_with(type, "gemma");
-  const bool tied_by_default = gemma || type == "cohere" || type == "cohere2";
+  const bool tied_by_default = gemma || type == "cohere" || type == "cohere2" || falcon;
   m.tie_word_embeddings = read_bool(cfg, "tie_word_embeddings", read_bool(outer, "tie_word_embeddings", tied_by_default));
   m.embedding_scaled = gemma;  // GemmaModel: hidden_states * sqrt(hidden_size)
 
@@ -377,6 +422,20 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   // Nemotron-H layers hold one mixer (Mamba-2, attention, MLP or MoE) behind one norm.
   if (type == "cohere" || type == "cohere2" || type == "nemotron_h") m.norms_per_layer = 1;
   if (type == "cohere2") m.norm_has_bias = read_bool(cfg, "layer_norm_bias", false);
+  if (falcon) {
+    // Falcon (modeling_falcon.py FalconDecoderLayer, FalconMLP): LayerNorms (weight and bias); a
+    // GELU MLP of dense_h_to_4h and dense_4h_to_h; `bias` on query_key_value, dense and both MLP
+    // linears. Norms: ln_attn and ln_mlp with the new decoder architecture (num_ln_in_parallel_attn,
+    // 2 by default there), one input_layernorm for parallel attention without it, and
+    // input_layernorm + post_attention_layernorm for sequential attention.
+    m.gated_mlp = false;
+    m.norm_has_bias = true;
+    m.mlp_bias = read_bool(cfg, "bias", false);
+    const bool parallel = read_bool(cfg, "parallel_attn", true);
+    const bool new_arch = read_bool(cfg, "new_decoder_architecture", false);
+    const std::int64_t parallel_norms = read_int(cfg, "num_ln_in_parallel_attn", prefix, false, 1, 2, new_arch ? 2 : 1);
+    m.norms_per_layer = parallel ? static_cast<int>(parallel_norms) : 2;
+  }
 
   // Sliding-window attention. Qwen2/Qwen3 configs carry `sliding_window` but only use it when
   // `use_sliding_window` is true, and then only from layer `max_window_layers` on

@@ -1012,6 +1012,8 @@ constexpr MessageTemplate kTemplates[] = {
      "disk: bitsandbytes usually quantizes at load time (load_in_4bit/load_in_8bit) from the 16-bit checkpoint, which then is the download ({checkpoint_bytes}); disk_bytes is a pre-quantized bitsandbytes checkpoint"},
     {"warning.disk.gguf_mmap",
      "disk: llama.cpp maps the GGUF file (mmap), so the file's pages also sit in the OS page cache (host RAM) while it runs, unless --no-mmap; the file also holds the tokenizer and metadata"},
+    {"warning.engine.litgpt_separate_lm_head",
+     "engine litgpt: litgpt builds lm_head as a layer of its own and loads the checkpoint's output head into it, so the head the config ties to the embedding is held separately ({params_count} parameters more)"},
     {"warning.engine.ollama_num_ctx_clamped",
      "engine ollama: Ollama lowers num_ctx to the model's trained context, {num_ctx_count} tokens"},
     {"warning.engine.ollama_ps",

@@ -371,6 +371,14 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   const std::string kv_alias = llama_cpp_alias(body, "kv_cache");
   r.kv_cache = find_kv_cache_format(!kv_alias.empty() ? kv_alias : text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default));
   r.engine = parse_engine(body);
+  if (r.engine == Engine::litgpt && r.model.tie_word_embeddings && r.model.has_architecture()) {
+    // litgpt's GPT (lit_gpt/model.py, Lightning-AI/litgpt e51aaef) builds lm_head as an nn.Linear of
+    // its own next to transformer.wte and never ties them: an output head the config ties is held
+    // twice (Falcon-7B bf16-true: 14.51 GB in litgpt's tutorials/quantize.md, above the tied
+    // 6.92e9 × 2 B = 13.84 GB; the untied 14.43 GB fits).
+    r.model.tie_word_embeddings = false;
+    r.warnings.push_back(Message("warning.engine.litgpt_separate_lm_head").short_count("params", r.model.vocab_size * r.model.hidden_size));
+  }
   r.input_tokens = whole_number(body, "input_tokens", "input_tokens", 1, kMaxTokens, 1024);
   r.output_tokens = whole_number(body, "output_tokens", "output_tokens", 0, kMaxTokens, r.task == Task::training ? 0 : 1024);
   r.batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
