@@ -17,14 +17,20 @@ const MiB = 1024 * 1024;
  *  never loaded. data/validation/llama_cpp.json was recorded with the icelake variant. */
 const kSkippedCpuVariants = new Set(["libggml-cpu-sapphirerapids.so"]);
 
-/** Mirrors `from` into `to` with hard links (no copy), leaving out kSkippedCpuVariants. */
+/** Mirrors `from` into `to` with hard links (copies across file systems), leaving out kSkippedCpuVariants. */
 function linkTree(from, to) {
   fs.mkdirSync(to, { recursive: true });
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
     const source = path.join(from, entry.name);
     const target = path.join(to, entry.name);
     if (entry.isDirectory()) linkTree(source, target);
-    else if (entry.isFile() && !kSkippedCpuVariants.has(entry.name)) fs.linkSync(source, target);
+    else if (entry.isFile() && !kSkippedCpuVariants.has(entry.name)) {
+      try {
+        fs.linkSync(source, target);
+      } catch {
+        fs.copyFileSync(source, target);  // another file system (a node_modules elsewhere): a copy
+      }
+    }
   }
 }
 
