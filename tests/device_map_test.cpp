@@ -12,15 +12,9 @@ using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
 namespace {
+/// One new token after `prompt`, bf16, eager attention (the DeepSeek-LLM README's setting).
 InferenceSettings eager_bf16(Engine engine, std::int64_t prompt, std::int64_t batch, int gpus) {
-  InferenceSettings s;
-  s.weights = find_weight_format("bf16");
-  s.kv_cache = find_kv_cache_format("bf16");
-  s.engine = engine;
-  s.input_tokens = prompt;
-  s.output_tokens = 1;
-  s.batch = batch;
-  s.gpus = gpus;
+  InferenceSettings s = test_support::inference_settings("bf16", engine, prompt, 1, batch, gpus);
   s.flash_attention = false;
   return s;
 }
@@ -129,7 +123,7 @@ TEST_CASE("Under device_map every GPU computes all heads of its layers; under te
   CHECK(split_heads.parts.weights == (one.parts.weights + 1) / 2);
 }
 
-TEST_CASE("Every GPU but the fullest holds no more under device_map than the estimate", "[device_map][memory][property]") {
+TEST_CASE("The fullest GPU under device_map holds less than one GPU alone", "[device_map][memory][property]") {
   // The estimate is the fullest GPU's; on one GPU the same request holds everything.
   for (const char* id : {"qwen2.5-7b-instruct", "deepseek-llm-7b-base", "llama-3.1-8b-instruct"}) {
     CAPTURE(id);

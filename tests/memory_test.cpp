@@ -11,14 +11,7 @@ using Catch::Matchers::WithinRel;
 
 namespace {
 InferenceSettings settings(const char* weights, Engine engine, std::int64_t input, std::int64_t output, std::int64_t batch = 1) {
-  InferenceSettings s;
-  s.weights = find_weight_format(weights);
-  s.kv_cache = find_kv_cache_format("bf16");
-  s.engine = engine;
-  s.input_tokens = input;
-  s.output_tokens = output;
-  s.batch = batch;
-  return s;
+  return test_support::inference_settings(weights, engine, input, output, batch);
 }
 }  // namespace
 

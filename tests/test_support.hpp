@@ -24,6 +24,21 @@ inline llmsizer::ModelSpec preset(const std::string& id) {
   return m;
 }
 
+/// Inference settings with a catalog weight format, a bf16 KV cache and flash attention (the
+/// estimator's defaults), for the memory and speed tests.
+inline llmsizer::InferenceSettings inference_settings(const char* weights, llmsizer::Engine engine, std::int64_t input,
+                                                      std::int64_t output, std::int64_t batch = 1, int gpus = 1) {
+  llmsizer::InferenceSettings s;
+  s.weights = llmsizer::find_weight_format(weights);
+  s.kv_cache = llmsizer::find_kv_cache_format("bf16");
+  s.engine = engine;
+  s.input_tokens = input;
+  s.output_tokens = output;
+  s.batch = batch;
+  s.gpus = gpus;
+  return s;
+}
+
 /// Calls the JSON edge and parses its answer.
 inline nlohmann::json estimate(const nlohmann::json& request) {
   return nlohmann::json::parse(llmsizer::estimate(request.dump()));

@@ -2,7 +2,6 @@
 #include "llmsizer/device_map.hpp"
 
 #include <algorithm>
-#include <string_view>
 
 #include "llmsizer/quantization.hpp"
 
@@ -19,10 +18,6 @@ struct Block {
   std::int64_t bytes = 0;
 };
 
-bool ends_with(std::string_view s, std::string_view tail) {
-  return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail;
-}
-
 }  // namespace
 
 std::vector<DeviceShare> balanced_device_map(const std::vector<TensorInfo>& tensors, const WeightsLayout& layout, int gpus) {
@@ -34,7 +29,7 @@ std::vector<DeviceShare> balanced_device_map(const std::vector<TensorInfo>& tens
   for (std::size_t i = 0; i < n; ++i) {
     const TensorInfo& t = tensors[i];
     const std::int64_t bytes = layout.tensors[i].bytes;
-    if (ends_with(t.name, ".weight") || t.lump) leaves += 1;
+    if (t.role != TensorRole::bias) leaves += 1;  // one weight per leaf module (Linear, Embedding, norm)
     if (t.layer >= 0) {
       seen_layer = true;
       if (blocks.empty() || blocks.back().layer != t.layer) blocks.push_back({t.layer, false, false, 0});

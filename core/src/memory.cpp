@@ -240,7 +240,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
   const std::int64_t layer_prefill = layers_here > 0 ? layer_peak_bytes(sh, prompt, s.input_tokens, s.flash_attention, true) : 0;
   std::int64_t logits_prefill = 0;
   if (!role.output_head) {
-    logits_prefill = 0;
+    // no logits on this device
   } else if (whole_prompt_logits) {
     // Before 4.45 (e.g. modeling_qwen2.py Qwen2ForCausalLM.forward, 4.38): `logits =
     // self.lm_head(hidden_states); logits = logits.float()` for EVERY prompt position: the

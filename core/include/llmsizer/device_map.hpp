@@ -34,7 +34,7 @@ struct DeviceShare {
  *    ("Reduce max size available by the largest layer"); a module that does not fit goes to the
  *    next GPU.
  *  Returns one share per GPU (a GPU may hold nothing). The leaf modules are counted as the tensors
- *  named "*.weight" (one per Linear, Embedding or norm). */
+ *  that are not biases (one weight per Linear, Embedding or norm). */
 std::vector<DeviceShare> balanced_device_map(const std::vector<TensorInfo>& tensors, const WeightsLayout& layout, int gpus);
 
 }  // namespace llmsizer
