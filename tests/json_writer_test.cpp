@@ -181,3 +181,25 @@ TEST_CASE("Integers, booleans, null, nested objects and arrays are written as or
   w.end_object();
   CHECK(w.text() == expected.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
+
+TEST_CASE("A text far longer than the writer's first allocation is written whole", "[json_writer]") {
+  // The buffer starts at 4 KiB and doubles (json_writer.hpp TextBuffer): 20,000 members of mixed
+  // kinds (about 600 KB), with a broken UTF-8 string at the very end, which takes back what was
+  // written of it after several growths, against nlohmann's dump of the same document.
+  nlohmann::ordered_json expected = nlohmann::ordered_json::array();
+  JsonWriter w;
+  w.begin_array();
+  for (int i = 0; i < 20000; ++i) {
+    const std::string name = "member " + std::to_string(i) + " \"quoted\"\t";
+    expected.push_back({{"name", name}, {"bytes", std::int64_t{1} << (i % 60)}, {"share", i / 7.0}});
+    w.begin_object().field("name", name).field("bytes", std::int64_t{1} << (i % 60)).field("share", i / 7.0).end_object();
+  }
+  const std::string broken = std::string(5000, 'x') + "\xE2\x82";
+  expected.push_back(broken);
+  w.value(broken);
+  w.end_array();
+  const std::string reference = expected.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  REQUIRE(reference.size() > 500'000);
+  CHECK(w.text() == reference);
+  CHECK(w.take() == reference);
+}

@@ -55,23 +55,23 @@ bool is_plain(char c) {
   return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
 }
 
-void append_ascii(std::string& out, unsigned char c) {
+void append_ascii(TextBuffer& out, unsigned char c) {
   if (c >= 0x20 && c != '"' && c != '\\') {
-    out += static_cast<char>(c);
+    out.push(static_cast<char>(c));
   } else if (const char e = short_escape(c)) {
-    out += '\\';
-    out += e;
+    out.push('\\');
+    out.push(e);
   } else {
     static constexpr char kHex[] = "0123456789abcdef";
-    out += "\\u00";
-    out += kHex[c >> 4];
-    out += kHex[c & 0xF];
+    out.append("\\u00", 4);
+    out.push(kHex[c >> 4]);
+    out.push(kHex[c & 0xF]);
   }
 }
 
 }  // namespace
 
-void append_escaped(std::string& out, std::string_view s) {
+void append_escaped(TextBuffer& out, std::string_view s) {
   // As serializer::dump_escaped: each code point the decoder accepts is written (characters below
   // U+0020, '"' and '\' escaped, the rest as their bytes); on a byte the decoder rejects, what was
   // written of the incomplete sequence is taken back and U+FFFD written instead, and the rejecting
@@ -101,30 +101,30 @@ void append_escaped(std::string& out, std::string_view s) {
     }
     state = kUtf8Table[256u + state * 16u + kUtf8Table[byte]];
     if (state == kUtf8Accept) {
-      out += static_cast<char>(byte);  // the last byte of a multi-byte character
+      out.push(static_cast<char>(byte));  // the last byte of a multi-byte character
       after_last_accept = out.size();
       inside_sequence = false;
     } else if (state == kUtf8Reject) {
       if (inside_sequence) --i;
-      out.resize(after_last_accept);
-      out += kReplacement;
+      out.truncate(after_last_accept);
+      out.append(kReplacement, 3);
       after_last_accept = out.size();
       inside_sequence = false;
       state = kUtf8Accept;
     } else {
-      out += static_cast<char>(byte);
+      out.push(static_cast<char>(byte));
       inside_sequence = true;
     }
   }
   if (state != kUtf8Accept) {
-    out.resize(after_last_accept);
-    out += kReplacement;
+    out.truncate(after_last_accept);
+    out.append(kReplacement, 3);
   }
 }
 
-void append_double(std::string& out, double number) {
+void append_double(TextBuffer& out, double number) {
   if (!std::isfinite(number)) {
-    out += "null";
+    out.append("null", 4);
     return;
   }
   std::array<char, 64> buffer{};  // nlohmann's number buffer
@@ -134,30 +134,31 @@ void append_double(std::string& out, double number) {
 
 JsonWriter& JsonWriter::key(std::string_view name) {
   separate();
-  out_ += '"';
+  out_.push('"');
   append_escaped(out_, name);
-  out_ += "\":";
+  out_.append("\":", 2);
   need_comma_ = false;
   return *this;
 }
 
 JsonWriter& JsonWriter::value(std::string_view text) {
   separate();
-  out_ += '"';
+  out_.push('"');
   append_escaped(out_, text);
-  out_ += '"';
+  out_.push('"');
   return *this;
 }
 
 JsonWriter& JsonWriter::value(bool flag) {
   separate();
-  out_ += flag ? "true" : "false";
+  if (flag) out_.append("true", 4);
+  else out_.append("false", 5);
   return *this;
 }
 
 JsonWriter& JsonWriter::value(std::nullptr_t) {
   separate();
-  out_ += "null";
+  out_.append("null", 4);
   return *this;
 }
 
@@ -170,7 +171,7 @@ JsonWriter& JsonWriter::value(double number) {
 namespace {
 /// `number` in decimal (what nlohmann writes for its integer types).
 template <typename Integer>
-void append_integer(std::string& out, Integer number) {
+void append_integer(TextBuffer& out, Integer number) {
   std::array<char, 24> buffer{};
   const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
   out.append(buffer.data(), static_cast<std::size_t>(result.ptr - buffer.data()));
@@ -191,7 +192,7 @@ JsonWriter& JsonWriter::unsigned_integer(std::uint64_t number) {
 
 JsonWriter& JsonWriter::raw(std::string_view json) {
   separate();
-  out_ += json;
+  out_.append(json);
   return *this;
 }
 

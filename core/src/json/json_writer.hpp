@@ -15,12 +15,58 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
 
 namespace llmsizer::edge {
+
+/// The writer's text: a growable run of bytes whose appends compile inline even in the -Oz WASM build.
+/// std::string's do not there: its size(), __is_long(), __get_pointer(), operator+=(char) and
+/// char_traits calls were a fifth of a recommendation's time in the profile (issue 20), because -Oz
+/// keeps libc++'s one shared copy of each out of line.
+class TextBuffer {
+ public:
+  TextBuffer() = default;
+  TextBuffer(const TextBuffer&) = delete;
+  TextBuffer& operator=(const TextBuffer&) = delete;
+  ~TextBuffer() { std::free(data_); }
+
+  [[gnu::always_inline]] void push(char c) {
+    if (size_ == capacity_) grow(1);
+    data_[size_++] = c;
+  }
+  [[gnu::always_inline]] void append(const char* bytes, std::size_t count) {
+    if (count == 0) return;
+    if (capacity_ - size_ < count) grow(count);
+    std::memcpy(data_ + size_, bytes, count);
+    size_ += count;
+  }
+  [[gnu::always_inline]] void append(std::string_view text) { append(text.data(), text.size()); }
+  std::size_t size() const { return size_; }
+  /// Drops what was appended after the first `size` bytes.
+  void truncate(std::size_t size) { size_ = std::min(size, size_); }
+  std::string_view view() const { return size_ == 0 ? std::string_view() : std::string_view(data_, size_); }
+
+ private:
+  /// Room for `extra` more bytes: at least doubles, and starts at 4 KiB (a response is 1-130 KB).
+  void grow(std::size_t extra) {
+    std::size_t capacity = std::max<std::size_t>(capacity_ * 2, 4096);
+    while (capacity - size_ < extra) capacity *= 2;
+    void* data = std::realloc(data_, capacity);
+    if (data == nullptr) throw std::bad_alloc();
+    data_ = static_cast<char*>(data);
+    capacity_ = capacity;
+  }
+
+  char* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
 
 class JsonWriter {
  public:
@@ -69,30 +115,30 @@ class JsonWriter {
   /// Splices `json`, already serialized (one complete value), as the next value.
   JsonWriter& raw(std::string_view json);
 
-  const std::string& text() const { return out_; }
-  std::string take() { return std::move(out_); }
+  std::string_view text() const { return out_.view(); }
+  std::string take() const { return std::string(out_.view()); }
 
  private:
   /// The comma before a value or key that follows another in the same object or array.
   void separate() {
-    if (need_comma_) out_ += ',';
+    if (need_comma_) out_.push(',');
     need_comma_ = true;
   }
   JsonWriter& open(char c) {
     separate();
-    out_ += c;
+    out_.push(c);
     need_comma_ = false;
     return *this;
   }
   JsonWriter& close(char c) {
-    out_ += c;
+    out_.push(c);
     need_comma_ = true;
     return *this;
   }
   JsonWriter& signed_integer(std::int64_t number);
   JsonWriter& unsigned_integer(std::uint64_t number);
 
-  std::string out_;
+  TextBuffer out_;
   bool need_comma_ = false;
 };
 
@@ -110,10 +156,10 @@ void for_each_last_by_name(const std::vector<T>& items, NameOf name_of, Write wr
 
 /// Appends `text` to `out` escaped as nlohmann's serializer escapes a string (ensure_ascii false,
 /// error_handler_t::replace), without the quotes.
-void append_escaped(std::string& out, std::string_view text);
+void append_escaped(TextBuffer& out, std::string_view text);
 
 /// `number` as nlohmann dumps a double: null when not finite, else its shortest round-trip form
 /// ("7.0", "1e-05", "0.1").
-void append_double(std::string& out, double number);
+void append_double(TextBuffer& out, double number);
 
 }  // namespace llmsizer::edge

@@ -1205,21 +1205,23 @@ std::string render_en(const Message& message) {
   if (t == nullptr) throw std::logic_error("no English template for message \"" + message.id + "\"");
   std::string out;
   const std::string_view text = t->en;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '{') {
-      std::size_t end = i + 1;
-      while (end < text.size() && is_name_char(text[end])) ++end;
-      if (end < text.size() && text[end] == '}' && end > i + 1) {
-        const std::string_view name = text.substr(i + 1, end - i - 1);
-        const auto arg = std::find_if(message.args.begin(), message.args.end(), [&](const MessageArg& a) { return a.name == name; });
-        if (arg == message.args.end()) throw std::logic_error("message \"" + message.id + "\" has no argument " + std::string(name));
-        out += format_arg(*arg);
-        i = end;
-        continue;
-      }
+  // The text between placeholders goes in one append (a character at a time, each append was a
+  // call of its own in the -Oz WASM build: issue 20).
+  std::size_t literal_from = 0;
+  for (std::size_t i = text.find('{'); i != std::string_view::npos; i = text.find('{', i + 1)) {
+    std::size_t end = i + 1;
+    while (end < text.size() && is_name_char(text[end])) ++end;
+    if (end < text.size() && text[end] == '}' && end > i + 1) {
+      const std::string_view name = text.substr(i + 1, end - i - 1);
+      const auto arg = std::find_if(message.args.begin(), message.args.end(), [&](const MessageArg& a) { return a.name == name; });
+      if (arg == message.args.end()) throw std::logic_error("message \"" + message.id + "\" has no argument " + std::string(name));
+      out.append(text.data() + literal_from, i - literal_from);
+      out += format_arg(*arg);
+      literal_from = end + 1;
+      i = end;
     }
-    out += text[i];
   }
+  out.append(text.data() + literal_from, text.size() - literal_from);
   for (const auto& part : message.parts) out += render_en(part);
   return out;
 }
