@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The JSON edge: contract fields, and bad requests answered with an error naming the field.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
@@ -90,6 +92,19 @@ TEST_CASE("A huge but valid model is sized without overflow or refused with a ra
 TEST_CASE("The same request gives the same bytes every time", "[api][property]") {
   const std::string request = R"({"model": "qwen2.5-3b-instruct", "engine": "transformers", "input_tokens": 4096})";
   CHECK(llmsizer::estimate(request) == llmsizer::estimate(request));
+}
+
+TEST_CASE("Answers are ASCII text whose strings parse back to the English with its symbols", "[api]") {
+  // The page's module decodes each answer with TextDecoder, fast only on ASCII (json_writer.hpp).
+  const std::string answer = llmsizer::estimate(R"({"model": "qwen2.5-7b-instruct"})");
+  const std::string recommendation = llmsizer::recommend(R"({"model": "qwen2.5-7b-instruct"})");
+  const auto is_ascii = [](const std::string& text) {
+    return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  };
+  CHECK(is_ascii(answer));
+  CHECK(is_ascii(recommendation));
+  // Qwen2.5-7B: 28 query heads over 4 KV heads (its config.json), "7×" written as 7\u00d7.
+  CHECK(json::parse(answer)["model"]["features"][0] == "GQA 28:4 \xE2\x80\x94 KV cache 7\xC3\x97 smaller than MHA");
 }
 
 TEST_CASE("Every preset parses and lists", "[api][models]") {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The edge's streaming JSON writer (core/src/json/json_writer.hpp) writes what nlohmann's
-// dump(-1, ' ', false, error_handler_t::replace) wrote before it: the same string escapes, the same
+// dump(-1, ' ', true, error_handler_t::replace) writes (ensure_ascii): the same string escapes, the same
 // U+FFFD replacements of invalid UTF-8, the same doubles. nlohmann itself is the reference here.
 #include <catch2/catch.hpp>
 
@@ -22,7 +22,7 @@ namespace {
 
 /// The string as nlohmann dumps it: quoted, escaped, invalid UTF-8 replaced.
 std::string nlohmann_string(const std::string& s) {
-  return nlohmann::ordered_json(s).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  return nlohmann::ordered_json(s).dump(-1, ' ', true, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 std::string writer_string(const std::string& s) {
@@ -31,7 +31,7 @@ std::string writer_string(const std::string& s) {
   return w.take();
 }
 
-std::string nlohmann_double(double d) { return nlohmann::ordered_json(d).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace); }
+std::string nlohmann_double(double d) { return nlohmann::ordered_json(d).dump(-1, ' ', true, nlohmann::ordered_json::error_handler_t::replace); }
 
 std::string writer_double(double d) {
   JsonWriter w;
@@ -110,6 +110,19 @@ TEST_CASE("Pseudo-random byte strings are escaped as nlohmann does", "[json_writ
   }
 }
 
+TEST_CASE("Text outside printable ASCII is written as \\u escapes, so every answer is ASCII", "[json_writer]") {
+  // Worked out by hand from the code points (RFC 8259 §7: \uXXXX, UTF-16 surrogate pairs above U+FFFF):
+  // × U+00D7 (C3 97), — U+2014 (E2 80 94), 😀 U+1F600 (F0 9F 98 80) = D83D DE00; DEL U+007F.
+  CHECK(writer_string("7\xC3\x97 smaller") == "\"7\\u00d7 smaller\"");
+  CHECK(writer_string("a \xE2\x80\x94 b") == "\"a \\u2014 b\"");
+  CHECK(writer_string("\xF0\x9F\x98\x80") == "\"\\ud83d\\ude00\"");
+  CHECK(writer_string("\x7F") == "\"\\u007f\"");
+  // A broken sequence is one U+FFFD, escaped too.
+  CHECK(writer_string("\xE2\x80") == "\"\\ufffd\"");
+  // And a parser reads the same text back.
+  CHECK(nlohmann::json::parse(writer_string("7\xC3\x97 \xE2\x80\x94 \xF0\x9F\x98\x80")).get<std::string>() == "7\xC3\x97 \xE2\x80\x94 \xF0\x9F\x98\x80");
+}
+
 TEST_CASE("Doubles print as nlohmann prints them, non-finite as null", "[json_writer]") {
   const double cases[] = {0.0,
                           -0.0,
@@ -179,7 +192,7 @@ TEST_CASE("Integers, booleans, null, nested objects and arrays are written as or
   w.field("names", std::vector<std::string>{"a", "b"});
   w.key("spliced").raw(R"({"x":[1,2]})");
   w.end_object();
-  CHECK(w.text() == expected.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
+  CHECK(w.text() == expected.dump(-1, ' ', true, nlohmann::ordered_json::error_handler_t::replace));
 }
 
 TEST_CASE("A text far longer than the writer's first allocation is written whole", "[json_writer]") {
@@ -198,7 +211,7 @@ TEST_CASE("A text far longer than the writer's first allocation is written whole
   expected.push_back(broken);
   w.value(broken);
   w.end_array();
-  const std::string reference = expected.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  const std::string reference = expected.dump(-1, ' ', true, nlohmann::ordered_json::error_handler_t::replace);
   REQUIRE(reference.size() > 500'000);
   CHECK(w.text() == reference);
   CHECK(w.take() == reference);

@@ -45,7 +45,7 @@ nlohmann::json header_error_to_json(const InputError& error) {
 }
 
 std::string inspect_model_header(std::string_view bytes, std::int64_t file_size_bytes) {
-  return inspect_model_header_json(bytes, file_size_bytes).dump();
+  return inspect_model_header_json(bytes, file_size_bytes).dump(-1, ' ', true);  // ASCII, as every answer (json_writer.hpp)
 }
 
 nlohmann::json inspect_model_header_json(std::string_view bytes, std::int64_t file_size_bytes) {

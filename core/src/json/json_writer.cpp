@@ -33,7 +33,8 @@ constexpr std::array<std::uint8_t, 400> kUtf8Table = {{
     1, 3, 1, 1, 1, 1, 1, 3, 1, 3, 1, 1, 1, 1, 1, 1, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,  // s7..s8
 }};
 
-constexpr char kReplacement[] = "\xEF\xBF\xBD";  // U+FFFD
+/// U+FFFD as written in place of invalid UTF-8.
+constexpr char kReplacement[] = "\\ufffd";
 
 /// The escape of an ASCII character, or 0 when it is written as itself.
 char short_escape(unsigned char c) {
@@ -49,36 +50,48 @@ char short_escape(unsigned char c) {
   }
 }
 
-/// An ASCII character that is written as itself.
+/// An ASCII character that is written as itself (DEL, U+007F, is escaped as nlohmann escapes it
+/// with ensure_ascii).
 bool is_plain(char c) {
   const auto u = static_cast<unsigned char>(c);
-  return u >= 0x20 && u < 0x80 && u != '"' && u != '\\';
+  return u >= 0x20 && u < 0x7F && u != '"' && u != '\\';
 }
 
-void append_ascii(TextBuffer& out, unsigned char c) {
-  if (c >= 0x20 && c != '"' && c != '\\') {
-    out.push(static_cast<char>(c));
-  } else if (const char e = short_escape(c)) {
-    out.push('\\');
-    out.push(e);
+/// `\uXXXX` with lowercase hex digits, as nlohmann writes it ("\\u%04x").
+void append_u_escape(TextBuffer& out, std::uint32_t unit) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  char escape[6] = {'\\', 'u', kHex[(unit >> 12) & 0xF], kHex[(unit >> 8) & 0xF], kHex[(unit >> 4) & 0xF], kHex[unit & 0xF]};
+  out.append(escape, 6);
+}
+
+/// A decoded code point that is not written as itself: its short escape, or \uXXXX (a surrogate
+/// pair above U+FFFF).
+void append_escaped_code_point(TextBuffer& out, std::uint32_t code_point) {
+  if (code_point < 0x80) {
+    if (const char e = short_escape(static_cast<unsigned char>(code_point))) {
+      out.push('\\');
+      out.push(e);
+      return;
+    }
+  }
+  if (code_point <= 0xFFFF) {
+    append_u_escape(out, code_point);
   } else {
-    static constexpr char kHex[] = "0123456789abcdef";
-    out.append("\\u00", 4);
-    out.push(kHex[c >> 4]);
-    out.push(kHex[c & 0xF]);
+    append_u_escape(out, 0xD7C0 + (code_point >> 10));
+    append_u_escape(out, 0xDC00 + (code_point & 0x3FF));
   }
 }
 
 }  // namespace
 
 void append_escaped(TextBuffer& out, std::string_view s) {
-  // As serializer::dump_escaped: each code point the decoder accepts is written (characters below
-  // U+0020, '"' and '\' escaped, the rest as their bytes); on a byte the decoder rejects, what was
-  // written of the incomplete sequence is taken back and U+FFFD written instead, and the rejecting
-  // byte is read again when it followed a sequence's start (it may begin a character of its own).
-  // A string that ends inside a sequence ends with U+FFFD in place of it.
+  // As serializer::dump_escaped with ensure_ascii: each code point the decoder accepts is written
+  // as itself when it is printable ASCII other than '"' and '\', else escaped; on a byte the decoder
+  // rejects, U+FFFD is written in place of the incomplete sequence, and the rejecting byte is read
+  // again when it followed a sequence's start (it may begin a character of its own). A string that
+  // ends inside a sequence ends with U+FFFD in place of it.
   std::uint8_t state = kUtf8Accept;
-  std::size_t after_last_accept = out.size();
+  std::uint32_t code_point = 0;
   bool inside_sequence = false;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (state == kUtf8Accept) {
@@ -88,38 +101,27 @@ void append_escaped(TextBuffer& out, std::string_view s) {
       while (end < s.size() && is_plain(s[end])) ++end;
       if (end > i) {
         out.append(s.data() + i, end - i);
-        after_last_accept = out.size();
         i = end - 1;
         continue;
       }
     }
     const auto byte = static_cast<unsigned char>(s[i]);
-    if (state == kUtf8Accept && byte < 0x80) {
-      append_ascii(out, byte);
-      after_last_accept = out.size();
-      continue;
-    }
-    state = kUtf8Table[256u + state * 16u + kUtf8Table[byte]];
+    const std::uint8_t type = kUtf8Table[byte];
+    code_point = state != kUtf8Accept ? (byte & 0x3Fu) | (code_point << 6u) : (0xFFu >> type) & byte;
+    state = kUtf8Table[256u + state * 16u + type];
     if (state == kUtf8Accept) {
-      out.push(static_cast<char>(byte));  // the last byte of a multi-byte character
-      after_last_accept = out.size();
+      append_escaped_code_point(out, code_point);
       inside_sequence = false;
     } else if (state == kUtf8Reject) {
       if (inside_sequence) --i;
-      out.truncate(after_last_accept);
-      out.append(kReplacement, 3);
-      after_last_accept = out.size();
+      out.append(kReplacement, 6);
       inside_sequence = false;
       state = kUtf8Accept;
     } else {
-      out.push(static_cast<char>(byte));
       inside_sequence = true;
     }
   }
-  if (state != kUtf8Accept) {
-    out.truncate(after_last_accept);
-    out.append(kReplacement, 3);
-  }
+  if (state != kUtf8Accept) out.append(kReplacement, 6);
 }
 
 void append_double(TextBuffer& out, double number) {

@@ -192,7 +192,7 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
         out["request_model"] = request_model;
         out["resolved_model"] = resolved_model_json(m);
         put_warnings(out, warnings);
-        return out.dump();
+        return out.dump(-1, ' ', true);  // ASCII, as every answer (json_writer.hpp)
       }
     }
     json summary = inspect_model_header_json(bytes, file_size_bytes);
@@ -203,11 +203,11 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
       summary["request_model"] = nullptr;
       put_warnings(summary, {Message("warning.file.index_only").integer("total_size", summary.value("total_size", std::int64_t{0}))});
     }
-    return summary.dump();
+    return summary.dump(-1, ' ', true);
   } catch (const InputError& e) {
-    return header_error_to_json(e).dump();
+    return header_error_to_json(e).dump(-1, ' ', true);
   } catch (const std::exception& e) {
-    return header_error_to_json(InputError("file", Message("error.file.unreadable").text("detail", e.what()))).dump();
+    return header_error_to_json(InputError("file", Message("error.file.unreadable").text("detail", e.what()))).dump(-1, ' ', true, json::error_handler_t::replace);
   }
 }
 
@@ -233,7 +233,7 @@ std::string describe_repository_model(const std::string& parts_json) {
     out["resolved_model"] = resolved_model_json(m);
     warnings.push_back(Message("warning.repository.config_only"));
     put_warnings(out, warnings);
-    return out.dump();
+    return out.dump(-1, ' ', true);
   }
   // One summary for all the files: counts and bytes summed, the first file's metadata (a split
   // GGUF's first part and a shard set's first shard carry the architecture keys).
@@ -273,7 +273,7 @@ std::string describe_repository_model(const std::string& parts_json) {
   if (!name.empty()) merged["name"] = name;
   add_request_model(merged, config);
   if (!name.empty()) merged["request_model"]["name"] = name;
-  return merged.dump();
+  return merged.dump(-1, ' ', true);
 }
 
 }  // namespace llmsizer::edge

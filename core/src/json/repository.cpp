@@ -272,7 +272,7 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
     }
   }
   out["sizes"] = std::move(file_sizes);
-  return out.dump();
+  return out.dump(-1, ' ', true);  // ASCII, as every answer (json_writer.hpp)
 }
 
 }  // namespace llmsizer::edge
