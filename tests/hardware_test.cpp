@@ -160,7 +160,7 @@ TEST_CASE("Longest context and largest batch sit exactly at the memory limit", "
   const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
   const InferenceSettings s = test_support::inference("int4", 1'024, 512, 4);
   const std::int64_t usable = 12 * kGiB;
-  const std::int64_t context = max_context_that_fits(m, s, 1, usable, 1'000'000);
+  const std::int64_t context = max_context_that_fits(m, s, 1, usable, 1'000'000, true);
   REQUIRE(context > 1'024 + 512);
   InferenceSettings at = s;
   at.gpus = 1;
@@ -169,7 +169,7 @@ TEST_CASE("Longest context and largest batch sit exactly at the memory limit", "
   at.input_tokens += 1;
   CHECK(estimate_inference_memory(m, at).device_bytes > usable);
 
-  const std::int64_t batch = max_batch_that_fits(m, s, 1, usable, 1'000'000);
+  const std::int64_t batch = max_batch_that_fits(m, s, 1, usable, 1'000'000, true);
   REQUIRE(batch > 1);
   InferenceSettings b = s;
   b.gpus = 1;

@@ -53,8 +53,11 @@ if(LLMSIZER_NODE)
   # With style.css and boot.js inline, lib/hub.js on demand and the scripts and CSS minified by esbuild
   # (wasm/CMakeLists.txt), the form and cards as templates: 362.9 KB in 10 requests (module 313.9 KB);
   # With the responses written by a streaming writer (no ordered_json in the module): 349.4 KB in 10
-  # requests (module 300.4 KB); the guard 352 KB (lowered as the module shrinks).
+  # requests (module 300.4 KB); the guard 352 KB (lowered as the module shrinks). Issue 16's model of
+  # PyTorch's caching allocator (caching_allocator.hpp, the eager prompt pass replayed through it for
+  # every fit on a CUDA GPU) and its two messages: 351.6 -> 356.5 KB (module 303.4 -> 307.6 KB); the
+  # guard 358 KB.
   add_test(NAME wasm.page_size_budget
-           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 352000)
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 358000)
   set_tests_properties(wasm.page_size_budget PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" TIMEOUT 180 RUN_SERIAL ON WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endif()

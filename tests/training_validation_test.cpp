@@ -178,13 +178,14 @@ TEST_CASE("Every published out-of-memory run is predicted not to fit", "[trainin
   // 40GB), whose peak is the eager attention of one layer, 4 × 32 × 4096² scores: with 10 B per bf16
   // score (ATen's softmax(dtype=float32) copies a bf16 input to fp32 first, memory.cpp
   // layer_peak_bytes) 45.5 GB against the 42.51 GB CUDA reports (it was 41.17 GB, a miss, at 8 B).
-  // The one miss: DeepSeek-LLM 67B at batch 2 × 4096 on eight A100 40GB under device_map="auto"
+  // The last of them: DeepSeek-LLM 67B at batch 2 × 4096 on eight A100 40GB under device_map="auto"
   // (README "OOM"): the fullest GPU's 13 layers (17.99 GB) and one layer's eager scores, 2 × 64 × 4096²
-  // × 10 B = 21.47 GB, come to 41.79 GB against 42.51 GB usable: "tight", not "does not fit". The
-  // same table's measured cells at that size are above the estimate too (batch 1 × 4096: 33.23 GiB
-  // printed, 27.64 estimated; batch 4 × 2048: 33.71 vs 28.50): about 16 B per score where the
-  // 7B table on one GPU and ATen's softmax give 10; what holds the other 6 is not known.
-  const std::set<std::string> known_misses = {"deepseek-llm-deepseek-llm-67b-bs2-seq4096"};
+  // × 10 B = 21.47 GB, come to 41.79 GB of tensors against 42.51 GB usable: the bytes fit. It fails in
+  // PyTorch's caching allocator (hardware.hpp allocator_runs_out, the request answered on the row's GPU
+  // as a person reads it): the K and V kept between layers split the segments cached for the 2.1 and
+  // 4.3 GB score tensors, so a new segment does not fit even after the free ones are released
+  // (scripts/research/caching_allocator_sim.mjs replays the same trace: every "OOM" cell of both
+  // DeepSeek tables fails, every measured cell runs).
   int verdicts = 0;
   for (const char* kind : {"training", "inference"}) {
     const ValidationReport report = run_validation(kind);
@@ -192,9 +193,9 @@ TEST_CASE("Every published out-of-memory run is predicted not to fit", "[trainin
       if (!row.oom) continue;
       ++verdicts;
       std::printf("%-50s estimate %8.2f GB, usable %6.2f GB: %s\n", row.id.c_str(), row.estimated, row.measured,
-                  row.predicted_fit ? "predicted to fit (wrong)" : "does not fit");
+                  row.predicted_fit ? "predicted to fit (wrong)" : row.estimated <= row.measured ? "does not fit (allocator)" : "does not fit");
       CAPTURE(row.id, row.estimated, row.measured);
-      CHECK(row.predicted_fit == (known_misses.count(row.id) == 1));
+      CHECK_FALSE(row.predicted_fit);
     }
   }
   // All 21 published out-of-memory rows map to a request (the CodeLlama-34B generate row since

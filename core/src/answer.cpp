@@ -102,6 +102,8 @@ InferenceOnHardware place_inference(const Request& r, const MemoryByDevices& mem
   const FitResult& f = out.fit;
   out.summary = fit_summary(f.verdict, f.headroom_bytes, f.margin_bytes, &f.offload, r.model.num_layers,
                             out.throughput.known ? out.throughput.decode_tokens_per_s : 0);
+  // The bytes fit, PyTorch's caching allocator does not (hardware.hpp: allocator_runs_out).
+  if (f.verdict == Verdict::no_fit && f.allocator_out_of_memory) out.summary = Message("verdict.no_fit_allocator").bytes("headroom", f.headroom_bytes);
   // Each fix is the request with one change, estimated again against the same device.
   if (f.verdict != Verdict::comfortable) out.fixes = worth_saying(inference_fixes(r.model, memory.settings(), fit_target(hw, f)), f.verdict);
   MemoryAssumptionInputs in;

@@ -50,6 +50,7 @@ FitTarget fit_target(const HardwareSpec& hw, const FitResult& fit) {
   t.gpus = hw.is_cpu() ? 0 : std::max(1, fit.gpus_used);
   t.usable_bytes = fit.usable_bytes;
   t.unified = hw.unified_memory;
+  t.cuda_device = !hw.is_cpu() && !hw.unified_memory;
   t.max_gpus = max_devices(hw);
   if (hw.unified_memory) {
     t.hardware = &hw;
@@ -71,26 +72,37 @@ struct InferenceCheck {
   const ModelSpec& model;
   const FitTarget& target;
 
-  /// Bytes only: a check says none of its estimate's sentences.
-  std::int64_t required(const InferenceSettings& s, int gpus) const {
-    MemoryEstimate e;
-    if (s.gpus == gpus) {
-      e = estimate_inference_memory(model, s, EstimateDetail::bytes_only);
-    } else {
-      InferenceSettings on = s;
-      on.gpus = gpus;
-      e = estimate_inference_memory(model, on, EstimateDetail::bytes_only);
-    }
-    if (gpus == 0) return e.host_bytes;
-    return target.unified ? e.device_bytes - e.parts.overhead : e.device_bytes;
+  /// The request on `gpus` devices of `usable` bytes each: its verdict, and in `headroom` what is left.
+  /// Bytes only: a check says none of its estimate's sentences. On CUDA GPUs the bytes fitting is not
+  /// enough where PyTorch's caching allocator runs out (as fit_request decides).
+  Verdict verdict(const InferenceSettings& s, int gpus, std::int64_t usable, std::int64_t& headroom) const {
+    const Verdict v = bytes_verdict(s, gpus, usable, headroom);
+    return verdict_fits(v) && !allocator_holds(s, gpus, usable) ? Verdict::no_fit : v;
   }
-  Verdict verdict(std::int64_t required_bytes, std::int64_t usable, std::int64_t& headroom) const {
-    headroom = usable - required_bytes;
+  bool comfortable(const InferenceSettings& s, int gpus) const { return comfortable_bytes(s, gpus) && allocator_holds(s, gpus, target.usable_bytes); }
+
+  /// The verdict of the bytes alone.
+  Verdict bytes_verdict(const InferenceSettings& s, int gpus, std::int64_t usable, std::int64_t& headroom) const {
+    const MemoryEstimate e = estimate(s, gpus);
+    const std::int64_t required = gpus == 0 ? e.host_bytes : target.unified ? e.device_bytes - e.parts.overhead : e.device_bytes;
+    headroom = usable - required;
     return memory_verdict(headroom, fit_margin_bytes(usable));
   }
-  bool comfortable(const InferenceSettings& s, int gpus) const {
+  bool comfortable_bytes(const InferenceSettings& s, int gpus) const {
     std::int64_t headroom = 0;
-    return verdict(required(s, gpus), target.usable_bytes, headroom) == Verdict::comfortable;
+    return bytes_verdict(s, gpus, target.usable_bytes, headroom) == Verdict::comfortable;
+  }
+  /// Where the bytes fit: on CUDA GPUs PyTorch's caching allocator does not run out either.
+  bool allocator_holds(const InferenceSettings& s, int gpus, std::int64_t usable) const {
+    if (!target.cuda_device || gpus < 1) return true;
+    InferenceSettings on = s;
+    on.gpus = gpus;
+    return !allocator_replay_applies(model, on) || !allocator_runs_out(model, on, estimate(s, gpus), usable);
+  }
+  MemoryEstimate estimate(const InferenceSettings& s, int gpus) const {
+    InferenceSettings on = s;
+    on.gpus = gpus;
+    return estimate_inference_memory(model, on, EstimateDetail::bytes_only);
   }
 };
 
@@ -135,7 +147,7 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
   auto add = [&](FixCost cost, std::vector<FixChange> changes, Message message, const InferenceSettings& s, int at_gpus,
                  std::int64_t usable) {
     std::int64_t headroom = 0;
-    const Verdict v = check.verdict(check.required(s, at_gpus), usable, headroom);
+    const Verdict v = check.verdict(s, at_gpus, usable, headroom);
     if (!verdict_fits(v)) return false;
     message.then(result_clause(v, headroom));
     fixes.push_back(Fix{cost, std::move(changes), v, headroom, std::move(message)});
@@ -165,7 +177,7 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
       s.weights_layout = nullptr;  // laid out again in the new format
       s.group_size = 0;
       std::int64_t headroom = 0;
-      const Verdict v = check.verdict(check.required(s, gpus), target.usable_bytes, headroom);
+      const Verdict v = check.verdict(s, gpus, target.usable_bytes, headroom);
       if (!verdict_fits(v)) continue;
       const FixCost cost = f->bits_per_weight() >= 7.9 ? FixCost::near_lossless : FixCost::lossy;
       Fix fix{cost, {FixChange::of_text("weights", id)}, v, headroom,
@@ -184,12 +196,17 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
   {
     const std::int64_t context = settings.input_tokens + settings.output_tokens;
     InferenceSettings s = settings;
-    auto ok = [&](std::int64_t input) {
+    auto bytes_ok = [&](std::int64_t input) {
       s.input_tokens = input;
-      return check.comfortable(s, gpus);
+      return check.comfortable_bytes(s, gpus);
     };
-    if (context > 512 && settings.input_tokens > 1 && ok(1)) {
-      std::int64_t best = largest_holding(1, settings.input_tokens - 1, ok) + settings.output_tokens;
+    auto allocator_ok = [&](std::int64_t input) {
+      s.input_tokens = input;
+      return check.allocator_holds(s, gpus, target.usable_bytes);
+    };
+    if (context > 512 && settings.input_tokens > 1 && bytes_ok(1) && allocator_ok(1)) {
+      // Where PyTorch's caching allocator decides, to 256 tokens (each try replays the prompt pass).
+      std::int64_t best = largest_holding_both(1, settings.input_tokens - 1, bytes_ok, allocator_ok, 256) + settings.output_tokens;
       if (best >= 2048) best -= best % 1024;
       if (best >= 512 && best < context && best > settings.output_tokens) {
         s.input_tokens = best - settings.output_tokens;
@@ -202,12 +219,16 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
   // A smaller batch.
   if (settings.batch > 1) {
     InferenceSettings s = settings;
-    auto ok = [&](std::int64_t batch) {
+    auto bytes_ok = [&](std::int64_t batch) {
       s.batch = batch;
-      return check.comfortable(s, gpus);
+      return check.comfortable_bytes(s, gpus);
     };
-    if (ok(1)) {
-      s.batch = largest_holding(1, settings.batch - 1, ok);
+    auto allocator_ok = [&](std::int64_t batch) {
+      s.batch = batch;
+      return check.allocator_holds(s, gpus, target.usable_bytes);
+    };
+    if (bytes_ok(1) && allocator_ok(1)) {
+      s.batch = largest_holding_both(1, settings.batch - 1, bytes_ok, allocator_ok);
       add(FixCost::less, {FixChange::of_integer("batch", s.batch)}, Message("fix.batch").count("batch", s.batch).count("current", settings.batch), s, gpus,
           target.usable_bytes);
     }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "llmsizer/caching_allocator.hpp"
 #include "llmsizer/largest_fitting.hpp"
 #include "llmsizer/precision.hpp"
 
@@ -105,6 +106,38 @@ const MemoryEstimate& MemoryByDevices::at(int gpus) const {
   return cache_[index];
 }
 
+bool allocator_runs_out(const ModelSpec& model, const InferenceSettings& settings, const MemoryEstimate& estimate,
+                        std::int64_t usable_bytes) {
+  if (settings.gpus < 1 || estimate.device_bytes > usable_bytes || !allocator_replay_applies(model, settings)) return false;
+  return replay_transformers_prefill(model, settings, estimate, allocator_capacity_bytes(estimate, usable_bytes)).out_of_memory;
+}
+
+bool MemoryByDevices::allocator_runs_out(int gpus, std::int64_t usable_bytes) const {
+  const MemoryEstimate& e = at(gpus);
+  InferenceSettings s = settings_;
+  s.gpus = gpus;
+  if (gpus < 1 || e.device_bytes > usable_bytes || !allocator_replay_applies(model_, s)) return false;
+  const auto index = static_cast<std::size_t>(gpus);
+  if (index >= unbounded_reserved_.size()) unbounded_reserved_.resize(index + 1, -1);
+  if (unbounded_reserved_[index] < 0) {
+    unbounded_reserved_[index] = replay_transformers_prefill(model_, s, e, CachingAllocator::kUnbounded).peak_reserved_bytes;
+  }
+  // With room for every segment the unbounded replay takes, no cudaMalloc fails: the bounded replay
+  // would be the same one.
+  const std::int64_t capacity = allocator_capacity_bytes(e, usable_bytes);
+  if (capacity >= unbounded_reserved_[index]) return false;
+  // Less room never helps, more never hurts (as the searches assume of memory): a capacity at or below
+  // one that ran out runs out, one at or above one that held holds.
+  for (const BoundedReplay& b : bounded_) {
+    if (b.gpus != gpus) continue;
+    if (b.out_of_memory && capacity <= b.capacity_bytes) return true;
+    if (!b.out_of_memory && capacity >= b.capacity_bytes) return false;
+  }
+  const bool out = replay_transformers_prefill(model_, s, e, capacity).out_of_memory;
+  bounded_.push_back({gpus, capacity, out});
+  return out;
+}
+
 bool tensor_parallel_ok(const ModelSpec& model, int gpus) {
   if (gpus <= 1 || !model.has_architecture()) return true;
   if (model.num_attention_heads % gpus != 0) return false;
@@ -113,6 +146,10 @@ bool tensor_parallel_ok(const ModelSpec& model, int gpus) {
 }
 
 namespace {
+
+/// Tokens between the contexts a search tries where PyTorch's caching allocator, not the bytes,
+/// decides (each try is a replay of the prompt pass, memory.hpp replay_transformers_prefill).
+constexpr std::int64_t kAllocatorSearchStep = 256;
 
 std::int64_t needed_bytes(const MemoryEstimate& e, int gpus) { return gpus == 0 ? e.host_bytes : e.device_bytes; }
 
@@ -136,8 +173,11 @@ class SearchSettings {
   InferenceSettings& settings() { return settings_; }
   /// What the search compares: its estimate's bytes on the device (or in RAM at 0 GPUs). Bytes
   /// only: a search says none of its estimates' sentences.
-  std::int64_t needed() const {
-    return needed_bytes(estimate_inference_memory(model_, settings_, EstimateDetail::bytes_only), settings_.gpus);
+  std::int64_t needed() const { return needed_bytes(estimate(), settings_.gpus); }
+  MemoryEstimate estimate() const { return estimate_inference_memory(model_, settings_, EstimateDetail::bytes_only); }
+  /// On a CUDA device, whether PyTorch's caching allocator does not run out (allocator_runs_out).
+  bool allocator_holds(std::int64_t usable_bytes, bool cuda_device) const {
+    return !cuda_device || !allocator_replay_applies(model_, settings_) || !allocator_runs_out(model_, settings_, estimate(), usable_bytes);
   }
 
  private:
@@ -151,26 +191,35 @@ class SearchSettings {
 }  // namespace
 
 std::int64_t max_context_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
-                                   std::int64_t usable_bytes, std::int64_t limit) {
+                                   std::int64_t usable_bytes, std::int64_t limit, bool cuda_device) {
   SearchSettings search(model, settings, gpus);
-  auto fits = [&](std::int64_t input) {
+  auto bytes_fit = [&](std::int64_t input) {
     search.settings().input_tokens = input;
     return search.needed() <= usable_bytes;
   };
+  auto allocator_holds = [&](std::int64_t input) {
+    search.settings().input_tokens = input;
+    return search.allocator_holds(usable_bytes, cuda_device);
+  };
   const std::int64_t max_input = limit - settings.output_tokens;
-  if (max_input < 1 || !fits(1)) return 0;
-  return largest_holding(1, max_input, fits) + settings.output_tokens;
+  if (max_input < 1 || !bytes_fit(1) || !allocator_holds(1)) return 0;
+  // Where the allocator decides, the context is found to 256 tokens (a replay per step).
+  return largest_holding_both(1, max_input, bytes_fit, allocator_holds, kAllocatorSearchStep) + settings.output_tokens;
 }
 
 std::int64_t max_batch_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
-                                 std::int64_t usable_bytes, std::int64_t limit) {
+                                 std::int64_t usable_bytes, std::int64_t limit, bool cuda_device) {
   SearchSettings search(model, settings, gpus);
-  auto fits = [&](std::int64_t batch) {
+  auto bytes_fit = [&](std::int64_t batch) {
     search.settings().batch = batch;
     return search.needed() <= usable_bytes;
   };
-  if (!fits(1)) return 0;
-  return largest_holding(1, limit, fits);
+  auto allocator_holds = [&](std::int64_t batch) {
+    search.settings().batch = batch;
+    return search.allocator_holds(usable_bytes, cuda_device);
+  };
+  if (!bytes_fit(1) || !allocator_holds(1)) return 0;
+  return largest_holding_both(1, limit, bytes_fit, allocator_holds);
 }
 
 OffloadSplit offload_split(const ModelSpec& model, const InferenceSettings& settings, const MemoryEstimate& one_gpu,
@@ -251,7 +300,9 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
     const bool fixed_count = hw.kind == HardwareKind::instance || hw.is_machine || hw.kind == HardwareKind::laptop;
     const int max_gpus = fixed_count ? max_devices(hw) : std::max(1, std::min(options.max_gpus, max_devices(hw)));
     r.usable_bytes = usable_device_bytes(hw, hw.device_memory_bytes);
-    auto fits_on = [&](int n) { return gpus_ok(model, memory.settings().engine, n) && memory.at(n).device_bytes <= r.usable_bytes; };
+    auto fits_on = [&](int n) {
+      return gpus_ok(model, memory.settings().engine, n) && memory.at(n).device_bytes <= r.usable_bytes && !memory.allocator_runs_out(n, r.usable_bytes);
+    };
     r.gpus_needed = 0;
     for (int n = 1; n <= max_gpus; ++n) {
       if (fits_on(n)) {
@@ -263,6 +314,7 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
     r.gpus_used = n;
     r.required_bytes = memory.at(n).device_bytes;
     r.fits = fits_on(n) && (!fixed_count || n <= max_gpus);
+    r.allocator_out_of_memory = r.required_bytes <= r.usable_bytes && memory.allocator_runs_out(n, r.usable_bytes);
     r.placement = r.fits ? (n > 1 ? Placement::multi_gpu : Placement::gpu) : Placement::none;
     search_gpus = n;
     search_usable = r.usable_bytes;
@@ -280,9 +332,10 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
   r.verdict = r.fits ? memory_verdict(r.headroom_bytes, r.margin_bytes) : (r.placement == Placement::offload ? Verdict::offload : Verdict::no_fit);
   if (r.verdict == Verdict::no_fit) r.placement = Placement::none;  // the plan says what the verdict says
   if (options.search_limits) {
-    r.max_context = max_context_that_fits(model, settings, search_gpus, search_usable, context_limit);
+    const bool cuda_device = !hw.is_cpu() && !hw.unified_memory;
+    r.max_context = max_context_that_fits(model, settings, search_gpus, search_usable, context_limit, cuda_device);
     r.max_context_is_model_limit = r.max_context == context_limit && model.max_position_embeddings > 0;
-    r.max_batch = max_batch_that_fits(model, settings, search_gpus, search_usable, kBatchLimit);
+    r.max_batch = max_batch_that_fits(model, settings, search_gpus, search_usable, kBatchLimit, cuda_device);
   } else {
     r.max_context = -1;
     r.max_batch = -1;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "llmsizer/caching_allocator.hpp"
 #include "llmsizer/device_map.hpp"
 #include "llmsizer/ggml_types.hpp"
 #include "llmsizer/llama_cpp.hpp"
@@ -168,6 +169,7 @@ std::int64_t last_logits_bytes(const Shapes& sh, std::int64_t batch, bool framew
 struct TransformersPeak {
   std::int64_t peak = 0;     ///< weights excluded: KV cache + temporaries + model buffers
   std::int64_t kv_full = 0;  ///< the cache at the end of generation
+  std::int64_t buffers = 0;  ///< buffers that live through the call (in peak)
   Message formula;
   Message values;
 };
@@ -285,6 +287,7 @@ TransformersPeak transformers_peak(const ModelSpec& m, const InferenceSettings& 
   }
 
   p.peak = std::max(prefill, decode) + buffers;
+  p.buffers = buffers;
   if (!explain) return p;
   if (prefill >= decode && whole_prompt_logits && role.output_head) {
     p.formula = Message("explain.activations.transformers.prefill_all_logits.formula");
@@ -635,6 +638,10 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
       const TransformersPeak p = transformers_peak(m, s, sh, kv_for(role), explain, role);
       e.parts.kv_cache = p.kv_full;
       e.parts.activations = p.peak - p.kv_full;
+      e.buffer_bytes = p.buffers;
+      e.device_index = split_gpu;
+      e.device_layers = role.layers;
+      e.device_output_head = role.output_head;
       if (explain) add_line(e, "activations", p.formula, p.values, e.parts.activations);
       break;
     }
@@ -712,6 +719,179 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
     e.device_bytes = e.tensor_peak_bytes + e.parts.overhead;
   }
   return e;
+}
+
+bool allocator_replay_applies(const ModelSpec& m, const InferenceSettings& s) {
+  // The trace follows modeling_llama.py (Mistral and Qwen2 share its layer): dense MLP, no MLA, no
+  // quantized kernels with buffers of their own; eager attention only (SDPA and FlashAttention
+  // never materialize the scores whose cached segments fragment).
+  const bool llama_shaped = m.model_type == "llama" || m.model_type == "mistral" || m.model_type == "qwen2";
+  return s.engine == Engine::transformers && !s.flash_attention && s.gpus >= 1 && m.has_architecture() && llama_shaped &&
+         m.moe.num_experts == 0 && m.mla.kv_lora_rank == 0 && s.weights != nullptr && s.weights->scheme == QuantScheme::plain &&
+         m.num_attention_heads > 0 && m.head_dim > 0;
+}
+
+std::int64_t allocator_capacity_bytes(const MemoryEstimate& e, std::int64_t usable_device_bytes) {
+  return usable_device_bytes - e.parts.overhead - e.parts.weights - e.buffer_bytes;
+}
+
+namespace {
+
+/// Tensors through the allocator until the first request that fails (then every step is skipped).
+class AllocatorTrace {
+ public:
+  explicit AllocatorTrace(std::int64_t capacity) : allocator_(capacity) {}
+  int take(std::int64_t bytes) {
+    if (allocator_.out_of_memory()) return -1;
+    return allocator_.allocate(bytes);
+  }
+  void drop(int handle) {
+    if (!allocator_.out_of_memory()) allocator_.release(handle);
+  }
+  bool failed() const { return allocator_.out_of_memory(); }
+  const CachingAllocator& allocator() const { return allocator_; }
+
+ private:
+  CachingAllocator allocator_;
+};
+
+}  // namespace
+
+AllocatorReplay replay_transformers_prefill(const ModelSpec& m, const InferenceSettings& s, const MemoryEstimate& e,
+                                            std::int64_t allocator_capacity) {
+  InferenceSettings one = s;
+  one.gpus = 1;  // a layer split keeps every head of its layers on its device
+  const Shapes sh = shapes_for(m, one);
+  const std::int64_t a = sh.act_bytes;
+  const std::int64_t batch = s.batch;
+  const std::int64_t seq = s.input_tokens;
+  const std::int64_t tokens = batch * seq;
+  const std::int64_t scores = sh.heads * tokens * seq;  // batch × heads × seq × seq, one layer
+  const int layers = e.device_layers < 0 ? m.num_layers : e.device_layers;
+  AllocatorTrace t(allocator_capacity);
+
+  // The 4D causal mask (batch × 1 × seq × seq) is built on GPU 0 and lives through the forward; on
+  // another GPU of a layer split, accelerate's hook copies it to the device for each layer.
+  const bool mask_per_layer = e.device_index > 0;
+  const int mask = mask_per_layer ? -1 : t.take(batch * seq * seq * a);
+  int hidden = t.take(tokens * sh.hidden * a);  // the layer input (the embeddings, or the previous GPU's output)
+  std::vector<int> cache;
+  // LlamaRMSNorm: hidden_states.to(float32), its pow(2) and mean, rsqrt, the product, the cast back,
+  // times the weight.
+  auto rms_norm = [&]() {
+    const int x32 = t.take(tokens * sh.hidden * 4);
+    const int squared = t.take(tokens * sh.hidden * 4);
+    const int variance = t.take(tokens * 4);
+    t.drop(squared);
+    const int rsqrt = t.take(tokens * 4);
+    const int y32 = t.take(tokens * sh.hidden * 4);
+    t.drop(rsqrt);
+    t.drop(variance);
+    t.drop(x32);
+    const int y = t.take(tokens * sh.hidden * a);
+    const int out = t.take(tokens * sh.hidden * a);
+    t.drop(y);
+    t.drop(y32);
+    return out;
+  };
+  // apply_rotary_pos_emb: x * cos + rotate_half(x) * sin (rotate_half: -x2 concatenated with x1).
+  auto rotate = [&](std::int64_t width) {
+    const int times_cos = t.take(tokens * width * a);
+    const int negated = t.take(tokens * width / 2 * a);
+    const int rotated = t.take(tokens * width * a);
+    t.drop(negated);
+    const int times_sin = t.take(tokens * width * a);
+    t.drop(rotated);
+    const int out = t.take(tokens * width * a);
+    t.drop(times_cos);
+    t.drop(times_sin);
+    return out;
+  };
+  for (int layer = 0; layer < layers && !t.failed(); ++layer) {
+    const int layer_mask = mask_per_layer ? t.take(batch * seq * seq * a) : -1;
+    int x = rms_norm();
+    const int q = t.take(tokens * sh.q_dim * a);
+    const int k = t.take(tokens * sh.kv_dim * a);
+    const int v = t.take(tokens * sh.kv_dim * a);
+    t.drop(x);
+    const int cos = t.take(seq * m.head_dim * a);
+    const int sin = t.take(seq * m.head_dim * a);
+    const int cos_at = t.take(batch * seq * m.head_dim * a);
+    const int sin_at = t.take(batch * seq * m.head_dim * a);
+    const int q_rotated = rotate(sh.q_dim);
+    t.drop(q);
+    const int k_rotated = rotate(sh.kv_dim);
+    t.drop(k);
+    t.drop(cos_at);
+    t.drop(sin_at);
+    t.drop(cos);
+    t.drop(sin);
+    cache.push_back(k_rotated);  // the KV cache keeps K and V to the end
+    cache.push_back(v);
+    // repeat_kv: K and V copied to every query head (GQA).
+    const int k_repeated = sh.gqa ? t.take(tokens * sh.q_dim * a) : -1;
+    const int v_repeated = sh.gqa ? t.take(tokens * sh.q_dim * a) : -1;
+    // QKᵀ, / √d, + mask; softmax(dtype=float32): ATen copies a bf16 input to fp32 first (SoftMax.cpp
+    // input_.toType), fp16 has a half-to-float kernel, fp32 needs neither; then the cast back.
+    const int product = t.take(scores * a);
+    const int scaled = t.take(scores * a);
+    t.drop(product);
+    const int masked = t.take(scores * a);
+    t.drop(scaled);
+    const int copy32 = (a == 2 && sh.bf16_activations) ? t.take(scores * 4) : -1;
+    const int softmax = t.take(scores * 4);
+    t.drop(copy32);
+    const int weights = a == 2 ? t.take(scores * a) : -1;
+    if (a == 2) t.drop(softmax);
+    t.drop(masked);
+    const int attention = t.take(tokens * sh.q_dim * a);
+    t.drop(a == 2 ? weights : softmax);
+    t.drop(q_rotated);
+    t.drop(k_repeated);
+    t.drop(v_repeated);
+    const int contiguous = t.take(tokens * sh.q_dim * a);  // transpose(1, 2).contiguous()
+    t.drop(attention);
+    const int projected = t.take(tokens * sh.hidden * a);
+    t.drop(contiguous);
+    int next = t.take(tokens * sh.hidden * a);  // residual + attention
+    t.drop(projected);
+    t.drop(hidden);
+    hidden = next;
+    x = rms_norm();
+    const int gate = t.take(tokens * sh.mlp_width * a);
+    const int activated = t.take(tokens * sh.mlp_width * a);
+    t.drop(gate);
+    const int up = t.take(tokens * sh.mlp_width * a);
+    const int gated = t.take(tokens * sh.mlp_width * a);
+    t.drop(activated);
+    t.drop(up);
+    const int down = t.take(tokens * sh.hidden * a);
+    t.drop(gated);
+    t.drop(x);
+    next = t.take(tokens * sh.hidden * a);  // residual + MLP
+    t.drop(down);
+    t.drop(hidden);
+    hidden = next;
+    t.drop(layer_mask);
+  }
+  if (e.device_output_head && !t.failed()) {
+    // The final norm, then the LM head: before transformers 4.45 for every prompt position and
+    // upcast to fp32 (logits.float()), since then for the last position only.
+    const bool whole_prompt = s.engine_version > 0 && s.engine_version < kTransformersLastLogitsOnly;
+    const std::int64_t positions = whole_prompt ? tokens : batch;
+    const int x = rms_norm();
+    t.drop(hidden);
+    const int logits = t.take(positions * sh.vocab * a);
+    t.drop(x);
+    t.take(positions * sh.vocab * 4);
+    t.drop(logits);
+  }
+  (void)mask;
+  AllocatorReplay r;
+  r.out_of_memory = t.failed();
+  r.peak_reserved_bytes = t.allocator().peak_reserved_bytes();
+  r.peak_allocated_bytes = t.allocator().peak_allocated_bytes();
+  return r;
 }
 
 }  // namespace llmsizer

@@ -341,7 +341,7 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
       std::int64_t usable = miss.fit.usable_bytes;
       if (hw.unified_memory) usable += memory.at(1).parts.overhead;
       const std::int64_t limit = model.max_position_embeddings > 0 ? model.max_position_embeddings : 10'000'000;
-      const std::int64_t context = max_context_that_fits(model, settings, n, usable, limit);
+      const std::int64_t context = max_context_that_fits(model, settings, n, usable, limit, !hw.is_cpu() && !hw.unified_memory);
       if (context > 0) miss.fixes.push_back(Message("recommend.fix.context").integer("tokens", context));
     }
     if (miss.fit.offload_possible) {
@@ -352,7 +352,9 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
       miss.fixes.push_back(Message("recommend.fix.offload").integer("gpu_layers", miss.fit.offload.gpu_layers).integer("layers", model.num_layers)
                                .decimal("tokens_per_s", t.decode_tokens_per_s, 1));
     }
-    miss.reason = Message(hw.is_cpu() ? "recommend.short_of_ram" : "recommend.short_per_device").bytes_1("short", -miss.fit.headroom_bytes);
+    miss.reason = miss.fit.allocator_out_of_memory
+                      ? Message("recommend.allocator_runs_out").bytes_1("headroom", miss.fit.headroom_bytes)
+                      : Message(hw.is_cpu() ? "recommend.short_of_ram" : "recommend.short_per_device").bytes_1("short", -miss.fit.headroom_bytes);
     if (hw.unified_memory) miss.reason.then(Message("recommend.largest_configuration").memory_size("memory", miss.fit.memory_option_bytes));
   }
   r.near_misses = std::move(misses);

@@ -135,8 +135,12 @@ std::int64_t gpu_capacity_bytes(const json& setting, const json& measured) {
 
 /// A row that recorded an out-of-memory failure: the estimate of its request against the GPU's
 /// usable memory (memory.device_bytes, what the driver must hold). Not in the medians.
-ValidationRow oom_verdict(ValidationRow row, const json& request, std::int64_t capacity) {
+/// `hardware`: the catalog's entry for the row's GPU, for an inference request: the request is then
+/// answered on it and its fit decides, as a person reads it (the bytes, and for transformers with
+/// eager attention PyTorch's caching allocator: hardware.hpp allocator_runs_out).
+ValidationRow oom_verdict(ValidationRow row, ojson request, std::int64_t capacity, const std::string& hardware = "") {
   row.oom = true;
+  if (!hardware.empty()) request["hardware"] = hardware;
   row.request = request.dump();
   const json response = estimate_json(request);
   if (response.contains("error")) return excluded(row, "out-of-memory row; estimate error: " + response["error"].value("message", std::string()));
@@ -145,9 +149,15 @@ ValidationRow oom_verdict(ValidationRow row, const json& request, std::int64_t c
   row.unit = "GB";
   row.quantity = "memory.device_bytes against the GPU's usable memory (the source recorded out of memory)";
   row.predicted_fit = capacity > 0 && row.estimated * kGB <= static_cast<double>(capacity);
-  char text[160];
-  std::snprintf(text, sizeof text, "out of memory: estimate %.2f GB vs %.2f GB usable: %s", row.estimated, row.measured,
-                row.predicted_fit ? "predicted to FIT (wrong)" : "predicted not to fit");
+  bool allocator = false;
+  if (!hardware.empty() && response.contains("fit") && response["fit"].is_object()) {
+    allocator = row.predicted_fit && !response["fit"].value("fits", true);
+    row.predicted_fit = row.predicted_fit && response["fit"].value("fits", true);
+  }
+  char text[200];
+  std::snprintf(text, sizeof text, "out of memory: estimate %.2f GB vs %.2f GB usable: %s%s", row.estimated, row.measured,
+                row.predicted_fit ? "predicted to FIT (wrong)" : "predicted not to fit",
+                allocator ? " (the bytes fit; PyTorch's caching allocator runs out)" : "");
   row.notes.push_back(text);
   row.used = false;
   row.excluded_reason = "out-of-memory row (no number): checked as a verdict, predicted " + std::string(row.predicted_fit ? "to fit" : "not to fit");
@@ -222,7 +232,9 @@ ValidationRow deepseek_llm_row(ValidationRow row, const json& r) {
   request["batch"] = setting.value("batch", 1);
   request["gpus"] = gpu_count;
   row.notes.push_back("not stated: transformers 4.35 (the README's examples, its release date) with eager attention, 'sequence length' read as the prompt, one new token, GB read as GiB");
-  if (measured.value("oom", false)) return oom_verdict(row, request, gpu_capacity_bytes(setting, measured));
+  if (measured.value("oom", false)) {
+    return oom_verdict(row, request, gpu_capacity_bytes(setting, measured), catalog_gpu(string_at(setting, "gpu")));
+  }
   row.measured = measured.at("gpu_memory_gb").get<double>();
   row.unit = "GiB";
   row.quantity = "memory.tensor_peak_bytes (peak allocated; the README's \"GB\" read as GiB)";
@@ -253,7 +265,7 @@ ValidationRow inference_row(const json& r) {
     request["input_tokens"] = 6;
     request["output_tokens"] = 50;
     request["gpus"] = 1;
-    return oom_verdict(row, request, gpu_capacity_bytes(setting, measured));
+    return oom_verdict(row, request, gpu_capacity_bytes(setting, measured), catalog_gpu(string_at(setting, "gpu")));
   }
   if (measured.contains("oom")) {
     return excluded(row, "records only that the run did not fit (out of memory); no number to compare");

@@ -1,4 +1,5 @@
-// Research aid for issue 16 (not used by the build, the tests or the page): replays the tensors that
+// Research aid for issue 16 (not used by the build, the tests or the page; the core's own replay is
+// memory.hpp replay_transformers_prefill over caching_allocator.hpp): replays the tensors that
 // transformers 4.35's eager Llama prefill allocates, layer after layer, through a model of PyTorch's
 // CUDA caching allocator, and compares the memory it reserves with the DeepSeek-LLM README's memory
 // table (data/validation/inference.json, rows "deepseek-llm-*": 7B on one A100 40GB, 67B on eight

@@ -56,6 +56,9 @@ struct FitTarget {
   /// Unified memory: Metal has no CUDA context, so the estimate's runtime overhead is not counted
   /// against the GPU's share (as fit_request does).
   bool unified = false;
+  /// CUDA GPUs, where PyTorch's caching allocator must not run out either (hardware.hpp:
+  /// allocator_runs_out); false for unified memory, the CPU and a memory budget.
+  bool cuda_device = false;
   int max_gpus = 0;               ///< most devices a fix may ask for (0 or 1: no "more GPUs" fix)
   /// Unified memory: the hardware, whose larger configurations (memory_options_bytes above
   /// `memory_option_bytes`) a fix may suggest; nullptr otherwise.

@@ -169,6 +169,8 @@ struct FitResult {
   std::int64_t max_context = 0;     ///< longest input + output that fits at this batch (0: none; not searched: -1)
   std::int64_t max_batch = 0;       ///< most concurrent sequences that fit at this context
   bool max_context_is_model_limit = false;  ///< max_context stopped at the model's max_position_embeddings
+  /// The bytes fit at gpus_used but PyTorch's caching allocator runs out there (allocator_runs_out).
+  bool allocator_out_of_memory = false;
 };
 
 /** Memory estimates of one request per tensor-parallel size (0 = CPU), computed once on first use.
@@ -189,6 +191,9 @@ class MemoryByDevices {
   MemoryByDevices(const MemoryByDevices&) = delete;  // settings_ points into layout_ and counts_
   MemoryByDevices& operator=(const MemoryByDevices&) = delete;
   const MemoryEstimate& at(int gpus) const;
+  /// allocator_runs_out for at(gpus) on a CUDA device of `usable_bytes`, with the allocator's
+  /// unbounded replay made once per GPU count (a device that holds its peak reserved never runs out).
+  bool allocator_runs_out(int gpus, std::int64_t usable_bytes) const;
   const ModelSpec& model() const { return model_; }
   const InferenceSettings& settings() const { return settings_; }
   const WeightsLayout& layout() const { return layout_; }
@@ -202,7 +207,21 @@ class MemoryByDevices {
   InferenceSettings settings_;
   mutable std::vector<MemoryEstimate> cache_;
   mutable std::vector<bool> done_;
+  mutable std::vector<std::int64_t> unbounded_reserved_;  ///< per GPU count; -1: not replayed yet
+  struct BoundedReplay {
+    int gpus;
+    std::int64_t capacity_bytes;
+    bool out_of_memory;
+  };
+  mutable std::vector<BoundedReplay> bounded_;  ///< replays with a capacity (a recommendation's GPUs repeat)
 };
+
+/** Whether PyTorch's caching allocator runs out on a CUDA device of `usable_bytes` although
+ *  `estimate` (of `model` under `settings`, whose gpus it was made for) fits there by its bytes:
+ *  the K and V kept between layers split the segments cached for the attention scores
+ *  (memory.hpp: replay_transformers_prefill). False where the replay does not apply. */
+bool allocator_runs_out(const ModelSpec& model, const InferenceSettings& settings, const MemoryEstimate& estimate,
+                        std::int64_t usable_bytes);
 
 /// True when `gpus` devices can split the model's attention heads (vLLM requires heads % tp == 0
 /// and KV heads either divisible by tp or replicated: tp % kv_heads == 0).
@@ -232,11 +251,13 @@ OffloadSplit offload_split(const ModelSpec& model, const InferenceSettings& sett
 
 /** Largest input + output context (searching input_tokens, output fixed) whose estimate still fits
  *  `usable_bytes` per device at `gpus`; 0 when even one token does not fit. Memory grows
- *  monotonically with context, so a binary search over the core's own estimate is exact. */
+ *  monotonically with context, so a binary search over the core's own estimate is exact.
+ *  `cuda_device`: the devices are CUDA GPUs, where PyTorch's caching allocator must not run out
+ *  either (allocator_runs_out). */
 std::int64_t max_context_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
-                                   std::int64_t usable_bytes, std::int64_t limit);
+                                   std::int64_t usable_bytes, std::int64_t limit, bool cuda_device);
 /** Largest batch that fits at the request's context (same search over batch). */
 std::int64_t max_batch_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
-                                 std::int64_t usable_bytes, std::int64_t limit);
+                                 std::int64_t usable_bytes, std::int64_t limit, bool cuda_device);
 
 }  // namespace llmsizer

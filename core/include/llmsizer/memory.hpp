@@ -113,6 +113,14 @@ struct MemoryEstimate {
   std::vector<ExplainLine> explain;
   std::vector<Message> warnings;
   std::optional<LlamaCppRun> llama_cpp;  ///< engines llama.cpp and ollama (with a model architecture)
+  /// The device these bytes are for, under a layer split (device_map.hpp): its CUDA index, its decoder
+  /// layers (-1: all of them) and whether it makes the logits.
+  int device_index = 0;
+  int device_layers = -1;
+  bool device_output_head = true;
+  /// transformers: buffers that live through the whole call (rotary tables, ExLlama's temp_dq),
+  /// counted in parts.activations.
+  std::int64_t buffer_bytes = 0;
 };
 
 /** KV cache bytes for `batch` sequences of `context_tokens`:
@@ -138,5 +146,30 @@ enum class EstimateDetail {
 /// The request's memory. bytes_only gives the same parts and totals as full.
 MemoryEstimate estimate_inference_memory(const ModelSpec& model, const InferenceSettings& settings,
                                          EstimateDetail detail = EstimateDetail::full);
+
+/** transformers' prompt pass (prefill) replayed tensor by tensor through PyTorch's CUDA caching
+ *  allocator (caching_allocator.hpp) on the device `estimate` is for: its decoder layers one after
+ *  another as modeling_llama.py runs them with eager attention (RMSNorm's fp32 copies, q/k/v, the
+ *  rotary temporaries, K and V kept in the cache, repeat_kv's copies, the scores, softmax's fp32
+ *  copy and output, the cast back, the MLP, the residual adds), then the logits where the output
+ *  head is. What it adds to the tensors' peak: the segments the allocator holds (reserved), and
+ *  whether a request fails although the bytes would fit, because K and V kept between layers split
+ *  the segments cached for the attention scores. Checked against the DeepSeek-LLM README table
+ *  (scripts/research/caching_allocator_sim.mjs: 7B within 5% on 20 of 21 rows as reserved memory;
+ *  every out-of-memory cell fails, every measured cell runs). */
+struct AllocatorReplay {
+  bool out_of_memory = false;           ///< a request failed (the replay stops there)
+  std::int64_t peak_reserved_bytes = 0; ///< segments held at the peak (torch.cuda.max_memory_reserved)
+  std::int64_t peak_allocated_bytes = 0;///< the tensors' peak as the allocator books them
+};
+/// Whether the replay models the request: transformers with eager attention (flash_attention false),
+/// plain (unquantized) weights, a dense model shaped as Llama (llama, mistral, qwen2), on GPUs.
+bool allocator_replay_applies(const ModelSpec& model, const InferenceSettings& settings);
+/// The replay with `allocator_capacity_bytes` for the allocator (CachingAllocator::kUnbounded: none).
+AllocatorReplay replay_transformers_prefill(const ModelSpec& model, const InferenceSettings& settings,
+                                            const MemoryEstimate& estimate, std::int64_t allocator_capacity_bytes);
+/// What the allocator can hand out on a device of `usable_device_bytes`: less the CUDA context, the
+/// weights and the buffers that `estimate` counts there.
+std::int64_t allocator_capacity_bytes(const MemoryEstimate& estimate, std::int64_t usable_device_bytes);
 
 }  // namespace llmsizer
