@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/caching_allocator.hpp"
+#include "llmsizer/hardware.hpp"
 #include "llmsizer/memory.hpp"
 #include "test_support.hpp"
 
@@ -64,12 +65,12 @@ TEST_CASE("DeepSeek-LLM 67B at batch 2 x 4096 on eight A100 40GB runs out in the
   CHECK(fit.at("verdict") == "no_fit");
   CHECK(fit.at("summary_data").at("id") == "verdict.no_fit_allocator");
   // The longest context it reports fits, 256 tokens more (the step where the replay decides,
-  // hardware.cpp kAllocatorSearchStep) does not: the same replay decides both.
+  // hardware.hpp kAllocatorSearchStepTokens) does not: the same replay decides both.
   const std::int64_t max_context = fit.at("max_context").get<std::int64_t>();
   REQUIRE(max_context > 1);
   CHECK(max_context < 4096 + 1);
   CHECK(test_support::estimate(deepseek_request("deepseek-llm-67b-base", 2, max_context - 1, 8)).at("fit").at("fits").get<bool>());
-  CHECK_FALSE(test_support::estimate(deepseek_request("deepseek-llm-67b-base", 2, max_context - 1 + 256, 8)).at("fit").at("fits").get<bool>());
+  CHECK_FALSE(test_support::estimate(deepseek_request("deepseek-llm-67b-base", 2, max_context - 1 + kAllocatorSearchStepTokens, 8)).at("fit").at("fits").get<bool>());
   // Every fix it offers fits when applied to the request.
   REQUIRE_FALSE(fit.at("fixes").empty());
   for (const json& fix : fit.at("fixes")) {

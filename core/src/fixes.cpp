@@ -50,7 +50,7 @@ FitTarget fit_target(const HardwareSpec& hw, const FitResult& fit) {
   t.gpus = hw.is_cpu() ? 0 : std::max(1, fit.gpus_used);
   t.usable_bytes = fit.usable_bytes;
   t.unified = hw.unified_memory;
-  t.cuda_device = !hw.is_cpu() && !hw.unified_memory;
+  t.cuda_device = hw.is_cuda_gpu();
   t.max_gpus = max_devices(hw);
   if (hw.unified_memory) {
     t.hardware = &hw;
@@ -205,8 +205,8 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
       return check.allocator_holds(s, gpus, target.usable_bytes);
     };
     if (context > 512 && settings.input_tokens > 1 && bytes_ok(1) && allocator_ok(1)) {
-      // Where PyTorch's caching allocator decides, to 256 tokens (each try replays the prompt pass).
-      std::int64_t best = largest_holding_both(1, settings.input_tokens - 1, bytes_ok, allocator_ok, 256) + settings.output_tokens;
+      std::int64_t best = largest_holding_both(1, settings.input_tokens - 1, bytes_ok, allocator_ok, kAllocatorSearchStepTokens) +
+                          settings.output_tokens;
       if (best >= 2048) best -= best % 1024;
       if (best >= 512 && best < context && best > settings.output_tokens) {
         s.input_tokens = best - settings.output_tokens;

@@ -147,10 +147,6 @@ bool tensor_parallel_ok(const ModelSpec& model, int gpus) {
 
 namespace {
 
-/// Tokens between the contexts a search tries where PyTorch's caching allocator, not the bytes,
-/// decides (each try is a replay of the prompt pass, memory.hpp replay_transformers_prefill).
-constexpr std::int64_t kAllocatorSearchStep = 256;
-
 std::int64_t needed_bytes(const MemoryEstimate& e, int gpus) { return gpus == 0 ? e.host_bytes : e.device_bytes; }
 
 /** The settings of one search over `gpus` devices, with the weights laid out and the model
@@ -203,8 +199,7 @@ std::int64_t max_context_that_fits(const ModelSpec& model, const InferenceSettin
   };
   const std::int64_t max_input = limit - settings.output_tokens;
   if (max_input < 1 || !bytes_fit(1) || !allocator_holds(1)) return 0;
-  // Where the allocator decides, the context is found to 256 tokens (a replay per step).
-  return largest_holding_both(1, max_input, bytes_fit, allocator_holds, kAllocatorSearchStep) + settings.output_tokens;
+  return largest_holding_both(1, max_input, bytes_fit, allocator_holds, kAllocatorSearchStepTokens) + settings.output_tokens;
 }
 
 std::int64_t max_batch_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
@@ -314,7 +309,7 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
     r.gpus_used = n;
     r.required_bytes = memory.at(n).device_bytes;
     r.fits = fits_on(n) && (!fixed_count || n <= max_gpus);
-    r.allocator_out_of_memory = r.required_bytes <= r.usable_bytes && memory.allocator_runs_out(n, r.usable_bytes);
+    r.allocator_out_of_memory = memory.allocator_runs_out(n, r.usable_bytes);
     r.placement = r.fits ? (n > 1 ? Placement::multi_gpu : Placement::gpu) : Placement::none;
     search_gpus = n;
     search_usable = r.usable_bytes;
@@ -332,10 +327,9 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
   r.verdict = r.fits ? memory_verdict(r.headroom_bytes, r.margin_bytes) : (r.placement == Placement::offload ? Verdict::offload : Verdict::no_fit);
   if (r.verdict == Verdict::no_fit) r.placement = Placement::none;  // the plan says what the verdict says
   if (options.search_limits) {
-    const bool cuda_device = !hw.is_cpu() && !hw.unified_memory;
-    r.max_context = max_context_that_fits(model, settings, search_gpus, search_usable, context_limit, cuda_device);
+    r.max_context = max_context_that_fits(model, settings, search_gpus, search_usable, context_limit, hw.is_cuda_gpu());
     r.max_context_is_model_limit = r.max_context == context_limit && model.max_position_embeddings > 0;
-    r.max_batch = max_batch_that_fits(model, settings, search_gpus, search_usable, kBatchLimit, cuda_device);
+    r.max_batch = max_batch_that_fits(model, settings, search_gpus, search_usable, kBatchLimit, hw.is_cuda_gpu());
   } else {
     r.max_context = -1;
     r.max_batch = -1;

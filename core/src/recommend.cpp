@@ -341,7 +341,7 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
       std::int64_t usable = miss.fit.usable_bytes;
       if (hw.unified_memory) usable += memory.at(1).parts.overhead;
       const std::int64_t limit = model.max_position_embeddings > 0 ? model.max_position_embeddings : 10'000'000;
-      const std::int64_t context = max_context_that_fits(model, settings, n, usable, limit, !hw.is_cpu() && !hw.unified_memory);
+      const std::int64_t context = max_context_that_fits(model, settings, n, usable, limit, hw.is_cuda_gpu());
       if (context > 0) miss.fixes.push_back(Message("recommend.fix.context").integer("tokens", context));
     }
     if (miss.fit.offload_possible) {

@@ -82,6 +82,8 @@ struct HardwareSpec {
   Message unsupported;             ///< why the entry cannot run the usual CUDA/Metal/CPU engines (empty id: it can)
 
   bool is_cpu() const { return device_count == 0; }
+  /// CUDA GPUs, where PyTorch's caching allocator hands out the memory (not the CPU, not unified memory).
+  bool is_cuda_gpu() const { return !is_cpu() && !unified_memory; }
   bool is_rented() const { return price_usd_per_hour > 0; }
 };
 
@@ -248,6 +250,11 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
  *  as fit: gpu_layers = floor((usable − fixed) / (layer weights + layer KV cache)). */
 OffloadSplit offload_split(const ModelSpec& model, const InferenceSettings& settings, const MemoryEstimate& one_gpu,
                            std::int64_t usable_gpu_bytes);
+
+/// Tokens between the contexts a search tries where PyTorch's caching allocator, not the bytes,
+/// decides (each try replays the prompt pass, memory.hpp replay_transformers_prefill): a coarser
+/// answer for fewer replays, chosen for speed, not measured.
+constexpr std::int64_t kAllocatorSearchStepTokens = 256;
 
 /** Largest input + output context (searching input_tokens, output fixed) whose estimate still fits
  *  `usable_bytes` per device at `gpus`; 0 when even one token does not fit. Memory grows
