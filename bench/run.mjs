@@ -41,6 +41,8 @@ const cases = [
   ['estimate with hardware', 'estimate', 20, JSON.stringify({ ...base, hardware: 'nvidia-rtx-4090' })],
   ['training (QLoRA)', 'estimate', 40, JSON.stringify({ model: 'qwen2.5-7b-instruct', task: 'training', training: { method: 'qlora', seq_len: 4096, gradient_checkpointing: true } })],
   ['recommend (whole catalog)', 'recommend', 10, JSON.stringify(base)],
+  // What the page asks for its ranking: the same, without the English text it renders itself from the data.
+  ['recommend (whole catalog, the page\'s english_text false)', 'recommend', 10, JSON.stringify({ ...base, english_text: false })],
   ['recommend (catalog ×10)', 'recommendGrown', 3, JSON.stringify(base)],
   ['listModels', 'listModels', 10, ''],
   ['listHardware', 'listHardware', 10, ''],

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The JSON edge: contract fields, and bad requests answered with an error naming the field.
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -105,6 +107,54 @@ TEST_CASE("Answers are ASCII text whose strings parse back to the English with i
   CHECK(is_ascii(recommendation));
   // Qwen2.5-7B: 28 query heads over 4 KV heads (its config.json), "7×" written as 7\u00d7.
   CHECK(json::parse(answer)["model"]["features"][0] == "GQA 28:4 \xE2\x80\x94 KV cache 7\xC3\x97 smaller than MHA");
+}
+
+namespace {
+/// `value` with every member named in `english` (the English text of a message) removed, wherever it is.
+json without_english(json value, const std::vector<std::string>& english) {
+  if (value.is_object()) {
+    for (const auto& name : english) value.erase(name);
+    for (auto& [key, member] : value.items()) member = without_english(member, english);
+  } else if (value.is_array()) {
+    for (auto& item : value) item = without_english(item, english);
+  }
+  return value;
+}
+}  // namespace
+
+TEST_CASE("english_text false leaves out each message's English text and keeps everything else", "[api]") {
+  // The page renders every sentence from its data (issue 20): the same answer, less the text.
+  json request = {{"model", "qwen2.5-7b-instruct"}, {"weights", "int4"}, {"input_tokens", 7168}, {"output_tokens", 1024}};
+  const json with_text = json::parse(llmsizer::recommend(request.dump()));
+  request["english_text"] = false;
+  const std::string data_only_text = llmsizer::recommend(request.dump());
+  const json data_only = json::parse(data_only_text);
+  REQUIRE_FALSE(with_text.contains("error"));
+  REQUIRE(data_only["options"].size() == with_text["options"].size());
+  CHECK_FALSE(data_only["options"][0].contains("reason"));
+  CHECK(data_only["options"][0]["reason_data"] == with_text["options"][0]["reason_data"]);
+  CHECK(data_only["costs"]["summary_data"] == with_text["costs"]["summary_data"]);
+  CHECK_FALSE(data_only["costs"].contains("summary"));
+  // Everything but the texts is the same: the texts are these keys, each beside its `_data`.
+  const std::vector<std::string> english = {"reason", "fixes", "explain", "summary", "warnings", "note"};
+  CHECK(data_only == without_english(with_text, english));
+  CHECK(data_only_text.size() < with_text.dump().size() * 9 / 10);
+
+  json estimate_request = {{"model", "qwen2.5-7b-instruct"}, {"hardware", "nvidia-rtx-4090"}, {"english_text", false}};
+  const json estimated = estimate(estimate_request);
+  REQUIRE_FALSE(estimated.contains("error"));
+  CHECK_FALSE(estimated["explain"][0].contains("formula"));
+  CHECK(estimated["explain"][0]["formula_data"]["id"] == "explain.weights.plain.formula");
+  CHECK_FALSE(estimated["fit"].contains("summary"));
+  CHECK(estimated["fit"].contains("summary_data"));
+  CHECK_FALSE(estimated["model"].contains("features"));
+  CHECK(estimated["model"]["features_data"].size() >= 1);
+}
+
+TEST_CASE("english_text must be true or false", "[api][errors]") {
+  const json r = estimate({{"model", "qwen2.5-7b-instruct"}, {"english_text", "no"}});
+  REQUIRE(r.contains("error"));
+  CHECK(r["error"]["field"] == "english_text");
 }
 
 TEST_CASE("Every preset parses and lists", "[api][models]") {

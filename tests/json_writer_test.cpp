@@ -52,6 +52,24 @@ TEST_CASE("Every single byte is escaped or replaced as nlohmann does", "[json_wr
   }
 }
 
+TEST_CASE("Every byte at every place of a long plain run is escaped as nlohmann does", "[json_writer]") {
+  // The writer tests eight bytes at a time while all are plain ASCII: one byte that is not, at each of
+  // the places of a 27-byte run (the word-at-a-time part, the byte-at-a-time tail, the boundaries),
+  // for every byte value, and two such bytes in one run.
+  const std::string run = "The quick brown fox jumps x";
+  for (std::size_t place = 0; place < run.size(); ++place) {
+    for (int b = 0; b < 256; ++b) {
+      std::string s = run;
+      s[place] = static_cast<char>(b);
+      INFO("byte " << b << " at " << place);
+      REQUIRE(writer_string(s) == nlohmann_string(s));
+      std::string twice = s;
+      twice[(place + 9) % run.size()] = static_cast<char>(255 - b);
+      REQUIRE(writer_string(twice) == nlohmann_string(twice));
+    }
+  }
+}
+
 TEST_CASE("Valid, overlong, surrogate, truncated and broken UTF-8 is written as nlohmann does", "[json_writer]") {
   const std::vector<std::string> cases = {
       "",

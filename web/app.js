@@ -634,7 +634,7 @@ function renderOptions() {
     });
     for (const i of [4, 5, 6, 7]) row.cells[i].className = 'num';
     row.cells[2].append(...fitMark(o.fits));
-    if (o.reason) row.cells[1].append(el('span', { cls: 'reason', text: message(t, f, o.reason_data, o.reason) }));
+    if (o.reason || o.reason_data) row.cells[1].append(el('span', { cls: 'reason', text: message(t, f, o.reason_data, o.reason) }));
     if (menus.hardware && menus.hardware.has(o.id)) {
       const use = el('button', { cls: 'use', text: t('options.use'), attrs: { type: 'button', 'aria-label': t('options.useLabel', { device: o.name || hardwareName(o.id) }) } });
       use.addEventListener('click', () => { state.hardware = o.id; writeForm(); update({ fromForm: false }); });

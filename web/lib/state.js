@@ -324,9 +324,12 @@ export function toRequest(state, { withHardware = true } = {}) {
 }
 
 /** The ranking and cost table's request (recommend): the hardware chosen is the person's own
- *  ("use what you have"), with the usage pattern and electricity price of the cost table. */
+ *  ("use what you have"), with the usage pattern and electricity price of the cost table. The page
+ *  renders every sentence of it from its data (lib/view.js message), in either language, so the core
+ *  is asked to leave its English text out: over the whole catalog the answer is 16% smaller and
+ *  written in about half the time (issue 20). */
 export function recommendRequest(state) {
-  const request = { ...toRequest(state), goal: state.goal };
+  const request = { ...toRequest(state), goal: state.goal, english_text: false };
   delete request.budget_bytes;
   delete request.cpu;
   if (typeof request.hardware === 'object') delete request.hardware;  // a probe file: the ranking lists it

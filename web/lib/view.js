@@ -57,7 +57,8 @@ function argumentText(t, f, name, value) {
 export function messages(t, f, texts, data) {
   const list = Array.isArray(texts) ? texts : [];
   const items = Array.isArray(data) ? data : [];
-  return list.map((text, i) => message(t, f, items[i], text));
+  // An answer asked for with english_text false has the data alone.
+  return Array.from({ length: Math.max(list.length, items.length) }, (_, i) => message(t, f, items[i], list[i]));
 }
 
 /** The memory that matters for this setting: the device peak, or host memory when nothing runs on a device. */

@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 // Only the double formatting of nlohmann (Grisu2, header-only): the numbers must print as before.
 #include <nlohmann/detail/conversions/to_chars.hpp>
@@ -57,6 +58,37 @@ bool is_plain(char c) {
   return u >= 0x20 && u < 0x7F && u != '"' && u != '\\';
 }
 
+/// Whether all eight bytes of `word` are written as themselves (is_plain), tested at once: the bit
+/// tricks of "Bit Twiddling Hacks" (S. E. Anderson, "Determine if a word has a byte less than n" and
+/// "has a zero byte"), each exact for "does any byte ...": a byte with its high bit set (not ASCII),
+/// one below 0x20 (a control character), and one equal to '"', '\\' or DEL (a zero byte after XOR).
+/// Escaping was 17% of a recommendation's instructions natively (callgrind) with one test per byte.
+bool all_plain(std::uint64_t word) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+  const auto has_zero_byte = [](std::uint64_t x) { return (x - kOnes) & ~x & kHighs; };
+  const std::uint64_t not_ascii = word & kHighs;
+  const std::uint64_t control = (word - 0x20 * kOnes) & ~word & kHighs;
+  const std::uint64_t quote = has_zero_byte(word ^ ('"' * kOnes));
+  const std::uint64_t backslash = has_zero_byte(word ^ ('\\' * kOnes));
+  const std::uint64_t del = has_zero_byte(word ^ (0x7F * kOnes));
+  return (not_ascii | control | quote | backslash | del) == 0;
+}
+
+/// The end of the run of bytes written as themselves that starts at `begin`: eight at a time while
+/// all eight are, then one at a time.
+std::size_t plain_run_end(std::string_view s, std::size_t begin) {
+  std::size_t end = begin;
+  while (s.size() - end >= 8) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, s.data() + end, 8);
+    if (!all_plain(word)) break;
+    end += 8;
+  }
+  while (end < s.size() && is_plain(s[end])) ++end;
+  return end;
+}
+
 /// `\uXXXX` with lowercase hex digits, as nlohmann writes it ("\\u%04x").
 void append_u_escape(TextBuffer& out, std::uint32_t unit) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -97,8 +129,7 @@ void append_escaped(TextBuffer& out, std::string_view s) {
     if (state == kUtf8Accept) {
       // A run of characters written as themselves goes in one append (per-character appends are
       // calls of their own in the -Oz WASM build).
-      std::size_t end = i;
-      while (end < s.size() && is_plain(s[end])) ++end;
+      const std::size_t end = plain_run_end(s, i);
       if (end > i) {
         out.append(s.data() + i, end - i);
         i = end - 1;

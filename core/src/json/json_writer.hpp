@@ -122,6 +122,11 @@ class JsonWriter {
   /// Splices `json`, already serialized (one complete value), as the next value.
   JsonWriter& raw(std::string_view json);
 
+  /// Whether the answer's messages carry their English text beside their data (the request's
+  /// `english_text`; to_json's message writers ask). The writer itself writes what it is told.
+  void set_english_text(bool english_text) { english_text_ = english_text; }
+  bool english_text() const { return english_text_; }
+
   std::string_view text() const { return out_.view(); }
   std::string take() const { return std::string(out_.view()); }
 
@@ -147,6 +152,7 @@ class JsonWriter {
 
   TextBuffer out_;
   bool need_comma_ = false;
+  bool english_text_ = true;
 };
 
 /// Calls `write(item)` once per distinct name in `items` (`name_of(item)`), in the order each name first

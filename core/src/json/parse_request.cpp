@@ -27,7 +27,7 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "flash_attention", "engine_version", "group_size", "goal", "cost", "cpu",
                                             "enforce_eager", "budget_bytes", "ubatch", "n_batch", "parallel", "kv_unified",
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
-                                            "ollama", "machine", "usage"};
+                                            "ollama", "machine", "usage", "english_text"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
 const char* const kLlamaCppFields[] = {"ubatch", "n_batch", "parallel", "kv_unified", "mmap", "n_gpu_layers",
@@ -440,6 +440,7 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
   const json body = parse_body(request_text);
   Request r;
   parse_common(body, catalog, r);
+  r.english_text = boolean(body, "english_text", "english_text", true);
   if (api == Api::recommend) {
     if (r.task == Task::training) {
       r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);

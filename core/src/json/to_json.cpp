@@ -13,19 +13,23 @@ namespace {
 
 constexpr int kSchemaVersion = 1;
 
-/// A list of messages as English text and, under `<key>_data`, as data the page translates.
+/// A list of messages as English text and, under `<key>_data`, as data the page translates (the
+/// text left out when the request says english_text false).
 void put_messages(JsonWriter& w, const char* key, const std::vector<Message>& messages) {
-  w.key(key).begin_array();
-  for (const auto& m : messages) w.value(render_en(m));
-  w.end_array();
+  if (w.english_text()) {
+    w.key(key).begin_array();
+    for (const auto& m : messages) w.value(render_en(m));
+    w.end_array();
+  }
   w.key(std::string(key) + "_data").begin_array();
   for (const auto& m : messages) write_message_json(w, m);
   w.end_array();
 }
 
-/// One message as English text and, under `<key>_data`, as data.
+/// One message as English text and, under `<key>_data`, as data (the text left out when the
+/// request says english_text false).
 void put_message(JsonWriter& w, const char* key, const Message& message) {
-  w.field(key, render_en(message));
+  if (w.english_text()) w.field(key, render_en(message));
   w.key(std::string(key) + "_data");
   write_message_json(w, message);
 }
@@ -352,6 +356,7 @@ void open_model_json(JsonWriter& w, const ModelSpec& m, const ModelSummary& summ
 
 std::string to_json(const Request& r, const Answer& a) {
   JsonWriter w;
+  w.set_english_text(r.english_text);
   w.begin_object();
   w.field("schema_version", kSchemaVersion).key("model");
   model_json(w, r.model, a.model);
@@ -383,7 +388,9 @@ std::string to_json(const Request& r, const Answer& a) {
   w.key("explain").begin_array();
   for (const auto& line : a.memory.explain) {
     w.begin_object();
-    w.field("part", line.part).field("formula", render_en(line.formula)).field("values", render_en(line.values)).field("bytes", line.bytes);
+    w.field("part", line.part);
+    if (w.english_text()) w.field("formula", render_en(line.formula)).field("values", render_en(line.values));
+    w.field("bytes", line.bytes);
     w.field("id", line.formula.id.substr(0, line.formula.id.rfind(".formula"))).key("formula_data");
     write_message_json(w, line.formula);
     w.key("values_data");
@@ -435,6 +442,7 @@ void costs_json(JsonWriter& w, const CostComparison& c) {
 
 std::string to_json(const Request& r, const Recommendation& rec) {
   JsonWriter w;
+  w.set_english_text(r.english_text);
   w.begin_object();
   w.field("schema_version", kSchemaVersion);
   w.key("model").begin_object().field("id", r.model.id).field("name", r.model.name).end_object();
@@ -482,6 +490,7 @@ std::string to_json(const Request& r, const Recommendation& rec) {
 
 std::string to_json(const Request& r, const TrainingRecommendation& rec) {
   JsonWriter w;
+  w.set_english_text(r.english_text);
   w.begin_object();
   w.field("schema_version", kSchemaVersion).field("task", "training");
   w.key("model").begin_object().field("id", r.model.id).field("name", r.model.name).end_object();
