@@ -44,6 +44,7 @@ const cases = [
   // What the page asks for its ranking: the same, without the English text it renders itself from the data.
   ['recommend (whole catalog, the page\'s english_text false)', 'recommend', 10, JSON.stringify({ ...base, english_text: false })],
   ['recommend (catalog ×10)', 'recommendGrown', 3, JSON.stringify(base)],
+  ['recommend (catalog ×10, english_text false)', 'recommendGrown', 3, JSON.stringify({ ...base, english_text: false })],
   ['listModels', 'listModels', 10, ''],
   ['listHardware', 'listHardware', 10, ''],
   // The header's bytes and the whole checkpoint's size, on both sides (a size of just the header's

@@ -182,6 +182,29 @@ TEST_CASE("Doubles print as nlohmann prints them, non-finite as null", "[json_wr
   }
 }
 
+TEST_CASE("Whole-number doubles print as nlohmann prints them, at every magnitude", "[json_writer]") {
+  // The writer prints whole numbers below 10^15 without Grisu2: each power of ten and its neighbours,
+  // both signs, the limit and past it, and random whole numbers of every length.
+  for (double p = 1; p <= 1e17; p *= 10) {
+    for (const double d : {p, p - 1, p + 1, p * 9.99, p * 1.5, -p, -(p + 1), std::nextafter(p, 0.0), std::nextafter(p, 1e300)}) {
+      INFO("double " << d);
+      CHECK(writer_double(d) == nlohmann_double(d));
+    }
+  }
+  for (const double d : {999999999999999.0, 1e15 - 0.5, 1e15, 1e15 + 1, 9007199254740992.0, 0.5, 1.0, -1.0, 0.999999999}) {
+    INFO("double " << d);
+    CHECK(writer_double(d) == nlohmann_double(d));
+  }
+  std::mt19937_64 rng(15);
+  for (int n = 0; n < 5000; ++n) {
+    const int digits = 1 + n % 16;
+    const double whole = static_cast<double>(rng() % static_cast<std::uint64_t>(std::pow(10.0, digits)));
+    const double d = n % 3 == 0 ? -whole : whole;
+    INFO("double " << d);
+    REQUIRE(writer_double(d) == nlohmann_double(d));
+  }
+}
+
 TEST_CASE("Integers, booleans, null, nested objects and arrays are written as ordered_json dumps them", "[json_writer]") {
   nlohmann::ordered_json expected;
   expected["i"] = std::int64_t{-9223372036854775807LL - 1};

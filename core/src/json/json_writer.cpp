@@ -160,7 +160,18 @@ void append_double(TextBuffer& out, double number) {
     out.append("null", 4);
     return;
   }
-  std::array<char, 64> buffer{};  // nlohmann's number buffer
+  // A whole number below 10^15 (a price, hours, watts: many of an answer's doubles) is what Grisu2
+  // prints for it, its digits and ".0" (format_buffer writes n <= 15 digits in fixed notation, and
+  // below 2^53 every digit is needed to tell it from its neighbours), without Grisu2's work: its
+  // doubles were 9% of a recommendation's instructions (callgrind). -0.0 goes to nlohmann.
+  if (std::fabs(number) >= 1 && std::fabs(number) < 1e15 && std::trunc(number) == number) {
+    std::array<char, 24> digits;  // NOLINT: written before it is read
+    const auto result = std::to_chars(digits.data(), digits.data() + digits.size(), static_cast<std::int64_t>(number));
+    out.append(digits.data(), static_cast<std::size_t>(result.ptr - digits.data()));
+    out.append(".0", 2);
+    return;
+  }
+  std::array<char, 64> buffer;  // nlohmann's number buffer, written before it is read
   const char* end = nlohmann::detail::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
   out.append(buffer.data(), static_cast<std::size_t>(end - buffer.data()));
 }
@@ -205,7 +216,7 @@ namespace {
 /// `number` in decimal (what nlohmann writes for its integer types).
 template <typename Integer>
 void append_integer(TextBuffer& out, Integer number) {
-  std::array<char, 24> buffer{};
+  std::array<char, 24> buffer;  // written before it is read (zeroing it was a memset a number)
   const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), number);
   out.append(buffer.data(), static_cast<std::size_t>(result.ptr - buffer.data()));
 }

@@ -55,6 +55,10 @@ class TextBuffer {
   }
   [[gnu::always_inline]] void append(std::string_view text) { append(text.data(), text.size()); }
   std::size_t size() const { return size_; }
+  /// Room for `capacity` bytes in all, so that a large answer is not copied as it grows.
+  void reserve(std::size_t capacity) {
+    if (capacity > capacity_) grow(capacity - size_);
+  }
   /// Drops what was appended after the first `size` bytes.
   void truncate(std::size_t size) { size_ = std::min(size, size_); }
   std::string_view view() const { return size_ == 0 ? std::string_view() : std::string_view(data_, size_); }
@@ -125,6 +129,8 @@ class JsonWriter {
   /// Whether the answer's messages carry their English text beside their data (the request's
   /// `english_text`; to_json's message writers ask). The writer itself writes what it is told.
   void set_english_text(bool english_text) { english_text_ = english_text; }
+  /// Room for about `bytes` of text before the first append (TextBuffer::reserve).
+  void reserve(std::size_t bytes) { out_.reserve(bytes); }
   bool english_text() const { return english_text_; }
 
   std::string_view text() const { return out_.view(); }
