@@ -36,6 +36,11 @@ try {
   const desktop = page.locator('#costs tbody tr[data-cost-kind="desktop-gpu"]').first();
   t.check((await desktop.locator('details li').allTextContents()).some((x) => x.includes('for the rest of the PC')), 'a desktop GPU row adds the rest of the PC');
   t.check(/months|never/.test(await desktop.locator('td').nth(5).textContent()), 'a desktop GPU row has a break-even');
+  // The ranking is asked for without the core's English text (english_text false): its sentences are
+  // rendered from their data, each option's reason among them.
+  const reasons = await page.$$eval('#options tbody tr .reason', (spans) => spans.map((x) => x.textContent));
+  t.check(reasons.length >= 5 && reasons.every((x) => /to spare/.test(x) && /tokens\/s|tokens per second/.test(x)),
+    `each listed option says what it leaves to spare and its speed: ${reasons.slice(0, 2).join(' | ')}`);
   await screenshot(page, 'page-1280-costs');
 
   // Electricity at $0.34/kWh doubles the power: $2.48.
