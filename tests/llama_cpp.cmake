@@ -31,3 +31,14 @@ add_test(NAME cli.ollama_command_line
          COMMAND llmsizer estimate ${CMAKE_CURRENT_SOURCE_DIR}/requests/ollama_two_slots.json)
 set_tests_properties(cli.ollama_command_line PROPERTIES
   PASS_REGULAR_EXPRESSION "Ollama: OLLAMA_CONTEXT_LENGTH=2048 OLLAMA_NUM_PARALLEL=2 OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE=q8_0 ollama serve")
+
+# A request that asks for no English text (english_text false, what the page sends for numbers it reads)
+# still prints the CLI's report in full: the CLI asks the core for the sentences it prints.
+add_test(NAME cli.report_of_a_numbers_only_request
+         COMMAND llmsizer estimate ${CMAKE_CURRENT_SOURCE_DIR}/requests/numbers_only.json)
+set_tests_properties(cli.report_of_a_numbers_only_request PROPERTIES
+  PASS_REGULAR_EXPRESSION "parameters × bytes per parameter")
+add_test(NAME cli.recommendation_of_a_numbers_only_request
+         COMMAND llmsizer recommend ${CMAKE_CURRENT_SOURCE_DIR}/requests/numbers_only.json)
+set_tests_properties(cli.recommendation_of_a_numbers_only_request PROPERTIES
+  PASS_REGULAR_EXPRESSION "to spare")

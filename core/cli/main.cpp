@@ -141,6 +141,20 @@ void report_hf(const std::string& id, const ordered_json& r) {
 }
 
 /// Builds the request from FILE and flags. Returns false (after printing) on a usage error.
+/// The request as the printed report needs it: the report is made of the core's English sentences, so
+/// a request's `english_text: false` (for pages that render the data themselves) is asked as true; --json
+/// passes the request through as it is. A request that is not a JSON object is left to the core to report.
+std::string with_english_text(const std::string& request) {
+  try {
+    ordered_json body = ordered_json::parse(request);
+    if (!body.is_object() || !body.contains("english_text")) return request;
+    body["english_text"] = true;
+    return body.dump();
+  } catch (const std::exception&) {
+    return request;
+  }
+}
+
 bool build_request(const Options& o, std::string& request, std::string& error_field, std::string& error_message) {
   ordered_json body = ordered_json::object();
   if (!o.file.empty()) {
@@ -566,6 +580,7 @@ int main(int argc, char** argv) {
     if (o.json) std::cout << ordered_json{{"error", {{"field", field}, {"message", message}}}}.dump() << "\n";
     return kExitBadRequest;
   }
+  if (!o.json) request = with_english_text(request);
   const std::string response = o.command == "estimate" ? llmsizer::estimate(request) : llmsizer::recommend(request);
   if (llmsizer::is_error_response(response)) return report_error(response, o.json);
   if (o.json) {
