@@ -68,7 +68,8 @@ struct Request {
   bool enforce_eager = false;           ///< vLLM --enforce-eager (speed only)
   /// `english_text`: false leaves each message's English text out of the answer (its `<key>_data`,
   /// which a page renders in its reader's language, stays). The page asks so for its ranking: the
-  /// whole-catalog recommendation is half its size and a third faster to write (issue 20).
+  /// whole-catalog recommendation is 16% smaller (131.8 -> 111.2 KB) and written in about half the
+  /// time (natively 0.77-1.02 -> 0.42-0.55 ms, same process; issue 20).
   bool english_text = true;
   /// `budget_bytes`: a memory budget to fit in when no hardware is named (the page's "my budget").
   std::optional<std::int64_t> budget_bytes;

@@ -129,9 +129,9 @@ class JsonWriter {
   /// Whether the answer's messages carry their English text beside their data (the request's
   /// `english_text`; to_json's message writers ask). The writer itself writes what it is told.
   void set_english_text(bool english_text) { english_text_ = english_text; }
+  bool english_text() const { return english_text_; }
   /// Room for about `bytes` of text before the first append (TextBuffer::reserve).
   void reserve(std::size_t bytes) { out_.reserve(bytes); }
-  bool english_text() const { return english_text_; }
 
   std::string_view text() const { return out_.view(); }
   std::string take() const { return std::string(out_.view()); }
