@@ -20,9 +20,13 @@ const WeightFormat& format(const char* id) {
   REQUIRE(f != nullptr);
   return *f;
 }
-std::string type_of(const WeightsLayout& layout, const std::string& name) {
-  for (const auto& t : layout.tensors) {
-    if (t.name == name) return t.type;
+/// The storage type of the tensor `name` of `model` in `layout` (the layout's tensors are the
+/// model's tensor list, in its order).
+std::string type_of(const ModelSpec& model, const WeightsLayout& layout, const std::string& name) {
+  const auto list = tensor_list(model);  // held: the list may be made for this call
+  const auto& infos = list->tensors;
+  for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
+    if (infos[i].name == name) return std::string(layout.tensors[i].type);
   }
   return "";
 }
@@ -66,11 +70,11 @@ TEST_CASE("An NF4 matrix stores packed codes plus one fp32 absmax per 64 weights
   const WeightsLayout nf4 = weights_layout(m, format("nf4"));
   // blk.0.attn_q.weight: 4096 × 4096 = 16,777,216 weights → 8,388,608 B of codes + 262,144 blocks ×
   // 4 B absmax = 1,048,576 B + 164 B quant state (quant_map 64 B + ~100 B JSON) = 9,437,348 B.
-  CHECK(nf4.tensor_bytes("blk.0.attn_q.weight") == 9'437'348);
+  CHECK(nf4.tensor_bytes(tensor_list(m)->tensors, "blk.0.attn_q.weight") == 9'437'348);
   const WeightsLayout dq = weights_layout(m, format("nf4-dq"));
   // DQ: 8,388,608 + 262,144 (8-bit absmax) + 1,024 × 4 (fp32 per 256 blocks) + 256 × 4 (nested
   // quant map) + 4 (offset) + 164 = 8,656,040 B.
-  CHECK(dq.tensor_bytes("blk.0.attn_q.weight") == 8'656'040);
+  CHECK(dq.tensor_bytes(tensor_list(m)->tensors, "blk.0.attn_q.weight") == 8'656'040);
 }
 
 TEST_CASE("A GPTQ 4-bit matrix stores qweight qzeros scales and g_idx", "[quantization][gptq]") {
@@ -78,11 +82,14 @@ TEST_CASE("A GPTQ 4-bit matrix stores qweight qzeros scales and g_idx", "[quanti
   const WeightsLayout g = weights_layout(m, format("gptq-int4"));
   // 4096 in × 4096 out, group 128 → 32 groups: qweight 4096·4/8 × 4096 = 8,388,608; qzeros
   // 32 × 4096·4/8 = 65,536; scales 32 × 4096 × 2 = 262,144; g_idx 4096 × 4 = 16,384 → 8,732,672 B.
-  CHECK(g.tensor_bytes("blk.0.attn_q.weight") == 8'732'672);
+  CHECK(g.tensor_bytes(tensor_list(m)->tensors, "blk.0.attn_q.weight") == 8'732'672);
+  CHECK(type_of(m, g, "blk.0.attn_q.weight") == "gptq-4bit");
+  CHECK(type_of(m, weights_layout(m, format("gptq-int3")), "blk.0.attn_q.weight") == "gptq-3bit");
+  CHECK(type_of(m, weights_layout(m, format("mlx-6bit")), "blk.0.attn_q.weight") == "mlx-6bit");
   // group_size 32: 128 groups → qzeros 262,144, scales 1,048,576 → 9,715,712 B.
-  CHECK(weights_layout(m, format("gptq-int4"), 32).tensor_bytes("blk.0.attn_q.weight") == 9'715'712);
+  CHECK(weights_layout(m, format("gptq-int4"), 32).tensor_bytes(tensor_list(m)->tensors, "blk.0.attn_q.weight") == 9'715'712);
   // AWQ has no g_idx: 8,388,608 + 65,536 + 262,144 = 8,716,288 B.
-  CHECK(weights_layout(m, format("awq-int4")).tensor_bytes("blk.0.attn_q.weight") == 8'716'288);
+  CHECK(weights_layout(m, format("awq-int4")).tensor_bytes(tensor_list(m)->tensors, "blk.0.attn_q.weight") == 8'716'288);
 }
 
 TEST_CASE("Transformers formats keep embeddings lm_head and norms at 16 bits while MLX quantizes the embedding", "[quantization][convention]") {
@@ -102,14 +109,21 @@ TEST_CASE("Transformers formats keep embeddings lm_head and norms at 16 bits whi
 TEST_CASE("gpt-oss MXFP4 quantizes only the MoE experts", "[quantization][mxfp4]") {
   ModelSpec m = preset("gpt-oss-20b");
   const WeightsLayout l = weights_layout(m, format("mxfp4"));
-  for (const auto& t : l.tensors) {
-    CAPTURE(t.name);
-    if (t.name.find("_exps.weight") != std::string::npos) {
+  const auto list = tensor_list(m);
+  const auto& infos = list->tensors;
+  REQUIRE(infos.size() == l.tensors.size());
+  for (std::size_t i = 0; i < infos.size(); ++i) {
+    const TensorStorage& t = l.tensors[i];
+    CAPTURE(infos[i].name);
+    if (infos[i].name.find("_exps.weight") != std::string::npos) {
+      CHECK(t.routed_experts);
       CHECK(t.type == "MXFP4");
       CHECK(t.bytes == t.elements / 32 * 17);
     } else {
       CHECK(t.type == "BF16");
       CHECK(t.bytes == t.elements * 2);
+      // The experts' biases (ffn_*_exps.bias) are routed experts too; shared ones and the rest not.
+      CHECK(t.routed_experts == (infos[i].name.find("_exps.bias") != std::string::npos));
     }
   }
   // gpt-oss-20b downloads ~13.8 GB (the model card: "runs within 16GB of memory"); the experts
@@ -127,15 +141,15 @@ TEST_CASE("Llama-3-8B Q4_K_M keeps output and the use_more_bits attn_v and ffn_d
     const bool more = std::find(std::begin(bumped), std::end(bumped), i) != std::end(bumped);
     const std::string p = "blk." + std::to_string(i) + ".";
     CAPTURE(i);
-    CHECK(type_of(l, p + "attn_v.weight") == (more ? "Q6_K" : "Q4_K"));
-    CHECK(type_of(l, p + "ffn_down.weight") == (more ? "Q6_K" : "Q4_K"));
-    CHECK(type_of(l, p + "attn_q.weight") == "Q4_K");
-    CHECK(type_of(l, p + "ffn_up.weight") == "Q4_K");
-    CHECK(type_of(l, p + "attn_norm.weight") == "F32");
+    CHECK(type_of(m, l, p + "attn_v.weight") == (more ? "Q6_K" : "Q4_K"));
+    CHECK(type_of(m, l, p + "ffn_down.weight") == (more ? "Q6_K" : "Q4_K"));
+    CHECK(type_of(m, l, p + "attn_q.weight") == "Q4_K");
+    CHECK(type_of(m, l, p + "ffn_up.weight") == "Q4_K");
+    CHECK(type_of(m, l, p + "attn_norm.weight") == "F32");
   }
-  CHECK(type_of(l, "output.weight") == "Q6_K");
-  CHECK(type_of(l, "token_embd.weight") == "Q4_K");
-  CHECK(type_of(l, "output_norm.weight") == "F32");
+  CHECK(type_of(m, l, "output.weight") == "Q6_K");
+  CHECK(type_of(m, l, "token_embd.weight") == "Q4_K");
+  CHECK(type_of(m, l, "output_norm.weight") == "F32");
 }
 
 TEST_CASE("Rows that are not whole K-quant blocks fall back to 32-blocks and a tied embedding takes the output type", "[quantization][gguf]") {
@@ -144,11 +158,11 @@ TEST_CASE("Rows that are not whole K-quant blocks fall back to 32-blocks and a t
   // 4864 = 19 × 256, so they stay K-quants (layer 4 of 24: not use_more_bits → Q4_K; layer 0 → Q6_K).
   ModelSpec m = preset("qwen2.5-0.5b-instruct");
   const WeightsLayout l = weights_layout(m, format("q4_k_m"));
-  CHECK(type_of(l, "token_embd.weight") == "Q8_0");
-  CHECK(type_of(l, "output.weight").empty());
-  CHECK(type_of(l, "blk.5.attn_q.weight") == "Q5_0");
-  CHECK(type_of(l, "blk.4.ffn_down.weight") == "Q4_K");
-  CHECK(type_of(l, "blk.0.ffn_down.weight") == "Q6_K");
+  CHECK(type_of(m, l, "token_embd.weight") == "Q8_0");
+  CHECK(type_of(m, l, "output.weight").empty());
+  CHECK(type_of(m, l, "blk.5.attn_q.weight") == "Q5_0");
+  CHECK(type_of(m, l, "blk.4.ffn_down.weight") == "Q4_K");
+  CHECK(type_of(m, l, "blk.0.ffn_down.weight") == "Q6_K");
 }
 
 TEST_CASE("Llama-2-70B Q2_K and Q3_K_S match llama.cpp PR 5060 sizes", "[quantization][gguf][validation]") {
@@ -166,19 +180,21 @@ TEST_CASE("The 2023 Q2_K mix matches the sizes llama.cpp reported when it made i
   CHECK_THAT(gib(weights_layout(preset("llama-2-7b-hf"), format("q2_k_2023")).total_bytes), WithinRel(2.63, 0.005));
   CHECK_THAT(gib(weights_layout(preset("llama-2-70b-hf"), format("q2_k_2023")).total_bytes), WithinRel(27.27, 0.005));
   // The mix by hand for Llama-2-7B: q and k Q2_K, v, o, gate, up, down Q3_K.
-  const WeightsLayout l = weights_layout(preset("llama-2-7b-hf"), format("q2_k_2023"));
-  CHECK(type_of(l, "blk.0.attn_q.weight") == "Q2_K");
-  CHECK(type_of(l, "blk.0.attn_k.weight") == "Q2_K");
-  CHECK(type_of(l, "blk.0.attn_v.weight") == "Q3_K");
-  CHECK(type_of(l, "blk.0.attn_output.weight") == "Q3_K");
-  CHECK(type_of(l, "blk.31.ffn_down.weight") == "Q3_K");
-  CHECK(type_of(l, "blk.5.ffn_up.weight") == "Q3_K");
-  CHECK(type_of(l, "token_embd.weight") == "Q2_K");
-  CHECK(type_of(l, "output.weight") == "Q6_K");
+  const ModelSpec m = preset("llama-2-7b-hf");
+  const WeightsLayout l = weights_layout(m, format("q2_k_2023"));
+  CHECK(type_of(m, l, "blk.0.attn_q.weight") == "Q2_K");
+  CHECK(type_of(m, l, "blk.0.attn_k.weight") == "Q2_K");
+  CHECK(type_of(m, l, "blk.0.attn_v.weight") == "Q3_K");
+  CHECK(type_of(m, l, "blk.0.attn_output.weight") == "Q3_K");
+  CHECK(type_of(m, l, "blk.31.ffn_down.weight") == "Q3_K");
+  CHECK(type_of(m, l, "blk.5.ffn_up.weight") == "Q3_K");
+  CHECK(type_of(m, l, "token_embd.weight") == "Q2_K");
+  CHECK(type_of(m, l, "output.weight") == "Q6_K");
   // ... and the 70B's attn_v in Q5_K (PR #2807), the rest as for the 7B.
-  const WeightsLayout l70 = weights_layout(preset("llama-2-70b-hf"), format("q2_k_2023"));
-  CHECK(type_of(l70, "blk.0.attn_v.weight") == "Q5_K");
-  CHECK(type_of(l70, "blk.0.attn_q.weight") == "Q2_K");
+  const ModelSpec m70 = preset("llama-2-70b-hf");
+  const WeightsLayout l70 = weights_layout(m70, format("q2_k_2023"));
+  CHECK(type_of(m70, l70, "blk.0.attn_v.weight") == "Q5_K");
+  CHECK(type_of(m70, l70, "blk.0.attn_q.weight") == "Q2_K");
 }
 
 TEST_CASE("Llama-3.1-8B GGUF sizes match llama.cpp's quantize README within 2 percent", "[quantization][gguf][validation]") {

@@ -47,12 +47,17 @@ WeightsSummary summarize_weights(const WeightsLayout& layout) {
   // A model's few storage types, kept in name order (as a map would order them) by a scan of those
   // seen so far: a map keyed by the type name cost string comparisons per tensor, an eighth of
   // answer() for an estimate on a device (issue 20, callgrind on bench/edge_bench.cpp).
+  // Neighbouring tensors mostly share a type: the last one's entry is tried first.
   std::vector<WeightsSummary::Type>& types = w.types;
+  std::size_t last = 0;
   for (const auto& t : layout.tensors) {
-    auto entry = std::find_if(types.begin(), types.end(), [&](const WeightsSummary::Type& e) { return !(e.type < t.type); });
-    if (entry == types.end() || entry->type != t.type) entry = types.insert(entry, WeightsSummary::Type{t.type, 0, 0});
-    entry->tensors += 1;
-    entry->bytes += t.bytes;
+    if (last >= types.size() || types[last].type != t.type) {
+      auto entry = std::find_if(types.begin(), types.end(), [&](const WeightsSummary::Type& e) { return !(e.type < t.type); });
+      if (entry == types.end() || entry->type != t.type) entry = types.insert(entry, WeightsSummary::Type{std::string(t.type), 0, 0});
+      last = static_cast<std::size_t>(entry - types.begin());
+    }
+    types[last].tensors += 1;
+    types[last].bytes += t.bytes;
   }
   return w;
 }

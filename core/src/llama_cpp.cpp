@@ -110,7 +110,7 @@ std::vector<GgufTensor> llama_cpp_tensors(const ModelSpec& m, const WeightFormat
   out.reserve(infos.size());
   for (std::size_t i = 0; i < infos.size(); ++i) {
     const TensorStorage& s = layout.tensors[i];
-    out.push_back({infos[i].name, infos[i].shape, s.type, s.bytes});
+    out.push_back({infos[i].name, infos[i].shape, std::string(s.type), s.bytes});
   }
   return out;
 }

@@ -348,7 +348,7 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
     const std::vector<TensorInfo> infos = model_tensors(m);
     tensors.reserve(infos.size());
     for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
-      tensors.push_back({infos[i].name, infos[i].shape, layout.tensors[i].type, layout.tensors[i].bytes});
+      tensors.push_back({infos[i].name, infos[i].shape, std::string(layout.tensors[i].type), layout.tensors[i].bytes});
     }
   }
   const std::string cache_type = llama_cpp_cache_type(*s.kv_cache);

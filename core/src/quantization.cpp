@@ -24,8 +24,28 @@ bool is_decoder_linear(const TensorInfo& t) {
          (t.tensor_class == TensorClass::attention || t.tensor_class == TensorClass::mlp || t.tensor_class == TensorClass::other);
 }
 
-TensorStorage stored(const TensorInfo& t, std::string type, std::int64_t bytes, int entries = 1) {
-  return {t.name, std::move(type), t.tensor_class, t.elements(), bytes, entries, t.lump, t.dims() > 2 ? t.shape[2] : 1};
+/// "_exps" in a tensor's name (ffn_*_exps: routed experts), looked for from its rare 'x': a plain
+/// find of the whole word was half of what storing a tensor cost.
+bool names_routed_experts(std::string_view name) {
+  for (std::size_t x = name.find('x'); x != std::string_view::npos; x = name.find('x', x + 1)) {
+    if (x >= 2 && name.substr(x - 2, 5) == "_exps") return true;
+  }
+  return false;
+}
+
+TensorStorage stored(const TensorInfo& t, std::string_view type, std::int64_t bytes, int entries = 1) {
+  const bool routed_experts = names_routed_experts(t.name);
+  return {type, t.tensor_class, t.elements(), bytes, entries, t.lump, t.dims() > 2 ? t.shape[2] : 1, routed_experts};
+}
+
+/// "gptq-4bit", "mlx-6bit", ...: the type of a GPTQ or MLX format of `bits` (kWeightFormats' bits).
+std::string_view packed_type(std::string_view scheme, int bits) {
+  static constexpr std::string_view kGptq[] = {"gptq-0bit", "gptq-1bit", "gptq-2bit", "gptq-3bit", "gptq-4bit",
+                                               "gptq-5bit", "gptq-6bit", "gptq-7bit", "gptq-8bit"};
+  static constexpr std::string_view kMlx[] = {"mlx-0bit", "mlx-1bit", "mlx-2bit", "mlx-3bit", "mlx-4bit",
+                                              "mlx-5bit", "mlx-6bit", "mlx-7bit", "mlx-8bit"};
+  const std::size_t i = bits >= 0 && bits <= 8 ? static_cast<std::size_t>(bits) : 0;
+  return scheme == "gptq" ? kGptq[i] : kMlx[i];
 }
 
 TensorStorage keep_16bit(const TensorInfo& t) { return stored(t, "BF16", t.elements() * k16BitBytes); }
@@ -38,7 +58,7 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
   const std::int64_t n = t.elements();
   switch (f.scheme) {
     case QuantScheme::plain:
-      return stored(t, std::string(f.id), bytes_for_elements(n, f.block_elements, f.block_bytes));
+      return stored(t, f.id, bytes_for_elements(n, f.block_elements, f.block_bytes));
     case QuantScheme::fp8: {
       if (!is_decoder_linear(t)) return keep_16bit(t);
       // weight (1 B each) + fp32 scales: one per tensor (per expert), one per output row, or one
@@ -46,9 +66,9 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
       const std::int64_t matrices = t.dims() > 2 ? t.shape[2] : 1;
       if (f.group_size > 0) {
         const std::int64_t blocks = ceil_div(in, f.group_size) * ceil_div(out / matrices, f.group_size) * matrices;
-        return stored(t, std::string(f.id), n + 4 * blocks, 2);
+        return stored(t, f.id, n + 4 * blocks, 2);
       }
-      return stored(t, std::string(f.id), n + 4 * (f.variant ? out : matrices), 2);
+      return stored(t, f.id, n + 4 * (f.variant ? out : matrices), 2);
     }
     case QuantScheme::llm_int8:
       if (!is_decoder_linear(t)) return keep_16bit(t);
@@ -65,7 +85,7 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
       } else {
         bytes += 4 * blocks + kQuantStateBytes;  // fp32 absmax per block of 64
       }
-      return stored(t, std::string(f.id), bytes, f.variant ? 5 : 3);
+      return stored(t, f.id, bytes, f.variant ? 5 : 3);
     }
     case QuantScheme::gptq: {
       if (!is_decoder_linear(t)) return keep_16bit(t);
@@ -76,7 +96,7 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
       const std::int64_t qzeros = groups * ceil_div(out / matrices * f.bits, 32) * 4 * matrices;
       const std::int64_t scales = groups * out * 2;
       const std::int64_t g_idx = in * 4 * matrices;
-      return stored(t, "gptq-" + std::to_string(f.bits) + "bit", qweight + qzeros + scales + g_idx, 4);
+      return stored(t, packed_type("gptq", f.bits), qweight + qzeros + scales + g_idx, 4);
     }
     case QuantScheme::awq: {
       if (!is_decoder_linear(t)) return keep_16bit(t);
@@ -98,7 +118,7 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
                                in % group == 0;
       if (!quantizable) return keep_16bit(t);
       const std::int64_t groups = n / group;
-      return stored(t, "mlx-" + std::to_string(f.bits) + "bit", ceil_div(n * f.bits, 32) * 4 + groups * 2 * k16BitBytes, 3);
+      return stored(t, packed_type("mlx", f.bits), ceil_div(n * f.bits, 32) * 4 + groups * 2 * k16BitBytes, 3);
     }
     case QuantScheme::gguf:    // per tensor by GgufMixer, below
     case QuantScheme::stored:  // an imported file's bytes: weights_layout never asks per tensor
@@ -332,7 +352,7 @@ TensorStorage gguf_tensor(const TensorInfo& t, GgmlType type) {
   const GgmlTypeInfo& b = ggml_type(type);
   // ggml_row_size per row × rows (rows are whole blocks after the fallback).
   const std::int64_t bytes = ceil_div(t.row_elements(), b.block_elements) * b.block_bytes * t.rows();
-  return stored(t, std::string(b.name), t.is_matrix() ? bytes : bytes_for_elements(t.elements(), b.block_elements, b.block_bytes));
+  return stored(t, b.name, t.is_matrix() ? bytes : bytes_for_elements(t.elements(), b.block_elements, b.block_bytes));
 }
 
 }  // namespace
@@ -341,9 +361,9 @@ double WeightsLayout::bits_per_weight() const {
   return elements > 0 ? 8.0 * static_cast<double>(total_bytes) / static_cast<double>(elements) : 0.0;
 }
 
-std::int64_t WeightsLayout::tensor_bytes(std::string_view name) const {
-  for (const auto& t : tensors) {
-    if (t.name == name) return t.bytes;
+std::int64_t WeightsLayout::tensor_bytes(const std::vector<TensorInfo>& infos, std::string_view name) const {
+  for (std::size_t i = 0; i < infos.size() && i < tensors.size(); ++i) {
+    if (infos[i].name == name) return tensors[i].bytes;
   }
   return 0;
 }
@@ -389,7 +409,7 @@ WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format,
     layout.total_bytes += t.bytes;
     layout.elements += t.elements;
     layout.bytes_by_class[static_cast<std::size_t>(t.tensor_class)] += t.bytes;
-    if (t.name.find("_exps") != std::string::npos) layout.routed_expert_bytes += t.bytes;
+    if (t.routed_experts) layout.routed_expert_bytes += t.bytes;
   }
   return layout;
 }

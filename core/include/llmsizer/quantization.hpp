@@ -19,14 +19,18 @@ namespace llmsizer {
 
 /// One tensor as a format stores it.
 struct TensorStorage {
-  std::string name;          ///< GGUF-style name from model_tensors
-  std::string type;          ///< storage type: "Q6_K", "F32", "BF16", "gptq-4bit", "nf4", ...
+  // No name: the layout's tensors are those of the list it was made from, in its order (a copy of
+  // each name was a third of an estimate's instructions, and an allocation per tensor in WASM).
+  /// storage type: "Q6_K", "F32", "BF16", "gptq-4bit", "nf4", ...: always static text (a format's
+  /// id, a ggml type's name, a literal), so that a layout of hundreds of tensors copies no string.
+  std::string_view type;
   TensorClass tensor_class = TensorClass::other;
   std::int64_t elements = 0;
   std::int64_t bytes = 0;    ///< bytes of the tensor with its scales, zeros and indices
   int stored_tensors = 1;    ///< entries in the file (GPTQ: qweight, qzeros, scales, g_idx → 4)
   bool lump = false;         ///< TensorInfo::lump: many tensors' elements, not one matrix
   std::int64_t matrices = 1; ///< matrices stacked in it (MoE experts: shape[2]); 1 otherwise
+  bool routed_experts = false;  ///< a stack of routed experts ("_exps" in its name)
 };
 
 /** The weights of a model in one format. */
@@ -42,8 +46,8 @@ struct WeightsLayout {
   std::int64_t class_bytes(TensorClass c) const { return bytes_by_class[static_cast<std::size_t>(c)]; }
   /// Effective bits per weight over the whole model: total bytes × 8 / parameters.
   double bits_per_weight() const;
-  /// Bytes of the tensor named `name`, or 0.
-  std::int64_t tensor_bytes(std::string_view name) const;
+  /// Bytes of the tensor named `name` in `tensors`, the list this layout was made from; or 0.
+  std::int64_t tensor_bytes(const std::vector<TensorInfo>& tensors, std::string_view name) const;
 };
 
 /** The model's tensors in `format`. `group_size` overrides the format's default group for
