@@ -185,6 +185,16 @@ JsonWriter& JsonWriter::key(std::string_view name) {
   return *this;
 }
 
+JsonWriter& JsonWriter::key(std::string_view name, std::string_view suffix) {
+  separate();
+  out_.push('"');
+  append_escaped(out_, name);
+  out_.append(suffix);  // the code's own plain ASCII ("_data")
+  out_.append("\":", 2);
+  need_comma_ = false;
+  return *this;
+}
+
 JsonWriter& JsonWriter::value(std::string_view text) {
   separate();
   out_.push('"');

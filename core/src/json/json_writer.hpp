@@ -88,6 +88,9 @@ class JsonWriter {
 
   /// An object's key; the value written next is its value.
   JsonWriter& key(std::string_view name);
+  /// The key `name` then `suffix` ("reason" "_data", without a string made for it; the suffix is
+  /// the code's own plain ASCII, written as is).
+  JsonWriter& key(std::string_view name, std::string_view suffix);
 
   JsonWriter& value(std::string_view text);
   JsonWriter& value(const std::string& text) { return value(std::string_view(text)); }

@@ -103,10 +103,14 @@ std::string text(const json& obj, const char* key, const std::string& field, con
                  const std::string& fallback) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return fallback;
-  std::string list;
-  for (std::size_t i = 0; i < allowed.size(); ++i) list += (i ? ", " : "") + allowed[i];
+  // The allowed values as the error names them, joined only for an error.
+  const auto list = [&allowed] {
+    std::string joined;
+    for (std::size_t i = 0; i < allowed.size(); ++i) joined += (i ? ", " : "") + allowed[i];
+    return joined;
+  };
   if (!it->is_string()) {
-    throw InputError(field, allowed.empty() ? Message("error.string").text("got", it->dump()) : Message("error.one_of").text("allowed", list).text("got", it->dump()));
+    throw InputError(field, allowed.empty() ? Message("error.string").text("got", it->dump()) : Message("error.one_of").text("allowed", list()).text("got", it->dump()));
   }
   std::string value = it->get<std::string>();
   for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -114,7 +118,7 @@ std::string text(const json& obj, const char* key, const std::string& field, con
   for (const auto& a : allowed) {
     if (a == value) return value;
   }
-  throw InputError(field, Message("error.one_of").text("allowed", list).text("got", it->dump()));
+  throw InputError(field, Message("error.one_of").text("allowed", list()).text("got", it->dump()));
 }
 
 namespace {

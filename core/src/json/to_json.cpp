@@ -21,7 +21,7 @@ void put_messages(JsonWriter& w, const char* key, const std::vector<Message>& me
     for (const auto& m : messages) w.value(render_en(m));
     w.end_array();
   }
-  w.key(std::string(key) + "_data").begin_array();
+  w.key(key, "_data").begin_array();
   for (const auto& m : messages) write_message_json(w, m);
   w.end_array();
 }
@@ -30,7 +30,7 @@ void put_messages(JsonWriter& w, const char* key, const std::vector<Message>& me
 /// request says english_text false).
 void put_message(JsonWriter& w, const char* key, const Message& message) {
   if (w.english_text()) w.field(key, render_en(message));
-  w.key(std::string(key) + "_data");
+  w.key(key, "_data");
   write_message_json(w, message);
 }
 
