@@ -177,6 +177,22 @@ void append_double(TextBuffer& out, double number) {
 }
 
 JsonWriter& JsonWriter::key(std::string_view name) {
+  // Keys are the code's own short ASCII names: `,"name":` goes in one append when every byte of the
+  // name is written as itself (a fifth of a recommendation's writing was its 36,000 keys).
+  constexpr std::size_t kShortKey = 48;
+  if (name.size() <= kShortKey && plain_run_end(name, 0) == name.size()) {
+    char text[kShortKey + 4];
+    std::size_t n = 0;
+    if (need_comma_) text[n++] = ',';
+    text[n++] = '"';
+    std::memcpy(text + n, name.data(), name.size());
+    n += name.size();
+    text[n++] = '"';
+    text[n++] = ':';
+    out_.append(text, n);
+    need_comma_ = false;
+    return *this;
+  }
   separate();
   out_.push('"');
   append_escaped(out_, name);
