@@ -24,11 +24,8 @@ const WeightFormat& format(const char* id) {
 /// model's tensor list, in its order).
 std::string type_of(const ModelSpec& model, const WeightsLayout& layout, const std::string& name) {
   const auto list = tensor_list(model);  // held: the list may be made for this call
-  const auto& infos = list->tensors;
-  for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
-    if (infos[i].name == name) return std::string(layout.tensors[i].type);
-  }
-  return "";
+  const TensorStorage* t = layout.find(list->tensors, name);
+  return t != nullptr ? std::string(t->type) : "";
 }
 double gib(std::int64_t bytes) { return static_cast<double>(bytes) / test_support::kGiB; }
 }  // namespace

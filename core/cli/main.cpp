@@ -140,7 +140,6 @@ void report_hf(const std::string& id, const ordered_json& r) {
   for (const auto& w : r["model"].value("warnings", ordered_json::array())) std::cerr << "llmsizer: " << id << ": " << w.get<std::string>() << "\n";
 }
 
-/// Builds the request from FILE and flags. Returns false (after printing) on a usage error.
 /// The request as the printed report needs it: the report is made of the core's English sentences, so
 /// a request's `english_text: false` (for pages that render the data themselves) is asked as true; --json
 /// passes the request through as it is. A request that is not a JSON object is left to the core to report.
@@ -155,6 +154,7 @@ std::string with_english_text(const std::string& request) {
   }
 }
 
+/// Builds the request from FILE and flags. Returns false (after printing) on a usage error.
 bool build_request(const Options& o, std::string& request, std::string& error_field, std::string& error_message) {
   ordered_json body = ordered_json::object();
   if (!o.file.empty()) {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <iterator>
+#include <stdexcept>
+#include <string>
 
 namespace llmsizer {
 namespace {
@@ -38,14 +40,18 @@ TensorStorage stored(const TensorInfo& t, std::string_view type, std::int64_t by
   return {type, t.tensor_class, t.elements(), bytes, entries, t.lump, t.dims() > 2 ? t.shape[2] : 1, routed_experts};
 }
 
-/// "gptq-4bit", "mlx-6bit", ...: the type of a GPTQ or MLX format of `bits` (kWeightFormats' bits).
-std::string_view packed_type(std::string_view scheme, int bits) {
-  static constexpr std::string_view kGptq[] = {"gptq-0bit", "gptq-1bit", "gptq-2bit", "gptq-3bit", "gptq-4bit",
+/// "gptq-4bit", "mlx-6bit", ...: the storage type of a GPTQ or MLX format of 1 to 8 bits (static
+/// text, as TensorStorage::type must be). A format table entry outside that is a programming error.
+std::string_view packed_type(QuantScheme scheme, int bits) {
+  static constexpr std::string_view kGptq[] = {"gptq-1bit", "gptq-2bit", "gptq-3bit", "gptq-4bit",
                                                "gptq-5bit", "gptq-6bit", "gptq-7bit", "gptq-8bit"};
-  static constexpr std::string_view kMlx[] = {"mlx-0bit", "mlx-1bit", "mlx-2bit", "mlx-3bit", "mlx-4bit",
+  static constexpr std::string_view kMlx[] = {"mlx-1bit", "mlx-2bit", "mlx-3bit", "mlx-4bit",
                                               "mlx-5bit", "mlx-6bit", "mlx-7bit", "mlx-8bit"};
-  const std::size_t i = bits >= 0 && bits <= 8 ? static_cast<std::size_t>(bits) : 0;
-  return scheme == "gptq" ? kGptq[i] : kMlx[i];
+  if (bits < 1 || bits > 8 || (scheme != QuantScheme::gptq && scheme != QuantScheme::mlx)) {
+    throw std::logic_error("no packed storage type for " + std::to_string(bits) + " bits");
+  }
+  const auto i = static_cast<std::size_t>(bits - 1);
+  return scheme == QuantScheme::gptq ? kGptq[i] : kMlx[i];
 }
 
 TensorStorage keep_16bit(const TensorInfo& t) { return stored(t, "BF16", t.elements() * k16BitBytes); }
@@ -96,7 +102,7 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
       const std::int64_t qzeros = groups * ceil_div(out / matrices * f.bits, 32) * 4 * matrices;
       const std::int64_t scales = groups * out * 2;
       const std::int64_t g_idx = in * 4 * matrices;
-      return stored(t, packed_type("gptq", f.bits), qweight + qzeros + scales + g_idx, 4);
+      return stored(t, packed_type(QuantScheme::gptq, f.bits), qweight + qzeros + scales + g_idx, 4);
     }
     case QuantScheme::awq: {
       if (!is_decoder_linear(t)) return keep_16bit(t);
@@ -118,7 +124,7 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
                                in % group == 0;
       if (!quantizable) return keep_16bit(t);
       const std::int64_t groups = n / group;
-      return stored(t, packed_type("mlx", f.bits), ceil_div(n * f.bits, 32) * 4 + groups * 2 * k16BitBytes, 3);
+      return stored(t, packed_type(QuantScheme::mlx, f.bits), ceil_div(n * f.bits, 32) * 4 + groups * 2 * k16BitBytes, 3);
     }
     case QuantScheme::gguf:    // per tensor by GgufMixer, below
     case QuantScheme::stored:  // an imported file's bytes: weights_layout never asks per tensor
@@ -361,11 +367,16 @@ double WeightsLayout::bits_per_weight() const {
   return elements > 0 ? 8.0 * static_cast<double>(total_bytes) / static_cast<double>(elements) : 0.0;
 }
 
-std::int64_t WeightsLayout::tensor_bytes(const std::vector<TensorInfo>& infos, std::string_view name) const {
+const TensorStorage* WeightsLayout::find(const std::vector<TensorInfo>& infos, std::string_view name) const {
   for (std::size_t i = 0; i < infos.size() && i < tensors.size(); ++i) {
-    if (infos[i].name == name) return tensors[i].bytes;
+    if (infos[i].name == name) return &tensors[i];
   }
-  return 0;
+  return nullptr;
+}
+
+std::int64_t WeightsLayout::tensor_bytes(const std::vector<TensorInfo>& infos, std::string_view name) const {
+  const TensorStorage* t = find(infos, name);
+  return t != nullptr ? t->bytes : 0;
 }
 
 WeightsLayout weights_layout(const ModelSpec& model, const WeightFormat& format, int group_size) {

@@ -46,7 +46,9 @@ struct WeightsLayout {
   std::int64_t class_bytes(TensorClass c) const { return bytes_by_class[static_cast<std::size_t>(c)]; }
   /// Effective bits per weight over the whole model: total bytes × 8 / parameters.
   double bits_per_weight() const;
-  /// Bytes of the tensor named `name` in `tensors`, the list this layout was made from; or 0.
+  /// The storage of the tensor named `name` in `tensors`, the list this layout was made from; or nullptr.
+  const TensorStorage* find(const std::vector<TensorInfo>& tensors, std::string_view name) const;
+  /// Bytes of that tensor, or 0.
   std::int64_t tensor_bytes(const std::vector<TensorInfo>& tensors, std::string_view name) const;
 };
 

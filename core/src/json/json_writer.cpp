@@ -193,12 +193,7 @@ JsonWriter& JsonWriter::key(std::string_view name) {
     need_comma_ = false;
     return *this;
   }
-  separate();
-  out_.push('"');
-  append_escaped(out_, name);
-  out_.append("\":", 2);
-  need_comma_ = false;
-  return *this;
+  return key(name, std::string_view());
 }
 
 JsonWriter& JsonWriter::key(std::string_view name, std::string_view suffix) {

@@ -51,22 +51,20 @@ json parse_body(const std::string& text) {
   return body;
 }
 
-/// The request values of the weight formats (precision.hpp's fixed table), made once: every
-/// request reads them, and making the list of 60 was a tenth of parsing one.
+/// The request values (ids) of a fixed format table (precision.hpp).
+template <typename Format>
+std::vector<std::string> ids_of(const Format* begin, const Format* end) {
+  std::vector<std::string> ids;
+  for (const Format* f = begin; f != end; ++f) ids.emplace_back(f->id);
+  return ids;
+}
+/// Made once: every request reads them, and making the list of 60 was a tenth of parsing one.
 const std::vector<std::string>& weight_format_ids() {
-  static const std::vector<std::string> ids = [] {
-    std::vector<std::string> made;
-    for (auto* f = weight_formats_begin(); f != weight_formats_end(); ++f) made.emplace_back(f->id);
-    return made;
-  }();
+  static const std::vector<std::string> ids = ids_of(weight_formats_begin(), weight_formats_end());
   return ids;
 }
 const std::vector<std::string>& kv_format_ids() {
-  static const std::vector<std::string> ids = [] {
-    std::vector<std::string> made;
-    for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) made.emplace_back(f->id);
-    return made;
-  }();
+  static const std::vector<std::string> ids = ids_of(kv_cache_formats_begin(), kv_cache_formats_end());
   return ids;
 }
 
