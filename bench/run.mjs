@@ -43,8 +43,11 @@ const cases = [
   ['recommend (whole catalog)', 'recommend', 10, JSON.stringify(base)],
   // What the page asks for its ranking: the same, without the English text it renders itself from the data.
   ['recommend (whole catalog, the page\'s english_text false)', 'recommend', 10, JSON.stringify({ ...base, english_text: false })],
+  // What the page asks since it lists only the ten rows it shows until its reader asks for all.
+  ['recommend (whole catalog, the page\'s request: english_text false, max_options 10)', 'recommend', 10, JSON.stringify({ ...base, english_text: false, max_options: 10 })],
   ['recommend (catalog ×10)', 'recommendGrown', 3, JSON.stringify(base)],
   ['recommend (catalog ×10, english_text false)', 'recommendGrown', 3, JSON.stringify({ ...base, english_text: false })],
+  ['recommend (catalog ×10, the page\'s request)', 'recommendGrown', 3, JSON.stringify({ ...base, english_text: false, max_options: 10 })],
   ['listModels', 'listModels', 10, ''],
   ['listHardware', 'listHardware', 10, ''],
   // The header's bytes and the whole checkpoint's size, on both sides (a size of just the header's

@@ -20,3 +20,8 @@ llmsizer_cli_test(ollama_command_line estimate ollama_two_slots.json
 # still prints the CLI's report in full: the CLI asks the core for the sentences it prints.
 llmsizer_cli_test(report_of_a_numbers_only_request estimate numbers_only.json "parameters × bytes per parameter")
 llmsizer_cli_test(recommendation_of_a_numbers_only_request recommend numbers_only.json "to spare")
+
+# --max-options N lists the best N and says how many fit in all (the catalog fits Qwen2.5-7B at
+# int4 on far more than two entries; recommend_test.cpp checks the count against the full list).
+add_test(NAME cli.recommend_max_options COMMAND llmsizer recommend --model qwen2.5-7b-instruct --weights int4 --max-options 2)
+set_tests_properties(cli.recommend_max_options PROPERTIES PASS_REGULAR_EXPRESSION "\n2    [^\n]*\n\\(the best 2 of [0-9]+ options that fit\\)")

@@ -100,3 +100,41 @@ TEST_CASE("recommend and list_hardware answer through the JSON edge", "[recommen
   CHECK(list["hardware"].size() == hardware_catalog().size());
   CHECK(list["hardware"][0].contains("memory_bandwidth_gb_per_s"));
 }
+
+TEST_CASE("max_options lists the best few of the same ranking and still counts every option that fits", "[recommend][api]") {
+  const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
+  const MemoryByDevices memory(m, test_support::inference("int4", 7'168, 1'024));
+  const std::vector<HardwareSpec>& catalog = hardware_catalog();
+  const OwnershipCosts costs;
+  const CatalogOptions evaluated(memory, catalog, costs);
+  const Recommendation all = recommend_hardware(evaluated, Goal::best_value);
+  const Recommendation three = recommend_hardware(evaluated, Goal::best_value, kNearMisses, 3);
+  REQUIRE(all.options.size() > 3);
+  CHECK(all.options_total == all.options.size());
+  CHECK(three.options_total == all.options.size());
+  REQUIRE(three.options.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(three.options[i].hardware == all.options[i].hardware);
+    CHECK(edge::render_en(three.options[i].reason) == edge::render_en(all.options[i].reason));
+  }
+  // The near misses do not depend on how many options are listed.
+  REQUIRE(three.near_misses.size() == all.near_misses.size());
+  for (std::size_t i = 0; i < all.near_misses.size(); ++i) CHECK(three.near_misses[i].hardware == all.near_misses[i].hardware);
+
+  // Through the JSON edge, inference and training alike; 0 is not a number of rows.
+  for (const char* task : {"inference", "training"}) {
+    CAPTURE(task);
+    const std::string base = std::string(R"({"model": "qwen2.5-7b-instruct", "weights": "int4", "task": ")") + task + "\"";
+    const auto full = nlohmann::json::parse(recommend(base + "}"));
+    const auto two = nlohmann::json::parse(recommend(base + R"(, "max_options": 2})"));
+    REQUIRE(full["options"].size() > 2);
+    CHECK(full["options_total"] == full["options"].size());
+    CHECK(two["options_total"] == full["options"].size());
+    REQUIRE(two["options"].size() == 2);
+    CHECK(two["options"][0]["id"] == full["options"][0]["id"]);
+    CHECK(two["options"][1]["id"] == full["options"][1]["id"]);
+  }
+  const auto zero = nlohmann::json::parse(recommend(R"({"model": "qwen2.5-7b-instruct", "max_options": 0})"));
+  CHECK(zero["error"]["field"] == "max_options");
+  CHECK(zero["error"]["message"] == "must be a whole number from 1 to 1000000; got 0");
+}

@@ -24,8 +24,11 @@ let hardware = [];
 let { state, t, f } = S;
 let lastResponse = null;
 let extrasTimer = 0;
+let urlTimer = 0;
 let extrasGeneration = 0;
 let showAllOptions = false;
+/** Rows of the ranking shown before the reader asks for all. */
+const RANKING_ROWS = 10;
 let showAllPrecisions = false;
 let probeName = '';    // the core's name for a loaded probe file's device ("measured: …")
 let probeSource = '';  // where that probe file came from (its file name, or this browser)
@@ -360,7 +363,7 @@ function update({ fromForm = true } = {}) {
   if (fromForm) state = readForm();
   if (state.hardware === MACHINE_HARDWARE && before.hardware !== MACHINE_HARDWARE && hardwareById.has(before.hardware)) adoptMachineBase(before.hardware);
   showSections();
-  writeUrl();
+  scheduleUrl();
   const response = call('estimate', JSON.stringify(toRequest(state)));
   clearErrors();
   if (response.error) {
@@ -473,6 +476,7 @@ function scheduleExtras(delay = 120) {
   document.body.dataset.busy = 'true';  // tests wait for the extras to be drawn
   extrasTimer = setTimeout(() => {
     if (generation !== extrasGeneration) return;
+    if (urlTimer) writeUrl();
     if (lastResponse) {
       renderChart();
       renderPrecisions();
@@ -592,7 +596,8 @@ function renderOptions() {
   const more = $('options-more');
   table.replaceChildren();
   $('near-misses').replaceChildren();
-  const r = call('recommend', JSON.stringify(recommendRequest(state)));
+  // The ranking shows its first rows until the reader asks for all: only those are asked for.
+  const r = call('recommend', JSON.stringify(recommendRequest(state, showAllOptions ? 0 : RANKING_ROWS)));
   renderCosts(r);
   if (r.error || !Array.isArray(r.options)) {
     note.textContent = `${t('options.unavailable')} ${r.error ? message(t, f, r.error.message_data, r.error.message) : ''}`;
@@ -611,7 +616,8 @@ function renderOptions() {
     }
     $('near-misses').append(el('h4', { text: t('options.nearMisses') }), ul);
   }
-  note.textContent = r.options.length ? t('options.count', { count: f.whole(r.options.length) }) : t('options.none');
+  const total = typeof r.options_total === 'number' ? r.options_total : r.options.length;
+  note.textContent = total ? t('options.count', { count: f.whole(total) }) : t('options.none');
   const speedKey = state.task === 'training' ? 'tokens_per_s' : 'decode_tokens_per_s';
   const get = (o, k) => (o[k] !== undefined ? o[k] : o.throughput ? o.throughput[k] : undefined);
   const cols = [
@@ -629,7 +635,7 @@ function renderOptions() {
   const labels = cols.map(([h]) => (h.startsWith('key.') ? fieldLabel(t, h.slice(4)) : t(h)));
   for (const text of labels) head.append(el('th', { text, attrs: { scope: 'col' } }));
   const body = table.createTBody();
-  const shown = showAllOptions ? r.options : r.options.slice(0, 10);
+  const shown = showAllOptions ? r.options : r.options.slice(0, RANKING_ROWS);
   shown.forEach((o, i) => {
     const row = body.insertRow();
     row.className = o.fits ? 'yes' : 'no';
@@ -648,8 +654,8 @@ function renderOptions() {
       row.cells[1].append(use);
     }
   });
-  more.hidden = r.options.length <= 10;
-  more.textContent = showAllOptions ? t('options.fewer') : t('options.all', { count: f.whole(r.options.length) });
+  more.hidden = total <= RANKING_ROWS;
+  more.textContent = showAllOptions ? t('options.fewer') : t('options.all', { count: f.whole(total) });
 }
 
 /** Buy, rent or use what you have (recommend's `costs`): one row per option, each number with its
@@ -736,7 +742,17 @@ function shareUrl() {
   return `${location.origin}${location.pathname}#${toParams(state).toString()}`;
 }
 
+/** An edit's link is written after its frame: history.replaceState took 5.5 of an edit's 10 ms
+ *  to the next frame (headless Chromium, this machine: issue 20). The extras write it at the latest,
+ *  and so does leaving the page. */
+function scheduleUrl() {
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(writeUrl, 60);
+}
+
 function writeUrl() {
+  clearTimeout(urlTimer);
+  urlTimer = 0;
   const url = shareUrl();
   $('share-url').value = url;
   history.replaceState(null, '', url);
@@ -1150,6 +1166,7 @@ function wire() {
   $('hf-load').addEventListener('click', () => loadFromHub());
   window.addEventListener('online', renderNetwork);
   window.addEventListener('offline', renderNetwork);
+  window.addEventListener('pagehide', () => { if (urlTimer) writeUrl(); });
   $('targets-attention').addEventListener('click', () => { for (const n of targetPreset('all-linear')) $(`target-${n}`).checked = targetPreset('attention').includes(n); update(); });
   $('targets-all').addEventListener('click', () => { for (const n of targetPreset('all-linear')) $(`target-${n}`).checked = true; update(); });
   for (const b of document.querySelectorAll('[data-unit]')) {

@@ -52,7 +52,7 @@ override the request instead:
        https://huggingface.co)  --hf-token-env VAR (the variable holding a token for gated or
        private models; default HF_TOKEN; the token is sent to the endpoint only, never stored)
   --task inference|training  --weights FMT  --kv-cache FMT  --engine NAME
-  --input N  --output N  --batch N  --gpus N  --hardware ID  --goal GOAL
+  --input N  --output N  --batch N  --gpus N  --hardware ID  --goal GOAL  --max-options N (recommend: list the best N)
   --engine-version X.Y (transformers version whose generate is modelled)
   --method full|freeze|lora|qlora  --seq-len N  --micro-batch N  --checkpointing
 Sizes print in GB (10^9 bytes); --gib prints GiB (2^30 bytes).
@@ -234,6 +234,7 @@ bool build_request(const Options& o, std::string& request, std::string& error_fi
     else if (name == "--gpus") body["gpus"] = number_or_text(value);
     else if (name == "--hardware") body["hardware"] = value;
     else if (name == "--goal") body["goal"] = value;
+    else if (name == "--max-options") body["max_options"] = number_or_text(value);
     else if (name == "--method") body["training"]["method"] = value;
     else if (name == "--seq-len") body["training"]["seq_len"] = number_or_text(value);
     else if (name == "--micro-batch") body["training"]["micro_batch"] = number_or_text(value);
@@ -313,6 +314,10 @@ void print_recommendation(const ordered_json& r) {
                 number(o["headroom_bytes"].is_number() ? ordered_json(o["headroom_bytes"].get<double>() / 1e9) : ordered_json(), "%.1f").c_str(),
                 number(o["decode_tokens_per_s"], "%.1f").c_str(), number(o.value("usd_per_hour", ordered_json()), "%.3f").c_str(),
                 number(o.value("usd_per_million_tokens", ordered_json()), "%.2f").c_str());
+  }
+  const std::size_t listed = r["options"].size();
+  if (r["options_total"].is_number() && r["options_total"].get<std::size_t>() > listed) {
+    std::cout << "(the best " << listed << " of " << r["options_total"].get<std::size_t>() << " options that fit)\n";
   }
   if (!r["options"].empty()) std::cout << "\nBest: " << r["options"][0].value("name", "") << ": " << r["options"][0].value("reason", "") << "\n";
   if (!r["near_misses"].empty()) std::cout << "\nNearly fits:\n";

@@ -31,12 +31,12 @@ CostKind kind_of(const HardwareSpec& hw) {
   return CostKind::cloud;
 }
 
-/// The option's numbers at the usage pattern (its `option` and `explain` left empty); none when it
-/// has no speed, or (but for the person's own machine) no price.
-std::optional<CostRow> price_row(const HardwareOption& o, CostKind kind, const UsagePattern& usage, const OwnershipCosts& costs) {
+/// The option's numbers at the usage pattern; none when it has no speed, or (but for the person's
+/// own machine) no price.
+std::optional<CostNumbers> price_numbers(const HardwareOption& o, CostKind kind, const UsagePattern& usage, const OwnershipCosts& costs) {
   if (!o.fit.fits || !o.speed.known || !(o.speed.decode_tokens_per_s_total > 0)) return std::nullopt;
   if (kind != CostKind::mine && !o.cost.known) return std::nullopt;
-  CostRow r;
+  CostNumbers r;
   r.kind = kind;
   r.tokens_per_s = o.speed.decode_tokens_per_s_total;
   if (usage.tokens_per_day > 0) {
@@ -65,11 +65,13 @@ std::optional<CostRow> price_row(const HardwareOption& o, CostKind kind, const U
   return r;
 }
 
-/** A row of the table: its numbers (price_row), the option and the explanation of the numbers.
+/** A row of the table: its numbers (price_numbers), the option and the explanation of the numbers.
  *  Made only for the rows the table keeps: every priced option is a candidate, and explaining
  *  (and copying) each of them was half of the cost table (issue 20, callgrind on
  *  bench/edge_bench.cpp). */
-CostRow explained_row(CostRow r, HardwareOption option, const UsagePattern& usage, const OwnershipCosts& costs) {
+CostRow explained_row(const CostNumbers& numbers, HardwareOption option, const UsagePattern& usage, const OwnershipCosts& costs) {
+  CostRow r;
+  static_cast<CostNumbers&>(r) = numbers;
   r.option = std::move(option);
   const HardwareOption& o = r.option;
   const CostKind kind = r.kind;
@@ -120,9 +122,11 @@ CostComparison compare_costs(const CatalogOptions& evaluated, const HardwareSpec
   const OwnershipCosts& costs = evaluated.costs();
   CostComparison out;
   out.usage = usage;
-  // Candidates: every priced option's numbers (rows without their option and explanation yet).
-  std::vector<CostRow> candidates;
+  // Candidates: every priced option's numbers (a row's option and explanation only once it is kept).
+  std::vector<CostNumbers> candidates;
   std::vector<const HardwareOption*> candidate_options;
+  candidates.reserve(catalog.size());
+  candidate_options.reserve(catalog.size());
   for (std::size_t i = 0; i < catalog.size(); ++i) {
     const HardwareSpec& hw = catalog[i];
     if (!hw.unsupported.id.empty()) continue;
@@ -130,15 +134,15 @@ CostComparison compare_costs(const CatalogOptions& evaluated, const HardwareSpec
     // Cheap checks first: only a priced option can be in the table.
     if (kind == CostKind::cloud ? !hw.is_rented() : hw.price_usd <= 0) continue;
     const HardwareOption& option = evaluated.at(i);
-    if (std::optional<CostRow> row = price_row(option, kind, usage, costs)) {
-      candidates.push_back(std::move(*row));
+    if (std::optional<CostNumbers> row = price_numbers(option, kind, usage, costs)) {
+      candidates.push_back(*row);
       candidate_options.push_back(&option);
     }
   }
   if (mine != nullptr) {
     HardwareOption o = evaluate_option(memory, *mine, costs, catalog);
     if (!o.cost.known) o.cost.power_w = purchase_of(*mine, o.fit.gpus_used, o.fit.memory_option_bytes, 0, costs).power_w;
-    if (std::optional<CostRow> row = price_row(o, CostKind::mine, usage, costs)) out.rows.push_back(explained_row(std::move(*row), std::move(o), usage, costs));
+    if (std::optional<CostNumbers> row = price_numbers(o, CostKind::mine, usage, costs)) out.rows.push_back(explained_row(*row, std::move(o), usage, costs));
   }
   // Per kind, the cheapest per million tokens, cheapest first (a selection by scans: a sort of the
   // rows would be code the WASM module carries for one table). Ties keep catalog order.
@@ -154,7 +158,7 @@ CostComparison compare_costs(const CatalogOptions& evaluated, const HardwareSpec
       taken[best] = true;
       // The reference rent: the instance that costs least per token, the first cloud row.
       if (kind == CostKind::cloud && n == 0) out.rent_reference = static_cast<int>(out.rows.size());
-      out.rows.push_back(explained_row(std::move(candidates[best]), *candidate_options[best], usage, costs));
+      out.rows.push_back(explained_row(candidates[best], *candidate_options[best], usage, costs));
     }
   }
   const CostRow* reference = out.rent_reference >= 0 ? &out.rows[static_cast<std::size_t>(out.rent_reference)] : nullptr;

@@ -89,6 +89,9 @@ MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings
     : model_(model), layout_(std::move(layout)), counts_(count_model(model)), detail_(detail), settings_(settings) {
   settings_.weights_layout = &layout_;
   settings_.model_counts = &counts_;
+  InferenceSettings on_gpus = settings_;
+  on_gpus.gpus = std::max(1, settings_.gpus);
+  allocator_replay_applies_ = allocator_replay_applies(model_, on_gpus);
 }
 
 const MemoryEstimate& MemoryByDevices::at(int gpus) const {
@@ -113,10 +116,11 @@ bool allocator_runs_out(const ModelSpec& model, const InferenceSettings& setting
 }
 
 bool MemoryByDevices::allocator_runs_out(int gpus, std::int64_t usable_bytes) const {
+  if (gpus < 1 || !allocator_replay_applies_) return false;
   const MemoryEstimate& e = at(gpus);
+  if (e.device_bytes > usable_bytes) return false;
   InferenceSettings s = settings_;
   s.gpus = gpus;
-  if (gpus < 1 || e.device_bytes > usable_bytes || !allocator_replay_applies(model_, s)) return false;
   const auto index = static_cast<std::size_t>(gpus);
   if (index >= unbounded_reserved_.size()) unbounded_reserved_.resize(index + 1, -1);
   if (unbounded_reserved_[index] < 0) {

@@ -725,8 +725,9 @@ bool allocator_replay_applies(const ModelSpec& m, const InferenceSettings& s) {
   // The trace follows modeling_llama.py (Mistral and Qwen2 share its layer): dense MLP, no MLA, no
   // quantized kernels with buffers of their own; eager attention only (SDPA and FlashAttention
   // never materialize the scores whose cached segments fragment).
+  if (s.engine != Engine::transformers || s.flash_attention || s.gpus < 1) return false;  // before the names' compares
   const bool llama_shaped = m.model_type == "llama" || m.model_type == "mistral" || m.model_type == "qwen2";
-  return s.engine == Engine::transformers && !s.flash_attention && s.gpus >= 1 && m.has_architecture() && llama_shaped &&
+  return m.has_architecture() && llama_shaped &&
          m.moe.num_experts == 0 && m.mla.kv_lora_rank == 0 && s.weights != nullptr && s.weights->scheme == QuantScheme::plain &&
          m.num_attention_heads > 0 && m.head_dim > 0;
 }

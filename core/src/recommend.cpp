@@ -205,18 +205,17 @@ double rank_value(const HardwareOption& o, Goal goal) {
 
 namespace {
 
-/// evaluate_option without the sentence, the break-even among `rentals` (rented instances, catalog order).
-HardwareOption evaluate_numbers(const MemoryByDevices& memory, const HardwareSpec& hw, const OwnershipCosts& costs,
-                                const HardwareSpec* const* rentals_begin, const HardwareSpec* const* rentals_end) {
-  HardwareOption o;
+/// evaluate_option without the sentence, the break-even among `rentals` (rented instances, catalog
+/// order), into `o` (made in its place: an option is large, and CatalogOptions keeps thousands).
+void evaluate_numbers(HardwareOption& o, const MemoryByDevices& memory, const HardwareSpec& hw, const OwnershipCosts& costs,
+                      const HardwareSpec* const* rentals_begin, const HardwareSpec* const* rentals_end) {
   o.hardware = &hw;
   o.fit = fit_request(memory, hw, auto_fit(hw, memory.model()));
-  if (!o.fit.fits) return o;
+  if (!o.fit.fits) return;
   o.speed = estimate_throughput(memory.model(), memory.settings(), hw, placement_of(o.fit));
   const std::int64_t host_needed = hw.is_cpu() ? o.fit.required_bytes + kOsReserveBytes : 0;
   o.cost = option_cost_among(hw, o.fit.gpus_used, o.speed.decode_tokens_per_s_total, costs, rentals_begin, rentals_end,
                              o.fit.memory_option_bytes, host_needed);
-  return o;
 }
 
 /// The sentence of a fitting option, with the tight clause: less to spare than the margin is said,
@@ -237,7 +236,8 @@ bool by_gpu_id(const HardwareSpec* a, const HardwareSpec* b) {
 HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec& hw, const OwnershipCosts& costs,
                                const std::vector<HardwareSpec>& catalog) {
   const Rentals rentals = hw.kind == HardwareKind::gpu ? rentals_in(catalog) : Rentals();
-  HardwareOption o = evaluate_numbers(memory, hw, costs, rentals.data(), rentals.data() + rentals.size());
+  HardwareOption o;
+  evaluate_numbers(o, memory, hw, costs, rentals.data(), rentals.data() + rentals.size());
   if (o.fit.fits) o.reason = listed_reason(o, memory.settings());
   return o;
 }
@@ -259,7 +259,9 @@ const HardwareOption& CatalogOptions::at(std::size_t index) const {
       last = first;
       while (last != rentals_.data() + rentals_.size() && (*last)->gpu_id == hw.id) ++last;
     }
-    options_[index] = std::make_unique<const HardwareOption>(evaluate_numbers(memory_, hw, costs_, first, last));
+    auto option = std::make_unique<HardwareOption>();
+    evaluate_numbers(*option, memory_, hw, costs_, first, last);
+    options_[index] = std::move(option);
   }
   return *options_[index];
 }
@@ -269,7 +271,7 @@ Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vect
   return recommend_hardware(CatalogOptions(memory, catalog, costs), goal, max_near_misses);
 }
 
-Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, std::size_t max_near_misses) {
+Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, std::size_t max_near_misses, std::size_t max_options) {
   Recommendation r;
   r.goal = goal;
   const MemoryByDevices& memory = evaluated.memory();
@@ -277,9 +279,15 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
   const ModelSpec& model = memory.model();
   const InferenceSettings& settings = memory.settings();
   std::vector<NearMiss> misses;
-  // The fitting options ranked by pointer, then copied once in their order with their sentence
-  // (sorting the options themselves moved each large struct a dozen times).
-  std::vector<const HardwareOption*> fitting;
+  // The fitting options ranked by their keys and a pointer, then copied once in their order with
+  // their sentence (sorting the options themselves moved each large struct a dozen times; a key
+  // read per comparison was a tenth of a ten-fold catalog's ranking in WASM).
+  struct Ranked {
+    double key;    ///< rank_value: smaller is better
+    double speed;  ///< ties: the faster first
+    const HardwareOption* option;
+  };
+  std::vector<Ranked> fitting;
   fitting.reserve(catalog.size());
   for (std::size_t i = 0; i < catalog.size(); ++i) {
     const HardwareSpec& hw = catalog[i];
@@ -292,16 +300,17 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
       misses.push_back(std::move(miss));
       continue;
     }
-    fitting.push_back(&o);
+    fitting.push_back({rank_value(o, goal), o.speed.decode_tokens_per_s_total, &o});
   }
-  std::stable_sort(fitting.begin(), fitting.end(), [goal](const HardwareOption* a, const HardwareOption* b) {
-    const double ka = rank_value(*a, goal), kb = rank_value(*b, goal);
-    if (ka != kb) return ka < kb;
-    return a->speed.decode_tokens_per_s_total > b->speed.decode_tokens_per_s_total;
+  std::stable_sort(fitting.begin(), fitting.end(), [](const Ranked& a, const Ranked& b) {
+    if (a.key != b.key) return a.key < b.key;
+    return a.speed > b.speed;
   });
+  r.options_total = fitting.size();
+  if (fitting.size() > max_options) fitting.resize(max_options);
   r.options.reserve(fitting.size());
-  for (const HardwareOption* o : fitting) {
-    HardwareOption& listed = r.options.emplace_back(*o);
+  for (const Ranked& ranked : fitting) {
+    HardwareOption& listed = r.options.emplace_back(*ranked.option);
     listed.reason = listed_reason(listed, settings);
   }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "llmsizer/precision.hpp"
 #include "llmsizer/quantization.hpp"
@@ -389,10 +390,12 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
   return t;
 }
 
-const WeightsLayout& layout_of(const ModelSpec& m, const InferenceSettings& s, WeightsLayout& own) {
+/// The settings' weights layout, else one laid out into `own`. Empty until needed: a recommendation
+/// asks for thousands of steps, all with a layout, and an empty layout made for each was memory
+/// cleared for nothing (issue 20, a WASM profile of a ten-fold catalog).
+const WeightsLayout& layout_of(const ModelSpec& m, const InferenceSettings& s, std::optional<WeightsLayout>& own) {
   if (s.weights_layout != nullptr) return *s.weights_layout;
-  own = weights_layout(m, *s.weights, s.group_size);
-  return own;
+  return own.emplace(weights_layout(m, *s.weights, s.group_size));
 }
 
 /// The model's counts: the settings' when the caller counted them once (MemoryByDevices), else counted into `own`.
@@ -411,7 +414,7 @@ StepTime decode_step(const ModelSpec& m, const ModelCounts& counts, const Infere
   const bool cpu = where.gpus == 0 || hw.is_cpu();
   const bool offload = !cpu && where.gpu_layers >= 0 && where.gpu_layers < m.num_layers;
   if (!cpu && !offload) {
-    WeightsLayout own;
+    std::optional<WeightsLayout> own;
     return gpu_forward(m, counts, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{1, context}, options);
   }
   const ParamCounts& c = counts.params;
@@ -460,7 +463,7 @@ double prefill_seconds(const ModelSpec& m, const ModelCounts& counts, const Infe
   if (!cpu && !offload) {
     // One forward over the prompt: FLOPs or the weights, and never under the host's time to
     // issue one forward (an eager engine's per-layer floor), plus the synchronizing MoE loop.
-    WeightsLayout own;
+    std::optional<WeightsLayout> own;
     const StepTime t = gpu_forward(m, counts, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{s.input_tokens, s.input_tokens}, SpeedOptions{});
     const double floor = s.engine == Engine::autoawq ? kAutoAwqPrefillFloorS : 0.0;
     return std::max(t.total_s - t.fixed_s, floor);
@@ -502,13 +505,12 @@ Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, c
   // The settings with the weights laid out (on a GPU the step reads them tensor by tensor), copied
   // only when the caller has not laid them out.
   const InferenceSettings* laid_out = &s;
-  InferenceSettings with_layout;
-  WeightsLayout own;
+  std::optional<InferenceSettings> with_layout;
+  std::optional<WeightsLayout> own;
   if (!cpu && s.weights_layout == nullptr) {
-    with_layout = s;
-    own = weights_layout(m, *s.weights, s.group_size);
-    with_layout.weights_layout = &own;
-    laid_out = &with_layout;
+    with_layout.emplace(s);
+    with_layout->weights_layout = &layout_of(m, s, own);
+    laid_out = &*with_layout;
   }
   const InferenceSettings& settings = *laid_out;
   // Decode steps cost a linear function of the context: the step at the middle of the generation

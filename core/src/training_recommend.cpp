@@ -105,7 +105,8 @@ double rank_value(const TrainingOption& o, Goal goal) {
 }  // namespace
 
 TrainingRecommendation recommend_training(const ModelSpec& model, const TrainingSettings& settings, const std::vector<HardwareSpec>& catalog,
-                                          Goal goal, const OwnershipCosts& costs, std::size_t max_near_misses) {
+                                          Goal goal, const OwnershipCosts& costs, std::size_t max_near_misses,
+                                          std::size_t max_options) {
   TrainingRecommendation r;
   r.goal = goal;
   r.epoch_tokens_assumed = settings.dataset_tokens <= 0;
@@ -156,6 +157,8 @@ TrainingRecommendation recommend_training(const ModelSpec& model, const Training
     if (ka != kb) return ka < kb;
     return a.headroom_bytes > b.headroom_bytes;
   });
+  r.options_total = r.options.size();
+  if (r.options.size() > max_options) r.options.resize(max_options);
   auto shortfall = [](const TrainingOption& m) {
     return m.usable_bytes > 0 ? static_cast<double>(m.device_bytes) / static_cast<double>(m.usable_bytes) : 1e300;
   };

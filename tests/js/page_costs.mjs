@@ -41,6 +41,21 @@ try {
   const reasons = await page.$$eval('#options tbody tr .reason', (spans) => spans.map((x) => x.textContent));
   t.check(reasons.length >= 5 && reasons.every((x) => /to spare/.test(x) && /tokens\/s|tokens per second/.test(x)),
     `each listed option says what it leaves to spare and its speed: ${reasons.slice(0, 2).join(' | ')}`);
+  // The ranking asks the core for the ten rows it shows (max_options) and still says how many fit:
+  // "Show all" asks for every option. The 7B model at int4 fits far more than ten catalog entries.
+  const ranked = async () => page.$$eval('#options tbody tr', (rows) => rows.map((r) => r.cells[1].firstChild.textContent));
+  const firstTen = await ranked();
+  const showAll = await text(page, '#options-more');
+  const total = Number((showAll.match(/\d[\d,]*/) || ['0'])[0].replace(/,/g, ''));
+  t.check(firstTen.length === 10 && total > 10, `ten rows of ${total} (${showAll})`);
+  t.check((await text(page, '#options-note')).startsWith(`${total} options`), `the note counts every option that fits: ${await text(page, '#options-note')}`);
+  await page.click('#options-more');
+  await settled(page);
+  const all = await ranked();
+  t.check(all.length === total && firstTen.every((name, i) => all[i] === name), `"${showAll}" lists all ${total}, the first ten unchanged (${all.length} rows)`);
+  await page.click('#options-more');
+  await settled(page);
+  t.check((await ranked()).length === 10, 'and "Show the first 10" goes back to ten rows');
   await screenshot(page, 'page-1280-costs');
 
   // Electricity at $0.34/kWh doubles the power: $2.48.

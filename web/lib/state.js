@@ -327,9 +327,11 @@ export function toRequest(state, { withHardware = true } = {}) {
  *  ("use what you have"), with the usage pattern and electricity price of the cost table. The page
  *  renders every sentence of it from its data (lib/view.js message), in either language, so the core
  *  is asked to leave its English text out: over the whole catalog the answer is 16% smaller and
- *  written in about half the time (issue 20). */
-export function recommendRequest(state) {
+ *  written in about half the time (issue 20). `maxOptions`: the rows the ranking shows (the core
+ *  still ranks the whole catalog and says how many fit); none lists every option. */
+export function recommendRequest(state, maxOptions) {
   const request = { ...toRequest(state), goal: state.goal, english_text: false };
+  if (maxOptions) request.max_options = maxOptions;
   delete request.budget_bytes;
   delete request.cpu;
   if (typeof request.hardware === 'object') delete request.hardware;  // a probe file: the ranking lists it

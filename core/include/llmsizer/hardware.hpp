@@ -207,6 +207,9 @@ class MemoryByDevices {
   ModelCounts counts_;
   EstimateDetail detail_;
   InferenceSettings settings_;
+  /// allocator_replay_applies on one GPU or more (it depends on the device count only so): asked once,
+  /// not per catalog entry (a ten-fold catalog's recommendation copied the settings 1,230 times).
+  bool allocator_replay_applies_ = false;
   mutable std::vector<MemoryEstimate> cache_;
   mutable std::vector<bool> done_;
   mutable std::vector<std::int64_t> unbounded_reserved_;  ///< per GPU count; -1: not replayed yet

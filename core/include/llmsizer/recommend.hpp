@@ -4,6 +4,7 @@
 /// the person's goal and explained in one sentence; and the nearest options that do not fit, with
 /// what would make them fit (a smaller weight format, a shorter context, partial offload).
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -84,7 +85,8 @@ struct CostComparison;  // buy_or_rent.hpp
 
 struct Recommendation {
   Goal goal = Goal::best_value;
-  std::vector<HardwareOption> options;   ///< every option that fits, best first
+  std::vector<HardwareOption> options;   ///< every option that fits, best first (at most max_options)
+  std::size_t options_total = 0;         ///< how many fit, listed or not
   std::vector<NearMiss> near_misses;     ///< closest misses first
   std::shared_ptr<const CostComparison> costs;  ///< buy, rent or use what you have (buy_or_rent.hpp)
 };
@@ -123,14 +125,19 @@ class CatalogOptions {
   mutable std::vector<std::unique_ptr<const HardwareOption>> options_;
 };
 
+/// Near misses a recommendation lists by default (the closest first).
+constexpr std::size_t kNearMisses = 5;
+
 /** One sentence on a fitting option, built from its numbers. */
 Message option_reason(const HardwareOption& option, const InferenceSettings& settings);
 
 /** Ranks every entry of `catalog` for the request. Each entry's fit uses the memory estimates of
  *  `memory` (one per device count), so the whole catalog costs a handful of estimates. */
 Recommendation recommend_hardware(const MemoryByDevices& memory, const std::vector<HardwareSpec>& catalog, Goal goal,
-                                  const OwnershipCosts& costs, std::size_t max_near_misses = 5);
-/// The same over options already evaluated (and kept for the cost table).
-Recommendation recommend_hardware(const CatalogOptions& options, Goal goal, std::size_t max_near_misses = 5);
+                                  const OwnershipCosts& costs, std::size_t max_near_misses = kNearMisses);
+/// The same over options already evaluated (and kept for the cost table); only the best
+/// `max_options` of those that fit are listed, with their sentence (the rest only counted).
+Recommendation recommend_hardware(const CatalogOptions& options, Goal goal, std::size_t max_near_misses = kNearMisses,
+                                  std::size_t max_options = SIZE_MAX);
 
 }  // namespace llmsizer

@@ -6,6 +6,7 @@
 /// CPUs and GPU + CPU partial offload. Pure functions over plain structs.
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/memory.hpp"
@@ -202,7 +203,9 @@ struct StepTime {
   double attention_s = 0;      ///< part of memory_s: attention over the cache (and cache copies)
   double serial_s = 0;         ///< host-synchronous work: a per-expert Python loop, synchronizing kernels
   double total_s = 0;
-  std::string bound;           ///< what limits it, a term id: "bound.memory_bandwidth", "bound.compute", ...
+  /// What limits it, a term id ("bound.memory_bandwidth", "bound.compute", ...): static text, not a
+  /// string of its own (a recommendation makes thousands of steps; in WASM each id was an allocation).
+  std::string_view bound;
 };
 
 struct Throughput {

@@ -43,12 +43,14 @@ struct TrainingRecommendation {
   Goal goal = Goal::best_value;
   double epoch_tokens = 0;
   bool epoch_tokens_assumed = false;   ///< the request gave no dataset size: kDefaultEpochTokens
-  std::vector<TrainingOption> options;      ///< every option that fits, best first
+  std::vector<TrainingOption> options;      ///< every option that fits, best first (at most max_options)
+  std::size_t options_total = 0;            ///< how many fit, listed or not
   std::vector<TrainingOption> near_misses;  ///< closest misses first, with fixes
 };
 
 /** Ranks every GPU, laptop and instance of `catalog` for training `model` with `settings`. */
 TrainingRecommendation recommend_training(const ModelSpec& model, const TrainingSettings& settings, const std::vector<HardwareSpec>& catalog,
-                                          Goal goal, const OwnershipCosts& costs, std::size_t max_near_misses = 5);
+                                          Goal goal, const OwnershipCosts& costs, std::size_t max_near_misses = kNearMisses,
+                                          std::size_t max_options = SIZE_MAX);
 
 }  // namespace llmsizer

@@ -27,7 +27,7 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "flash_attention", "engine_version", "group_size", "goal", "cost", "cpu",
                                             "enforce_eager", "budget_bytes", "ubatch", "n_batch", "parallel", "kv_unified",
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
-                                            "ollama", "machine", "usage", "english_text"};
+                                            "ollama", "machine", "usage", "english_text", "max_options"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
 const char* const kLlamaCppFields[] = {"ubatch", "n_batch", "parallel", "kv_unified", "mmap", "n_gpu_layers",
@@ -463,6 +463,9 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
     r.goal = goal;
     r.costs = parse_costs(body);
     r.usage = parse_usage(body);
+    if (body.contains("max_options")) {
+      r.max_options = static_cast<std::size_t>(whole_number(body, "max_options", "max_options", 1, kMaxListedOptions, kMaxListedOptions));
+    }
     // The hardware a person names is theirs: the "use what you have" row of the cost table.
     if (body.contains("hardware")) r.hardware = parse_hardware(body, "hardware", catalog);
     return r;

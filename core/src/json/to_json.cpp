@@ -241,7 +241,7 @@ void throughput_json(JsonWriter& w, const Throughput& t, bool compute_unknown) {
   maybe(w, "prefill_tokens_per_s", t.prefill_tokens_per_s, 1);
   maybe(w, "time_to_first_token_s", t.time_to_first_token_s, 4);
   maybe(w, "generation_tokens_per_s", t.generation_tokens_per_s, 2);
-  put_message(w, "bound", Message("term." + t.step.bound));
+  put_message(w, "bound", Message(std::string("term.").append(t.step.bound)));
   w.field("bytes_per_step", t.bytes_per_step);
   w.key("step_ms").begin_object();
   w.field("total", rounded(t.step.total_s * 1e3, 4)).field("memory", rounded(t.step.memory_s * 1e3, 4));
@@ -456,6 +456,8 @@ std::string to_json(const Request& r, const Recommendation& rec) {
   w.field("input_tokens", r.input_tokens).field("output_tokens", r.output_tokens).field("batch", r.batch);
   w.end_object();
   w.field("goal", goal_id(rec.goal));
+  // How many fit: the options listed are the best max_options of them (all without it).
+  w.field("options_total", rec.options_total);
   w.key("options").begin_array();
   for (const auto& o : rec.options) {
     const HardwareSpec& h = *o.hardware;
@@ -532,6 +534,7 @@ std::string to_json(const Request& r, const TrainingRecommendation& rec) {
     w.end_array();
     put_messages(w, "fixes", words);
   };
+  w.field("options_total", rec.options_total);
   w.key("options").begin_array();
   for (const auto& o : rec.options) {
     open_option_json(o);
