@@ -476,7 +476,7 @@ function scheduleExtras(delay = 120) {
   document.body.dataset.busy = 'true';  // tests wait for the extras to be drawn
   extrasTimer = setTimeout(() => {
     if (generation !== extrasGeneration) return;
-    if (urlTimer) writeUrl();
+    flushUrl();
     if (lastResponse) {
       renderChart();
       renderPrecisions();
@@ -616,7 +616,7 @@ function renderOptions() {
     }
     $('near-misses').append(el('h4', { text: t('options.nearMisses') }), ul);
   }
-  const total = typeof r.options_total === 'number' ? r.options_total : r.options.length;
+  const total = r.options_total;  // how many fit; r.options lists the first RANKING_ROWS unless all are asked for
   note.textContent = total ? t('options.count', { count: f.whole(total) }) : t('options.none');
   const speedKey = state.task === 'training' ? 'tokens_per_s' : 'decode_tokens_per_s';
   const get = (o, k) => (o[k] !== undefined ? o[k] : o.throughput ? o.throughput[k] : undefined);
@@ -635,8 +635,7 @@ function renderOptions() {
   const labels = cols.map(([h]) => (h.startsWith('key.') ? fieldLabel(t, h.slice(4)) : t(h)));
   for (const text of labels) head.append(el('th', { text, attrs: { scope: 'col' } }));
   const body = table.createTBody();
-  const shown = showAllOptions ? r.options : r.options.slice(0, RANKING_ROWS);
-  shown.forEach((o, i) => {
+  r.options.forEach((o, i) => {
     const row = body.insertRow();
     row.className = o.fits ? 'yes' : 'no';
     if (o.id === state.hardware) row.classList.add('current');
@@ -748,6 +747,11 @@ function shareUrl() {
 function scheduleUrl() {
   clearTimeout(urlTimer);
   urlTimer = setTimeout(writeUrl, 60);
+}
+
+/** Writes a link still waiting for its timer now. */
+function flushUrl() {
+  if (urlTimer) writeUrl();
 }
 
 function writeUrl() {
@@ -1166,7 +1170,7 @@ function wire() {
   $('hf-load').addEventListener('click', () => loadFromHub());
   window.addEventListener('online', renderNetwork);
   window.addEventListener('offline', renderNetwork);
-  window.addEventListener('pagehide', () => { if (urlTimer) writeUrl(); });
+  window.addEventListener('pagehide', flushUrl);
   $('targets-attention').addEventListener('click', () => { for (const n of targetPreset('all-linear')) $(`target-${n}`).checked = targetPreset('attention').includes(n); update(); });
   $('targets-all').addEventListener('click', () => { for (const n of targetPreset('all-linear')) $(`target-${n}`).checked = true; update(); });
   for (const b of document.querySelectorAll('[data-unit]')) {

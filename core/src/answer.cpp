@@ -240,7 +240,7 @@ Recommendation recommend(const Request& r, const Catalog& catalog) {
   // Bytes only: a recommendation says none of its estimates' explanations.
   const MemoryByDevices memory(r.model, r.inference(), EstimateDetail::bytes_only);
   const CatalogOptions evaluated(memory, catalog.all_hardware(), r.costs);  // each entry evaluated once for both
-  Recommendation rec = recommend_hardware(evaluated, r.goal, kNearMisses, r.max_options.value_or(SIZE_MAX));
+  Recommendation rec = recommend_hardware(evaluated, r.goal, kNearMisses, r.max_options);
   const HardwareSpec* mine = r.hardware && !r.hardware->is_rented() ? &*r.hardware : nullptr;
   rec.costs = std::make_shared<const CostComparison>(compare_costs(evaluated, mine, r.usage));
   return rec;

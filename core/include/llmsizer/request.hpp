@@ -77,8 +77,9 @@ struct Request {
   /// `max_options` (recommend): the answer lists the best this many fitting options and says how many
   /// fit in all (`options_total`); the whole catalog is still ranked. The page shows ten rows until
   /// its reader asks for all, and asks for what it shows: over the catalog the answer is written in
-  /// a fraction of the time, and ten-fold catalogs stay within a frame or two (issue 20).
-  std::optional<std::size_t> max_options;
+  /// a fraction of the time, and ten-fold catalogs stay within a frame or two (issue 20). Absent:
+  /// SIZE_MAX, every option.
+  std::size_t max_options = SIZE_MAX;
   /// `budget_bytes`: a memory budget to fit in when no hardware is named (the page's "my budget").
   std::optional<std::int64_t> budget_bytes;
 

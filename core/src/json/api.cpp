@@ -59,7 +59,7 @@ std::string recommend(const std::string& request_json, const Catalog& catalog) {
     const Request request = edge::parse_request(request_json, catalog, Api::recommend);
     if (request.task == Task::training) {
       return edge::to_json(request, recommend_training(request.model, request.training, catalog.all_hardware(), request.goal, request.costs,
-                                                       kNearMisses, request.max_options.value_or(SIZE_MAX)));
+                                                       kNearMisses, request.max_options));
     }
     return edge::to_json(request, recommend(request, catalog));
   });

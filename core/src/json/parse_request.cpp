@@ -463,8 +463,9 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
     r.goal = goal;
     r.costs = parse_costs(body);
     r.usage = parse_usage(body);
-    if (body.contains("max_options")) {
-      r.max_options = static_cast<std::size_t>(whole_number(body, "max_options", "max_options", 1, kMaxListedOptions, kMaxListedOptions));
+    // Absent or null (0 here, outside the range): every option.
+    if (const std::int64_t n = whole_number(body, "max_options", "max_options", 1, kMaxListedOptions, 0); n > 0) {
+      r.max_options = static_cast<std::size_t>(n);
     }
     // The hardware a person names is theirs: the "use what you have" row of the cost table.
     if (body.contains("hardware")) r.hardware = parse_hardware(body, "hardware", catalog);
