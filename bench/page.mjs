@@ -2,7 +2,8 @@
 // round so that both sides see the same load:
 // - first paint of the answer: the default page's total (`elementtiming="total"`, its renderTime)
 //   against the paragraph of a one-paragraph static HTML page served by the same server code, each load
-//   in a fresh browser context (no cache);
+//   in a fresh browser context (no cache); and, for reference, the same kind of static page set in the
+//   default page's fonts;
 // - an edit of the input tokens: from the `input` event to the next animation frame (the browser can
 //   paint the edited answer then), and to the frame after the deferred extras (chart, weight formats,
 //   ranking) are drawn, which is where an edit's longest task lands.
@@ -17,6 +18,17 @@ import { serve } from '../tests/js/static_server.mjs';
 const STATIC_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Static</title></head>
 <body><p elementtiming="paragraph">Qwen2.5-7B-Instruct in int4 at 1,024 tokens needs 6.1 GB of GPU memory.</p></body></html>
+`;
+
+// The same paragraph in the fonts the default page's first frame uses (style.css: system-ui, the
+// title and the total bold, the verdict semibold, tabular figures): how much of the ratio is only the
+// fonts. In a fresh renderer each face is loaded before its first text is laid out; measured
+// 2026-12-05 (25 alternated rounds), the plain paragraph in system-ui instead of the default serif
+// painted 1.20x later, with a bold 2 rem part and two more sizes 1.27x.
+const FONTS_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Static</title>
+<style>body{font-family:system-ui,sans-serif;margin:0;line-height:1.45}h1{margin:0;font-size:1.4rem}.total{font-size:1.6rem;font-weight:700;font-variant-numeric:tabular-nums}.verdict{font-weight:600}.label{font-size:.9rem;color:#4b5563}</style></head>
+<body><h1>LLM Sizer</h1><p class="label">Memory needed</p><p class="total" elementtiming="paragraph">6.1 GB</p><p class="verdict">Qwen2.5-7B-Instruct in int4 at 1,024 tokens fits.</p></body></html>
 `;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -62,26 +74,31 @@ export async function pageBench(webDir, rounds = 7, edits = 10) {
   const { chromium } = await import('playwright-core');
   const staticDir = mkdtempSync(join(tmpdir(), 'llmsizer-static-'));
   writeFileSync(join(staticDir, 'index.html'), STATIC_PAGE);
+  const fontsDir = mkdtempSync(join(tmpdir(), 'llmsizer-fonts-'));
+  writeFileSync(join(fontsDir, 'index.html'), FONTS_PAGE);
   const app = await serve(webDir, 0);
   const plain = await serve(staticDir, 0);
+  const fonts = await serve(fontsDir, 0);
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   const viewport = { width: 1280, height: 900 };
   const staticPaint = [];
+  const fontsPaint = [];
   const pagePaint = [];
   const ratios = [];
+  const fontsRatios = [];
   const editNext = [];
   const editExtras = [];
   try {
     for (let r = 0; r < rounds; r++) {
       // Alternate which side loads first, so that neither always follows the other.
-      const order = r % 2 === 0 ? ['static', 'page'] : ['page', 'static'];
+      const order = r % 2 === 0 ? ['static', 'fonts', 'page'] : ['page', 'fonts', 'static'];
       const round = {};
       for (const side of order) {
         const context = await browser.newContext({ viewport });
         const page = await context.newPage();
-        if (side === 'static') {
-          await page.goto(plain.url);
-          round.static = await page.evaluate(paintOf, 'paragraph');
+        if (side === 'static' || side === 'fonts') {
+          await page.goto((side === 'static' ? plain : fonts).url);
+          round[side] = await page.evaluate(paintOf, 'paragraph');
         } else {
           await page.goto(app.url);
           round.page = await page.evaluate(paintOf, 'total');
@@ -93,24 +110,29 @@ export async function pageBench(webDir, rounds = 7, edits = 10) {
         await context.close();
       }
       staticPaint.push(round.static);
+      fontsPaint.push(round.fonts);
       pagePaint.push(round.page);
       ratios.push(round.page / round.static);
+      fontsRatios.push(round.fonts / round.static);
     }
   } finally {
     await browser.close();
     app.server.close();
     plain.server.close();
+    fonts.server.close();
   }
   const lines = [
     '| page (headless Chromium) | ms min / **median** / max | ratio to the static page (per-round range) |',
     '|---|---:|---:|',
     row('static one-paragraph page: paragraph painted', stats(staticPaint), ' 1 |'),
+    row('static page in the default page\'s fonts: paragraph painted', stats(fontsPaint),
+        ` ${(median(fontsPaint) / median(staticPaint)).toFixed(2)} (${Math.min(...fontsRatios).toFixed(2)}–${Math.max(...fontsRatios).toFixed(2)}) |`),
     row('default page: answer (total) painted', stats(pagePaint),
         ` **${(median(pagePaint) / median(staticPaint)).toFixed(2)}** (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) |`),
     row(`edit of the input tokens → next frame (${editNext.length} edits)`, stats(editNext), ' |'),
     row('edit → frame after the chart, formats and ranking are drawn', stats(editExtras), ' |'),
   ];
-  return { lines, staticPaint, pagePaint, editNext, editExtras };
+  return { lines, staticPaint, fontsPaint, pagePaint, editNext, editExtras };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

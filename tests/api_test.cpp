@@ -163,6 +163,19 @@ TEST_CASE("Every preset parses and lists", "[api][models]") {
   CHECK(r["models"].size() >= 8);
 }
 
+TEST_CASE("The listing describes each preset exactly as an estimate for it does", "[api][models]") {
+  // The listing reads each preset document itself, without the catalog's tensor lists (issue 20):
+  // its model fields must still be those of the catalog's preset, which estimates use.
+  const json listing = json::parse(llmsizer::list_models());
+  REQUIRE(listing["models"].size() >= 100);  // data/models holds 155 presets (2026-12-05)
+  for (const auto& listed : listing["models"]) {
+    const json r = estimate({{"model", listed["id"]}});
+    INFO(listed["id"]);
+    REQUIRE_FALSE(r.contains("error"));
+    for (const auto& [key, value] : r["model"].items()) CHECK(listed[key] == value);
+  }
+}
+
 TEST_CASE("A probe file given as the hardware sizes the request for the measured machine", "[api][hardware][probe]") {
   // data/measured/*.json is what llmsizer-probe writes; the page passes such a file as "my machine".
   const auto* doc = llmsizer::find_embedded_document("measured", "probe-intel-r-xeon-r-processor-2t");

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export async function loadCore(webDir) {
+/** `name`: the module's file name without its extension (the benchmark's module is llmsizer-bench). */
+export async function loadCore(webDir, name = 'llmsizer') {
   // The factory file is ES module syntax with a .js name; give Node a .mjs copy to import.
   const dir = await mkdtemp(join(tmpdir(), 'llmsizer-core-'));
-  const copy = join(dir, 'llmsizer.mjs');
-  await copyFile(join(webDir, 'llmsizer.js'), copy);
+  const copy = join(dir, `${name}.mjs`);
+  await copyFile(join(webDir, `${name}.js`), copy);
   const { default: createCore } = await import(pathToFileURL(copy).href);
-  const wasmBinary = await readFile(join(webDir, 'llmsizer.wasm'));
+  const wasmBinary = await readFile(join(webDir, `${name}.wasm`));
   return createCore({ wasmBinary });
 }

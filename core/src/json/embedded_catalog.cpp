@@ -103,6 +103,14 @@ json preset_document(std::string_view id) {
   return doc == nullptr ? json() : json::parse(doc->json.begin(), doc->json.end());
 }
 
+ModelSpec preset_from_document(const json& doc) {
+  std::vector<Message> unused;  // a preset's unused config fields are not the user's concern
+  ModelSpec m = model_from_hf_config(doc.at("config"), "model.config", unused);
+  m.id = doc.at("id").get<std::string>();
+  m.name = doc.value("name", m.id);
+  return m;
+}
+
 }  // namespace edge
 
 namespace {
@@ -134,10 +142,7 @@ class EmbeddedCatalog final : public Catalog {
     return models_.get(id, [id]() -> std::optional<ModelSpec> {
       const json doc = edge::preset_document(id);
       if (doc.is_null()) return std::nullopt;
-      std::vector<Message> unused;  // a preset's unused config fields are not the user's concern
-      ModelSpec m = model_from_hf_config(doc.at("config"), "model.config", unused);
-      m.id = doc.at("id").get<std::string>();
-      m.name = doc.value("name", m.id);
+      ModelSpec m = edge::preset_from_document(doc);
       m.tensor_cache = make_tensor_list(m);
       return m;
     });

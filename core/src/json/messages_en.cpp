@@ -292,8 +292,6 @@ constexpr MessageTemplate kTemplates[] = {
      "must be a preset id, {\"config\": {...}} or {\"params\": N}; the object has neither \"config\" nor \"params\""},
     {"error.model.not_a_model",
      "must be a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}; got {got}"},
-    {"error.model.preset_unreadable",
-     "preset {id} could not be read"},
     {"error.model.required",
      "is required: a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}"},
     {"error.model.too_large",
