@@ -9,21 +9,28 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadCore } from '../tests/js/load_core.mjs';
 
-const [casesPath, index, webDir] = process.argv.slice(2);
-const [, call, , ...rest] = readFileSync(casesPath, 'utf8').trim().split('\n')[Number(index)].split('\t');
-const arg = rest.join('\t');
-const core = await loadCore(call === 'recommendGrown' ? join(dirname(webDir), 'bench') : webDir,
-                            call === 'recommendGrown' ? 'llmsizer-bench' : 'llmsizer');
-let run;
-if (call === 'inspect') {
-  const [path, size] = arg.split('\t');
-  const bytes = readFileSync(path);
-  run = () => core.inspectModelFile(bytes, Number(size));
-} else if (call === 'listModels' || call === 'listHardware') {
-  run = () => core[call]();
-} else {
-  run = () => core[call](arg);
+/** The call of a case (CALL and ARGUMENT of a cases-file line, bench/edge_bench.cpp) on `core`, the
+ *  module that has it (recommendGrown: the benchmark's), as a function of no arguments. */
+export function caseCall(core, call, arg) {
+  if (call === 'inspect') {
+    // ARGUMENT: the file of the header's bytes, a tab, the whole file's size.
+    const [path, size] = arg.split('\t');
+    const bytes = readFileSync(path);
+    return () => core.inspectModelFile(bytes, Number(size));
+  }
+  if (call === 'listModels' || call === 'listHardware') return () => core[call]();
+  return () => core[call](arg);
 }
-const start = performance.now();
-run();
-console.log((performance.now() - start).toFixed(4));
+
+/** The module a call runs in: the page's, or the benchmark's for the grown catalog. */
+export const loadModuleFor = (call, webDir) =>
+  call === 'recommendGrown' ? loadCore(join(dirname(webDir), 'bench'), 'llmsizer-bench') : loadCore(webDir);
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [casesPath, index, webDir] = process.argv.slice(2);
+  const [, call, , ...rest] = readFileSync(casesPath, 'utf8').trim().split('\n')[Number(index)].split('\t');
+  const run = caseCall(await loadModuleFor(call, webDir), call, rest.join('\t'));
+  const start = performance.now();
+  run();
+  console.log((performance.now() - start).toFixed(4));
+}

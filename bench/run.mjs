@@ -20,10 +20,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../tests/js/load_core.mjs';
+import { caseCall, loadModuleFor } from './cold.mjs';
 import { ggufFixture } from '../tests/js/gguf_fixture.mjs';
 
 const args = process.argv.slice(2);
@@ -69,23 +70,16 @@ writeFileSync(casesPath, cases.map((c) => c.join('\t')).join('\n') + '\n');
 const cold = cases.map(() => []);
 const coldScript = fileURLToPath(new URL('./cold.mjs', import.meta.url));
 for (let r = 0; r < rounds; r++) {
-  cases.forEach((c, i) => cold[i].push(Number(execFileSync(process.execPath, [coldScript, casesPath, String(i), webDir], { encoding: 'utf8' }))));
+  cases.forEach((_, i) => cold[i].push(Number(execFileSync(process.execPath, [coldScript, casesPath, String(i), webDir], { encoding: 'utf8' }))));
 }
 
 const core = await loadCore(webDir);
-const benchCore = await loadCore(join(dirname(webDir), 'bench'), 'llmsizer-bench');
-const wasmCall = {
-  estimate: (a) => core.estimate(a),
-  recommend: (a) => core.recommend(a),
-  recommendGrown: (a) => benchCore.recommendGrown(a),
-  listModels: () => core.listModels(),
-  listHardware: () => core.listHardware(),
-  inspect: () => core.inspectModelFile(gguf.bytes, gguf.fileSize),
-};
+const benchCore = await loadModuleFor('recommendGrown', webDir);
+const wasmCalls = cases.map(([, call, , arg]) => caseCall(call === 'recommendGrown' ? benchCore : core, call, arg));
 // Warm-up to V8's optimized code (see the top of this file).
-for (const [, call, , arg] of cases) {
+for (const run of wasmCalls) {
   const start = performance.now();
-  for (let n = 0; n < 5 || performance.now() - start < 1500; n++) wasmCall[call](arg);
+  for (let n = 0; n < 5 || performance.now() - start < 1500; n++) run();
 }
 
 const perCase = () => ({ native: cases.map(() => []), wasm: cases.map(() => []) });
@@ -109,15 +103,15 @@ function runNative() {
 const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e3; };
 
 function runWasm() {
-  cases.forEach(([, call, runs, arg], i) => {
-    const fn = wasmCall[call];
-    for (let k = 0; k < 3; k++) fn(arg);  // untimed, as the native side does
+  cases.forEach(([, , runs], i) => {
+    const fn = wasmCalls[i];
+    for (let k = 0; k < 3; k++) fn();  // untimed, as the native side does
     const wall = [];
     const cpu = [];
     for (let k = 0; k < runs; k++) {
       const cpuStart = cpuMs();
       const start = performance.now();
-      fn(arg);
+      fn();
       wall.push(performance.now() - start);
       cpu.push(cpuMs() - cpuStart);
     }
