@@ -48,47 +48,49 @@ function skipSpace(text, i) {
   return i;
 }
 
+/** The members of the object whose '{' is at `open`: [{ keyText, key, valueStart, valueEnd }]. */
+function members(text, open) {
+  const out = [];
+  let i = skipSpace(text, open + 1);
+  while (text[i] !== '}') {
+    const keyEnd = skipString(text, i);
+    const keyText = text.slice(i, keyEnd);
+    const valueStart = skipSpace(text, skipSpace(text, keyEnd) + 1);  // past ':'
+    const valueEnd = skipValue(text, valueStart);
+    out.push({ keyText, key: JSON.parse(keyText), valueStart, valueEnd });
+    i = skipSpace(text, valueEnd);
+    if (text[i] === ',') i = skipSpace(text, i + 1);
+  }
+  return out;
+}
+
 /** The value at text[start, end) with the unread members of every object in it removed. */
 function strip(text, start, end) {
   start = skipSpace(text, start);
-  const c = text[start];
-  if (c !== '{' && c !== '[') return text.slice(start, end).trim();
-  const parts = [];
-  let i = skipSpace(text, start + 1);
-  const close = c === '{' ? '}' : ']';
-  while (text[i] !== close) {
-    let key = null;
-    let keyText = '';
-    if (c === '{') {
-      const keyEnd = skipString(text, i);
-      keyText = text.slice(i, keyEnd);
-      key = JSON.parse(keyText);
-      i = skipSpace(text, keyEnd) + 1;  // past ':'
-    }
-    const valueEnd = skipValue(text, i);
-    if (key === null) parts.push(strip(text, i, valueEnd));
-    else if (!unread.has(key)) parts.push(`${keyText}:${strip(text, i, valueEnd)}`);
-    i = skipSpace(text, valueEnd);
-    if (text[i] === ',') i = skipSpace(text, i + 1);
+  if (text[start] === '{') {
+    const kept = members(text, start).filter(({ key }) => !unread.has(key));
+    return `{${kept.map((m) => `${m.keyText}:${strip(text, m.valueStart, m.valueEnd)}`).join(',')}}`;
   }
-  return c + parts.join(',') + close;
+  if (text[start] === '[') {
+    const items = [];
+    for (let i = skipSpace(text, start + 1); text[i] !== ']';) {
+      const itemEnd = skipValue(text, i);
+      items.push(strip(text, i, itemEnd));
+      i = skipSpace(text, itemEnd);
+      if (text[i] === ',') i = skipSpace(text, i + 1);
+    }
+    return `[${items.join(',')}]`;
+  }
+  return text.slice(start, end).trim();
 }
 
-/** The preset's text with its top-level "config" value stripped. */
+/** The preset's text with its top-level "config" value stripped; the rest as written. */
 function stripPreset(text) {
-  let i = skipSpace(text, 0);
-  if (text[i] !== '{') throw new Error('a preset is a JSON object');
-  i = skipSpace(text, i + 1);
-  while (text[i] !== '}') {
-    const keyEnd = skipString(text, i);
-    const key = JSON.parse(text.slice(i, keyEnd));
-    const valueStart = skipSpace(text, skipSpace(text, keyEnd) + 1);
-    const valueEnd = skipValue(text, valueStart);
-    if (key === 'config') return text.slice(0, valueStart) + strip(text, valueStart, valueEnd) + text.slice(valueEnd);
-    i = skipSpace(text, valueEnd);
-    if (text[i] === ',') i = skipSpace(text, i + 1);
-  }
-  return text;
+  const open = skipSpace(text, 0);
+  if (text[open] !== '{') throw new Error('a preset is a JSON object');
+  const config = members(text, open).find(({ key }) => key === 'config');
+  if (!config) return text;
+  return text.slice(0, config.valueStart) + strip(text, config.valueStart, config.valueEnd) + text.slice(config.valueEnd);
 }
 
 mkdirSync(outDir, { recursive: true });
