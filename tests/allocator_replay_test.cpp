@@ -10,6 +10,9 @@
 #include "llmsizer/memory.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace allocator_replay_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 using nlohmann::json;
@@ -90,3 +93,5 @@ TEST_CASE("The same table's measured 67B cells fit where the allocator replays t
     CHECK(test_support::estimate(deepseek_request("deepseek-llm-67b-base", batch, seq, 8)).at("fit").at("fits").get<bool>());
   }
 }
+
+}  // namespace allocator_replay_test

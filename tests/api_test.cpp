@@ -8,6 +8,9 @@
 
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace api_test {
+
 using nlohmann::json;
 using test_support::estimate;
 
@@ -193,3 +196,5 @@ TEST_CASE("A probe file given as the hardware sizes the request for the measured
   const json bad = estimate({{"model", "qwen2.5-0.5b-instruct"}, {"hardware", {{"probe", json::object()}, {"summary", json::object()}}}});
   CHECK(bad["error"]["field"] == "hardware");
 }
+
+}  // namespace api_test

@@ -13,6 +13,9 @@
 #include "llmsizer/message_text.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace buy_or_rent_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
@@ -205,3 +208,5 @@ TEST_CASE("Every laptop has a dated, sourced price and a sourced wall power", "[
   }
   CHECK(laptops == 17);
 }
+
+}  // namespace buy_or_rent_test

@@ -5,6 +5,9 @@
 
 #include "llmsizer/caching_allocator.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace caching_allocator_test {
+
 using llmsizer::CachingAllocator;
 
 namespace {
@@ -91,3 +94,5 @@ TEST_CASE("A small tensor kept inside a cached segment makes a large request fai
   CHECK(unbounded.peak_reserved_bytes() == 400 * MiB);
   CHECK(unbounded.peak_allocated_bytes() == 205 * MiB);
 }
+
+}  // namespace caching_allocator_test

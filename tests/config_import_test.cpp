@@ -8,6 +8,9 @@
 #include "llmsizer/error.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace config_import_test {
+
 using namespace llmsizer;
 using nlohmann::json;
 
@@ -417,3 +420,5 @@ TEST_CASE("Llama 4's use_qk_norm has no weights and its layers follow no_rope_la
   for (int i = 0; i < m.num_layers; ++i) global += m.mixer(i) == MixerKind::full_attention ? 1 : 0;
   CHECK(global == 12);
 }
+
+}  // namespace config_import_test

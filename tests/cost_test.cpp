@@ -8,6 +8,9 @@
 #include "llmsizer/recommend.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace cost_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
@@ -49,3 +52,5 @@ TEST_CASE("Buying beats renting after the purchase price over the hourly saving"
   // 3 years × 365 × 24 h = 26,280 h; 100 tokens/s = 0.36 M tokens an hour.
   CHECK_THAT(c.usd_per_million_tokens, WithinRel((2'312.0 / 26'280.0 + 0.102) / 0.36, 1e-12));
 }
+
+}  // namespace cost_test

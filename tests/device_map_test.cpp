@@ -8,6 +8,9 @@
 #include "llmsizer/quantization.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace device_map_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
@@ -137,3 +140,5 @@ TEST_CASE("The fullest GPU under device_map holds less than one GPU alone", "[de
     }
   }
 }
+
+}  // namespace device_map_test

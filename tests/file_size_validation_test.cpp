@@ -13,6 +13,9 @@
 
 #include "llmsizer/validate.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace file_size_validation_test {
+
 using namespace llmsizer;
 
 TEST_CASE("GGUF disk_bytes matches published file sizes within 2 percent", "[quantization][validation][disk]") {
@@ -36,3 +39,5 @@ TEST_CASE("GGUF disk_bytes matches published file sizes within 2 percent", "[qua
   // 73 rows: 12 old-README rows flagged by their notes, 2 left out for stated evidence.
   CHECK(used == 59);
 }
+
+}  // namespace file_size_validation_test

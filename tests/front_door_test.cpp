@@ -9,6 +9,9 @@
 #include "llmsizer/tensors.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace front_door_test {
+
 using nlohmann::json;
 using test_support::estimate;
 
@@ -132,3 +135,5 @@ TEST_CASE("A preset's tensor list is made once and never handed to a spec whose 
   const auto* format = llmsizer::find_weight_format("bf16");
   CHECK(llmsizer::weights_layout(mqa, *format).total_bytes < llmsizer::weights_layout(preset, *format).total_bytes);
 }
+
+}  // namespace front_door_test

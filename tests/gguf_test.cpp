@@ -13,6 +13,9 @@
 
 #include "llmsizer/gguf.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace gguf_test {
+
 using namespace llmsizer;
 using Catch::Matchers::Contains;
 
@@ -479,3 +482,5 @@ TEST_CASE("A 150,000-token vocabulary and 100,000 merges are stepped over to the
     }
   }
 }
+
+}  // namespace gguf_test

@@ -12,6 +12,9 @@
 #include "llmsizer/embedded_catalog.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace hardware_data_test {
+
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -81,3 +84,5 @@ TEST_CASE("Hardware data files follow the schema with units in plausible ranges"
   CHECK(llmsizer::hardware_catalog().size() >= docs.size());
   for (const auto& id : ids) CHECK(llmsizer::find_hardware(id) != nullptr);
 }
+
+}  // namespace hardware_data_test

@@ -14,6 +14,9 @@
 #include "llmsizer/throughput.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace hardware_test {
+
 using namespace llmsizer;
 
 namespace {
@@ -285,3 +288,5 @@ TEST_CASE("The instances with a GPU read on their own are the catalog's", "[hard
   }
   CHECK(with_rentals >= 5);  // RTX 4090, A100, H100, L4, ... are rented in the catalog
 }
+
+}  // namespace hardware_test

@@ -16,6 +16,9 @@
 
 #include "json_writer.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace json_writer_test {
+
 using llmsizer::edge::JsonWriter;
 
 namespace {
@@ -257,3 +260,5 @@ TEST_CASE("A text far longer than the writer's first allocation is written whole
   CHECK(w.text() == reference);
   CHECK(w.take() == reference);
 }
+
+}  // namespace json_writer_test

@@ -6,6 +6,9 @@
 
 #include "llmsizer/largest_fitting.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace largest_fitting_test {
+
 using llmsizer::largest_holding;
 using llmsizer::largest_holding_both;
 
@@ -41,3 +44,5 @@ TEST_CASE("Two predicates: the costly one runs once where the cheap one decides,
   CHECK(largest_holding_both(1, 10000, cheap, costly_above(3000), 256) == 2817);
   CHECK(costly_calls < exact_calls);
 }
+
+}  // namespace largest_fitting_test

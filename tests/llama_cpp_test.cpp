@@ -12,6 +12,9 @@
 #include "llmsizer/llama_cpp.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace llama_cpp_test {
+
 using namespace llmsizer;
 
 namespace {
@@ -389,3 +392,5 @@ TEST_CASE("The llama.cpp request fields reach llama.cpp's buffers and its comman
   CHECK(s["llama_cpp"]["n_stream"] == 2);
   CHECK(s["llama_cpp"]["buffers"]["kv_device"] == l["buffers"]["kv_device"]);
 }
+
+}  // namespace llama_cpp_test

@@ -17,6 +17,9 @@
 #include "llama_cpp_rows.hpp"
 #include "llmsizer/validate.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace llama_cpp_validation_test {
+
 namespace {
 
 using nlohmann::json;
@@ -142,3 +145,5 @@ TEST_CASE("llama.cpp rows cover the grid of the issue", "[llama_cpp][validation]
   CHECK(kv_types == std::set<std::string>{"f16", "q8_0"});
   CHECK(doc.at("source").at("node_llama_cpp") == "3.22.1");
 }
+
+}  // namespace llama_cpp_validation_test

@@ -15,6 +15,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace measured_data_test {
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -306,3 +309,5 @@ TEST_CASE("index.json lists exactly the measured files present", "[measured][dat
   for (const auto& file : measured_files()) present.insert(file.filename().string());
   CHECK(listed == present);
 }
+
+}  // namespace measured_data_test

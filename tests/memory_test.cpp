@@ -6,6 +6,9 @@
 #include "llmsizer/memory.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace memory_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
@@ -132,3 +135,5 @@ TEST_CASE("litgpt holds a tied output head apart: Falcon-7B weighs 65,024 x 4,54
   for (const auto& w : a["warnings"]) warned = warned || w.get<std::string>().find("engine litgpt") != std::string::npos;
   CHECK(warned);
 }
+
+}  // namespace memory_test

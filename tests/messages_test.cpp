@@ -19,6 +19,9 @@
 #include "llmsizer/message_text.hpp"
 #include "llmsizer/safetensors.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace messages_test {
+
 using namespace llmsizer;
 
 namespace {
@@ -219,3 +222,5 @@ TEST_CASE("safetensors diagnostics are messages naming the tensor, the field and
     CHECK(j["error"]["needed_bytes"] == 1000);
   }
 }
+
+}  // namespace messages_test

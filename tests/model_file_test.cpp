@@ -8,6 +8,9 @@
 
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace model_file_test {
+
 using nlohmann::json;
 
 namespace {
@@ -226,3 +229,5 @@ TEST_CASE("Files that are not model files get an error naming the file", "[model
   huge[5] = 1;
   CHECK(inspect(huge, -1).contains("error"));
 }
+
+}  // namespace model_file_test

@@ -5,6 +5,9 @@
 #include "llmsizer/model.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace model_test {
+
 using namespace llmsizer;
 
 TEST_CASE("Qwen2.5 parameter counts are exact", "[model][qwen2.5]") {
@@ -498,3 +501,5 @@ TEST_CASE("Features name the newer attention and state structures", "[model][fea
   CAPTURE(id, text);
   CHECK(test_support::any_contains(describe_features(test_support::preset(id)), text));
 }
+
+}  // namespace model_test

@@ -6,6 +6,9 @@
 #include "llmsizer/ollama.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace ollama_test {
+
 using namespace llmsizer;
 
 namespace {
@@ -102,3 +105,5 @@ TEST_CASE("ollama ps sums llama-server's buffers as Ollama does", "[ollama]") {
   CHECK(overlap < token_embd + 32768);  // plus alignment: 128 B per GPU tensor, 32 B per file tensor
   CHECK(o.ps_size == o.memory.host_bytes + o.memory.device_bytes - overlap);
 }
+
+}  // namespace ollama_test

@@ -5,6 +5,9 @@
 
 #include "llmsizer/precision.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace precision_test {
+
 using namespace llmsizer;
 
 namespace {
@@ -47,3 +50,5 @@ TEST_CASE("Unknown format ids are not found", "[precision]") {
   CHECK(find_weight_format("int3") == nullptr);
   CHECK(find_kv_cache_format("q2_k") == nullptr);
 }
+
+}  // namespace precision_test

@@ -14,6 +14,9 @@
 #include "llmsizer/embedded_data.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace presets_test {
+
 using nlohmann::json;
 
 namespace {
@@ -173,3 +176,5 @@ TEST_CASE("Every preset estimates without error and names its features", "[prese
     CHECK(r["memory"]["parts"]["kv_cache"].get<std::int64_t>() > 0);
   }
 }
+
+}  // namespace presets_test

@@ -25,7 +25,7 @@ if(LLMSIZER_NODE_EXECUTABLE)
                    --out "${CMAKE_BINARY_DIR}/test-output/webgpu-probe"
                    --validator "$<TARGET_FILE:llmsizer_tests>")
   set_tests_properties(browser.webgpu_probe PROPERTIES
-    LABELS browser SKIP_RETURN_CODE 77 TIMEOUT 180 RUN_SERIAL ON
+    LABELS browser SKIP_RETURN_CODE 77 TIMEOUT 180 RESOURCE_LOCK chromium
     WORKING_DIRECTORY "${PROJECT_SOURCE_DIR}")
 endif()
 

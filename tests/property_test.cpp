@@ -15,6 +15,9 @@
 #include "llmsizer/memory.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace property_test {
+
 using namespace llmsizer;
 
 namespace {
@@ -212,3 +215,5 @@ TEST_CASE("Ten trillion parameters and ten million tokens give integers or a ran
     CHECK(version["error"]["field"] == "engine_version");
   }
 }
+
+}  // namespace property_test

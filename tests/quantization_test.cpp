@@ -10,6 +10,9 @@
 #include "llmsizer/quantization.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace quantization_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 using test_support::preset;
@@ -337,3 +340,5 @@ TEST_CASE("list_options groups the weight formats by ecosystem", "[quantization]
   CHECK(o["weight_groups"][2]["label"] == "GGUF/llama.cpp");
   for (const auto& kv : o["kv_cache"]) CHECK(kv["bits_per_element"].get<double>() > 0.0);
 }
+
+}  // namespace quantization_test

@@ -11,6 +11,9 @@
 #include "llmsizer/recommend.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace recommend_test {
+
 using namespace llmsizer;
 
 TEST_CASE("Every recommended option fits and the goal orders them", "[recommend]") {
@@ -138,3 +141,5 @@ TEST_CASE("max_options lists the best few of the same ranking and still counts e
   CHECK(zero["error"]["field"] == "max_options");
   CHECK(zero["error"]["message"] == "must be a whole number from 1 to 1000000; got 0");
 }
+
+}  // namespace recommend_test

@@ -7,6 +7,9 @@
 
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace repository_test {
+
 using nlohmann::json;
 
 namespace {
@@ -131,3 +134,5 @@ TEST_CASE("shard headers add up to the model's exact count and bytes, with the r
   CHECK_THAT(only["warnings"][0].get<std::string>(), Catch::Contains("only config.json was read"));
   CHECK(json::parse(llmsizer::describe_repository_model(R"({"files": []})"))["error"]["field"] == "files");
 }
+
+}  // namespace repository_test

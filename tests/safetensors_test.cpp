@@ -12,6 +12,9 @@
 #include "llmsizer/message_text.hpp"
 #include "llmsizer/safetensors.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace safetensors_test {
+
 using namespace llmsizer;
 using Catch::Matchers::Contains;
 
@@ -286,3 +289,5 @@ TEST_CASE("inspect_model_header tells the formats apart and never throws", "[saf
   CHECK(json::parse(inspect_model_header("GGUF\xFF\xFF\xFF\xFF"))["error"]["field"] == "file");
   CHECK(json::parse(inspect_model_header(""))["error"]["needed_bytes"] == 8);
 }
+
+}  // namespace safetensors_test

@@ -11,6 +11,9 @@
 
 #include "llmsizer/validate.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace speed_validation_test {
+
 using namespace llmsizer;
 
 TEST_CASE("Speed rows: median generation-speed error at most 15 percent, p90 at most 40 percent", "[throughput][validation][measured]") {
@@ -34,3 +37,5 @@ TEST_CASE("Speed rows: median generation-speed error at most 15 percent, p90 at 
   CHECK(s.median_abs_error <= 0.15);
   CHECK(s.p90_abs_error <= 0.40);
 }
+
+}  // namespace speed_validation_test

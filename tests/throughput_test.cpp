@@ -10,6 +10,9 @@
 #include "llmsizer/throughput.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace throughput_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
@@ -189,3 +192,5 @@ TEST_CASE("SGLang decode is a fixed step cost plus the weights at its kernels' s
   CHECK_THAT(t.fixed_s, WithinRel(1.1e-3, 1e-9));
   CHECK_THAT(t.total_s, WithinRel(2049.0 / 2048 / 81.73, 0.05));
 }
+
+}  // namespace throughput_test

@@ -10,6 +10,9 @@
 #include "llmsizer/training_frameworks.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace training_frameworks_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
@@ -203,3 +206,5 @@ TEST_CASE("The largest sequence and micro-batch that fit are where the estimate 
   // Nothing fits a device smaller than the frozen 4-bit weights.
   CHECK(training_fit(m, s, 1LL << 30).max_seq_len == 0);
 }
+
+}  // namespace training_frameworks_test

@@ -12,6 +12,9 @@
 #include "llmsizer/training.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace training_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
@@ -427,3 +430,5 @@ TEST_CASE("Several GPUs add NCCL's buffers to what the driver holds, not to the 
     CHECK(t.memory.device_bytes - t.memory.tensor_peak_bytes == kCudaContextBytes + expected + t.allocator_cached_bytes);
   }
 }
+
+}  // namespace training_test

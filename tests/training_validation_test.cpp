@@ -22,6 +22,9 @@
 #include "llmsizer/validate.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace training_validation_test {
+
 using namespace llmsizer;
 using json = nlohmann::json;
 
@@ -205,3 +208,5 @@ TEST_CASE("Every published out-of-memory run is predicted not to fit", "[trainin
   // presets: 41.8e9 parameters × 2 B with litgpt's separate lm_head, 84.1 GB).
   CHECK(verdicts >= 21);
 }
+
+}  // namespace training_validation_test

@@ -6,6 +6,9 @@
 #include "llmsizer/memory.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace transformers_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
@@ -63,3 +66,5 @@ TEST_CASE("Qwen2.5 long-prompt peaks with transformers 4.46", "[memory][transfor
 TEST_CASE("The current version behaves as 4.46", "[memory][transformers]") {
   CHECK(run("qwen2.5-7b-instruct", 0, 6144, 2048).tensor_peak_bytes == run("qwen2.5-7b-instruct", 446, 6144, 2048).tensor_peak_bytes);
 }
+
+}  // namespace transformers_test

@@ -13,6 +13,9 @@
 #include "llmsizer/embedded_data.hpp"
 #include "llmsizer/validate.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace validation_test {
+
 using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
@@ -136,3 +139,5 @@ TEST_CASE("Median and nearest-rank percentile", "[validation]") {
   CHECK_THAT(percentile_of({10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0.9), WithinRel(9.0, 1e-12));
   CHECK_THAT(percentile_of({5.0}, 0.9), WithinRel(5.0, 1e-12));
 }
+
+}  // namespace validation_test

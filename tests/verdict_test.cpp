@@ -12,6 +12,9 @@
 #include "llmsizer/verdict.hpp"
 #include "test_support.hpp"
 
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace verdict_test {
+
 using nlohmann::json;
 using test_support::estimate;
 using namespace llmsizer;
@@ -301,3 +304,5 @@ TEST_CASE("Training is ranked: memory per GPU as the estimate says, hours and co
     }
   }
 }
+
+}  // namespace verdict_test

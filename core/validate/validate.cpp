@@ -446,7 +446,7 @@ ValidationRow unsloth_context_row(ValidationRow row, const json& r, const std::s
   const std::int64_t estimated_context = response.contains("fit") ? response["fit"].value("max_context", std::int64_t{0}) : 0;
   char text[160];
   std::snprintf(text, sizeof text, "longest sequence: published %lld tokens, estimated %lld (%+.1f%%)", static_cast<long long>(published),
-                static_cast<long long>(estimated_context), 100.0 * (static_cast<double>(estimated_context) - published) / published);
+                static_cast<long long>(estimated_context), 100.0 * static_cast<double>(estimated_context - published) / static_cast<double>(published));
   row.notes.push_back(text);
   row.used = true;
   return row;

@@ -121,7 +121,7 @@ class Reader {
     need(static_cast<std::uint64_t>(width), item);
     std::uint64_t v = 0;
     for (int i = width - 1; i >= 0; --i) {
-      v = (v << 8) | static_cast<unsigned char>(bytes_[pos_ + static_cast<std::size_t>(i)]);
+      v = (v << 8) | static_cast<unsigned char>(bytes_[static_cast<std::size_t>(pos_) + static_cast<std::size_t>(i)]);
     }
     pos_ += static_cast<std::uint64_t>(width);
     return v;
@@ -131,7 +131,8 @@ class Reader {
 
   std::string_view take(std::uint64_t n, const char* item) {
     need(n, item);
-    std::string_view s = bytes_.substr(pos_, n);
+    // need() checked pos_ + n <= bytes_.size(), so both fit size_t (32 bits in WASM).
+    std::string_view s = bytes_.substr(static_cast<std::size_t>(pos_), static_cast<std::size_t>(n));
     pos_ += n;
     return s;
   }
@@ -264,7 +265,9 @@ GgufValue read_value(Reader& r, GgufValueType type, int depth, bool keep) {
     r.need(total, "array_values");
     v.array_values_kept = true;
     const bool is_float = v.element_type == GgufValueType::float32 || v.element_type == GgufValueType::float64;
-    (is_float ? v.array_floats.reserve(v.array_count) : v.array_ints.reserve(v.array_count));
+    // array_count <= kGgufMaxKeptArray here (checked above), so it fits size_t.
+    const auto kept = static_cast<std::size_t>(v.array_count);
+    (is_float ? v.array_floats.reserve(kept) : v.array_ints.reserve(kept));
     for (std::uint64_t i = 0; i < v.array_count; ++i) {
       GgufValue element;
       decode_scalar(v.element_type, r.uint(static_cast<int>(fixed), "array_values"), element, r);
