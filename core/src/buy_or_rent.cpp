@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/buy_or_rent.hpp"
 
+#include "arithmetic.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -19,7 +21,7 @@ const char* cost_kind_id(CostKind kind) {
 
 namespace {
 
-constexpr double kSecondsPerHour = 3600.0;
+using detail::kSecondsPerHour;
 
 CostKind kind_of(const HardwareSpec& hw) {
   switch (hw.kind) {

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/cost.hpp"
 
+#include "arithmetic.hpp"
+
 namespace llmsizer {
 
 namespace {
 constexpr double kDaysPerYear = 365.0;
-constexpr double kSecondsPerHour = 3600.0;
+using detail::kSecondsPerHour;
 }  // namespace
 
 OwnedHourlyCost owned_hourly_cost(double purchase_usd, double power_w, const OwnershipCosts& c) {

@@ -12,6 +12,8 @@
 #include "llmsizer/quantization.hpp"
 #include "llmsizer/tensors.hpp"
 
+#include "arithmetic.hpp"
+
 namespace llmsizer {
 
 const char* engine_id(Engine engine) {
@@ -38,7 +40,7 @@ std::int64_t kv_cache_bytes(const ModelSpec& model, const KvCacheFormat& format,
 
 namespace {
 
-constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+using detail::ceil_div;
 
 /// AutoAWQ's fused modules allocate their KV cache for max_seq_len tokens (awq/models/base.py
 /// from_quantized(max_seq_len=2048), fuse_layers=True).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/quantization.hpp"
 
+#include "arithmetic.hpp"
+
 #include <algorithm>
 #include <iterator>
 #include <stdexcept>
@@ -9,7 +11,7 @@
 namespace llmsizer {
 namespace {
 
-constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+using detail::ceil_div;
 
 /// Bytes of a 16-bit copy (the dtype Transformers/vLLM/MLX keep unquantized tensors in).
 constexpr std::int64_t k16BitBytes = 2;

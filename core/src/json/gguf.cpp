@@ -27,8 +27,9 @@
 namespace llmsizer {
 namespace {
 
-constexpr const char* kField = "file";
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+using detail::kInt64Max;
+using detail::kFileField;
+using detail::decimal;
 /// Arrays of strings longer than this keep only their count (general.tags, languages: a few).
 constexpr std::uint64_t kMaxKeptStringArray = 256;
 /// Smallest encoding of one metadata entry: u64 key length (empty key) + u32 type + 1-byte value.
@@ -36,7 +37,6 @@ constexpr std::uint64_t kMinMetadataBytes = 8 + 4 + 1;
 /// Smallest encoding of one tensor info: u64 name length + u32 n_dims + u32 type + u64 offset.
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 4 + 8;
 
-std::string str(std::uint64_t v) { return std::to_string(v); }
 
 /// The part of the file a read belongs to, for messages: an entry named by a term ("metadata
 /// entry", "metadata key", "tensor") and its index or quoted name; no term while the fixed fields
@@ -48,7 +48,7 @@ struct Entry {
   bool named = false;
   /// "3", or the quoted key or tensor name: worked out only when a message is written (quoting
   /// every tensor name was 7% of inspecting a 3.9 MB header in WASM).
-  std::string name() const { return named ? detail::quote_for_message(raw_name) : str(index); }
+  std::string name() const { return named ? detail::quote_for_message(raw_name) : decimal(index); }
 };
 
 /// Fixed byte size of a scalar value type; 0 for string and array.
@@ -100,14 +100,14 @@ class Reader {
     const std::uint64_t available = bytes_.size() - pos_;
     if (n <= available) return;
     if (n > static_cast<std::uint64_t>(kInt64Max) - pos_) {
-      throw InputError(kField, at("error.gguf.beyond_any_file", item).text("claimed", str(n)));
+      throw InputError(kFileField, at("error.gguf.beyond_any_file", item).text("claimed", decimal(n)));
     }
     const auto end = static_cast<std::int64_t>(pos_ + n);
     if (file_size_ >= 0 && end > file_size_) {
-      throw InputError(kField, at("error.gguf.past_end", item).integer("needed", end).integer("file_size", file_size_));
+      throw InputError(kFileField, at("error.gguf.past_end", item).integer("needed", end).integer("file_size", file_size_));
     }
     throw TruncatedInputError(
-        kField,
+        kFileField,
         at("error.gguf.prefix_ends", item).integer("given", static_cast<std::int64_t>(bytes_.size())).integer("needed", end),
         end, static_cast<std::int64_t>(pos_));
   }
@@ -145,7 +145,7 @@ class Reader {
   std::string_view string(std::uint64_t max_bytes, const char* item) {
     const std::uint64_t len = u64(item);
     if (len > max_bytes) {
-      throw InputError(kField, at("error.gguf.string_too_long", item).text("length", str(len))
+      throw InputError(kFileField, at("error.gguf.string_too_long", item).text("length", decimal(len))
                                    .integer("limit", static_cast<std::int64_t>(max_bytes)));
     }
     return take(len, item);
@@ -179,7 +179,7 @@ bool valid_value_type(std::uint32_t t) { return t <= static_cast<std::uint32_t>(
 
 GgufValueType checked_value_type(std::uint32_t t, const Reader& r, const char* item) {
   if (!valid_value_type(t)) {
-    throw InputError(kField, r.of_entry("error.gguf.value_type").term("item", std::string("gguf.item.") + item)
+    throw InputError(kFileField, r.of_entry("error.gguf.value_type").term("item", std::string("gguf.item.") + item)
                                  .integer("type", std::int64_t{t}));
   }
   return static_cast<GgufValueType>(t);
@@ -206,7 +206,7 @@ void decode_scalar(GgufValueType t, std::uint64_t raw, GgufValue& out, const Rea
     case GgufValueType::int64: out.int_value = static_cast<std::int64_t>(raw); break;
     case GgufValueType::boolean:
       if (raw > 1) {
-        throw InputError(kField, r.of_entry("error.gguf.bool_value").text("value", str(raw)));
+        throw InputError(kFileField, r.of_entry("error.gguf.bool_value").text("value", decimal(raw)));
       }
       out.int_value = static_cast<std::int64_t>(raw);
       break;
@@ -242,18 +242,18 @@ GgufValue read_value(Reader& r, GgufValueType type, int depth, bool keep) {
   v.element_type = checked_value_type(r.u32("array_element_type"), r, "array_element_type");
   v.array_count = r.u64("array_length");
   if (v.array_count > kGgufMaxArrayCount) {
-    throw InputError(kField, r.of_entry("error.gguf.array_too_long").text("elements", str(v.array_count))
+    throw InputError(kFileField, r.of_entry("error.gguf.array_too_long").text("elements", decimal(v.array_count))
                                  .integer("limit", static_cast<std::int64_t>(kGgufMaxArrayCount)));
   }
   if (v.element_type == GgufValueType::array && depth + 1 >= kGgufMaxArrayDepth) {
-    throw InputError(kField, r.of_entry("error.gguf.arrays_too_deep").integer("depth", kGgufMaxArrayDepth));
+    throw InputError(kFileField, r.of_entry("error.gguf.arrays_too_deep").integer("depth", kGgufMaxArrayDepth));
   }
   const std::uint64_t fixed = scalar_size(v.element_type);
   // Smallest bytes per element: fixed size, or an empty string (u64 length), or an empty array.
   const std::uint64_t min_element = fixed != 0 ? fixed : (v.element_type == GgufValueType::string ? 8 : 12);
   const std::int64_t left = r.file_bytes_left();
   if (left >= 0 && v.array_count > static_cast<std::uint64_t>(left) / min_element) {
-    throw InputError(kField, r.of_entry("error.gguf.array_beyond_file").text("elements", str(v.array_count))
+    throw InputError(kFileField, r.of_entry("error.gguf.array_beyond_file").text("elements", decimal(v.array_count))
                                  .integer("left", left));
   }
   if (fixed != 0) {
@@ -419,31 +419,31 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     } else if (bytes.size() >= 9 && bytes[8] == '{') {
       m.then(Message("error.gguf.not_gguf.safetensors"));
     }
-    throw InputError(kField, m);
+    throw InputError(kFileField, m);
   }
   h.version = r.u32("version");
-  if (h.version == 1) throw InputError(kField, Message("error.gguf.version_1"));
+  if (h.version == 1) throw InputError(kFileField, Message("error.gguf.version_1"));
   if ((h.version & 0xFFFFu) == 0 && (h.version >> 24) >= 1 && (h.version >> 24) <= 3) {
-    throw InputError(kField, Message("error.gguf.big_endian").integer("version", std::int64_t{h.version >> 24}));
+    throw InputError(kFileField, Message("error.gguf.big_endian").integer("version", std::int64_t{h.version >> 24}));
   }
   if (h.version != 2 && h.version != 3) {
-    throw InputError(kField, Message("error.gguf.unsupported_version").integer("version", std::int64_t{h.version}));
+    throw InputError(kFileField, Message("error.gguf.unsupported_version").integer("version", std::int64_t{h.version}));
   }
   h.tensor_count = r.u64("tensor_count");
   h.metadata_count = r.u64("metadata_count");
   if (h.tensor_count > kGgufMaxTensors) {
-    throw InputError(kField, Message("error.gguf.too_many_tensors").text("tensors", str(h.tensor_count))
+    throw InputError(kFileField, Message("error.gguf.too_many_tensors").text("tensors", decimal(h.tensor_count))
                                  .integer("limit", static_cast<std::int64_t>(kGgufMaxTensors)));
   }
   if (h.metadata_count > kGgufMaxMetadata) {
-    throw InputError(kField, Message("error.gguf.too_many_metadata").text("entries", str(h.metadata_count))
+    throw InputError(kFileField, Message("error.gguf.too_many_metadata").text("entries", decimal(h.metadata_count))
                                  .integer("limit", static_cast<std::int64_t>(kGgufMaxMetadata)));
   }
   if (const std::int64_t left = r.file_bytes_left();
       left >= 0 && h.tensor_count * kMinTensorInfoBytes + h.metadata_count * kMinMetadataBytes >
                        static_cast<std::uint64_t>(left)) {
-    throw InputError(kField, Message("error.gguf.counts_beyond_file").text("tensors", str(h.tensor_count))
-                                 .text("entries", str(h.metadata_count)).integer("file_size", file_size_bytes));
+    throw InputError(kFileField, Message("error.gguf.counts_beyond_file").text("tensors", decimal(h.tensor_count))
+                                 .text("entries", decimal(h.metadata_count)).integer("file_size", file_size_bytes));
   }
 
   std::unordered_set<std::string_view> seen;
@@ -451,11 +451,11 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     r.entry = {"gguf.entry.metadata_entry", i, {}, false};
     const std::string_view key = r.string(kGgufMaxKeyBytes, "key");
     if (const auto bad = detail::first_invalid_utf8(key)) {
-      throw InputError(kField, Message("error.gguf.key_not_utf8").integer("entry", static_cast<std::int64_t>(i))
+      throw InputError(kFileField, Message("error.gguf.key_not_utf8").integer("entry", static_cast<std::int64_t>(i))
                                    .integer("byte", static_cast<std::int64_t>(*bad)));
     }
     if (!seen.insert(key).second) {
-      throw InputError(kField, Message("error.gguf.duplicate_key").text("key", detail::quote_for_message(key)));
+      throw InputError(kFileField, Message("error.gguf.duplicate_key").text("key", detail::quote_for_message(key)));
     }
     r.entry = {"gguf.entry.metadata_key", i, key, true};
     const GgufValueType type = checked_value_type(r.u32("value_type"), r, "value_type");
@@ -466,7 +466,7 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     const auto v = a->as_int();
     if (!a->is_integer() || !v || *v <= 0 || *v > kGgufMaxAlignment || (*v & (*v - 1)) != 0) {
       Message m = v ? Message("error.gguf.alignment").integer("got", *v) : Message("error.gguf.alignment_not_integer");
-      throw InputError(kField, m.integer("max", kGgufMaxAlignment));
+      throw InputError(kFileField, m.integer("max", kGgufMaxAlignment));
     }
     h.alignment = *v;
   }
@@ -478,18 +478,18 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     GgufTensorInfo t;
     const std::string_view name = r.string(kGgufMaxTensorNameBytes, "name");
     if (const auto bad = detail::first_invalid_utf8(name)) {
-      throw InputError(kField, Message("error.gguf.tensor_name_not_utf8").integer("tensor", static_cast<std::int64_t>(i))
+      throw InputError(kFileField, Message("error.gguf.tensor_name_not_utf8").integer("tensor", static_cast<std::int64_t>(i))
                                    .integer("byte", static_cast<std::int64_t>(*bad)));
     }
     if (!seen.insert(name).second) {
-      throw InputError(kField, Message("error.gguf.duplicate_tensor").text("tensor", detail::quote_for_message(name)));
+      throw InputError(kFileField, Message("error.gguf.duplicate_tensor").text("tensor", detail::quote_for_message(name)));
     }
     t.name = std::string(name);
     const auto quoted = [name] { return detail::quote_for_message(name); };  // for messages only
     r.entry = {"gguf.entry.tensor", i, name, true};
     const std::uint32_t n_dims = r.u32("dimension_count");
     if (n_dims > 4) {
-      throw InputError(kField, Message("error.gguf.too_many_dimensions").text("tensor", quoted())
+      throw InputError(kFileField, Message("error.gguf.too_many_dimensions").text("tensor", quoted())
                                    .integer("dimensions", std::int64_t{n_dims}));
     }
     t.n_dims = static_cast<int>(n_dims);
@@ -497,12 +497,12 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
     for (std::uint32_t d = 0; d < n_dims; ++d) {
       const std::uint64_t dim = r.u64("dimensions");
       if (dim > static_cast<std::uint64_t>(kInt64Max)) {
-        throw InputError(kField, Message("error.gguf.dimension_beyond_int64").text("tensor", quoted()).text("dimension", str(dim)));
+        throw InputError(kFileField, Message("error.gguf.dimension_beyond_int64").text("tensor", quoted()).text("dimension", decimal(dim)));
       }
       t.dims[d] = static_cast<std::int64_t>(dim);
       const auto product = detail::checked_mul(elements, t.dims[d]);
       if (!product) {
-        throw InputError(kField, Message("error.gguf.dimensions_overflow").text("tensor", quoted()));
+        throw InputError(kFileField, Message("error.gguf.dimensions_overflow").text("tensor", quoted()));
       }
       elements = *product;
     }
@@ -516,21 +516,21 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
       Message m(removed ? "error.gguf.removed_type" : "error.gguf.unknown_type");
       m.text("tensor", quoted()).integer("type", std::int64_t{type_id});
       if (removed) m.term("removed", removed);
-      throw InputError(kField, m);
+      throw InputError(kFileField, m);
     }
     t.type_id = type->id;
     const auto nbytes = ggml_tensor_bytes(*type, t.dims.data(), t.n_dims);
     if (!nbytes) {
       if (t.dims[0] % type->block_elements != 0) {
-        throw InputError(kField, Message("error.gguf.partial_block").text("tensor", quoted()).integer("row", t.dims[0])
+        throw InputError(kFileField, Message("error.gguf.partial_block").text("tensor", quoted()).integer("row", t.dims[0])
                                      .text("type", type->name).integer("block", type->block_elements));
       }
-      throw InputError(kField, Message("error.gguf.tensor_bytes_overflow").text("tensor", quoted()));
+      throw InputError(kFileField, Message("error.gguf.tensor_bytes_overflow").text("tensor", quoted()));
     }
     t.bytes = *nbytes;
     t.offset = r.u64("data_offset");
     if (t.offset % static_cast<std::uint64_t>(h.alignment) != 0) {
-      throw InputError(kField, Message("error.gguf.misaligned").text("tensor", quoted()).text("offset", str(t.offset))
+      throw InputError(kFileField, Message("error.gguf.misaligned").text("tensor", quoted()).text("offset", decimal(t.offset))
                                    .integer("alignment", h.alignment));
     }
     h.tensors.push_back(std::move(t));
@@ -551,12 +551,12 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
                                                          : detail::checked_add(static_cast<std::int64_t>(t.offset), t.bytes);
     const std::optional<std::int64_t> file_end = end ? detail::checked_add(*end, h.data_offset) : std::nullopt;
     if (!file_end) {
-      throw InputError(kField, Message("error.gguf.tensor_end_overflow").text("tensor", detail::quote_for_message(t.name))
-                                   .text("offset", str(t.offset)));
+      throw InputError(kFileField, Message("error.gguf.tensor_end_overflow").text("tensor", detail::quote_for_message(t.name))
+                                   .text("offset", decimal(t.offset)));
     }
     if (previous && static_cast<std::int64_t>(t.offset) < data_bytes) {
-      throw InputError(kField, Message("error.gguf.overlap").text("previous", detail::quote_for_message(previous->name))
-                                   .text("tensor", detail::quote_for_message(t.name)).text("offset", str(t.offset))
+      throw InputError(kFileField, Message("error.gguf.overlap").text("previous", detail::quote_for_message(previous->name))
+                                   .text("tensor", detail::quote_for_message(t.name)).text("offset", decimal(t.offset))
                                    .integer("previous_end", data_bytes));
     }
     data_bytes = std::max(data_bytes, *end);
@@ -566,12 +566,12 @@ GgufHeader parse_gguf_header(std::string_view bytes, std::int64_t file_size_byte
   }
   for (const auto& t : h.tensors) {
     const auto sum = detail::checked_add(h.parameter_count, t.elements);
-    if (!sum) throw InputError(kField, Message("error.gguf.element_count_overflow"));
+    if (!sum) throw InputError(kFileField, Message("error.gguf.element_count_overflow"));
     h.parameter_count = *sum;
   }
   h.data_end = h.data_offset + data_bytes;
   if (file_size_bytes >= 0 && h.data_end > file_size_bytes) {
-    throw InputError(kField, Message("error.gguf.data_past_end").integer("end", h.data_end).integer("file_size", file_size_bytes));
+    throw InputError(kFileField, Message("error.gguf.data_past_end").integer("end", h.data_end).integer("file_size", file_size_bytes));
   }
   derive_architecture(h);
   return h;

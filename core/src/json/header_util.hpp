@@ -12,6 +12,14 @@
 
 namespace llmsizer::detail {
 
+/// The request field an error in a model file names (both readers report it as "file").
+inline constexpr const char* kFileField = "file";
+inline constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
+/// A size or count as decimal text, for message arguments.
+inline std::string decimal(std::int64_t v) { return std::to_string(v); }
+inline std::string decimal(std::uint64_t v) { return std::to_string(v); }
+
 /// Length of the well-formed UTF-8 sequence (RFC 3629: no overlongs, surrogates or code points
 /// above U+10FFFF) starting at `s[i]`, or 0 when the bytes there are not one.
 inline std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {

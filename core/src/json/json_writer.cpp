@@ -255,9 +255,9 @@ JsonWriter& JsonWriter::unsigned_integer(std::uint64_t number) {
   return *this;
 }
 
-JsonWriter& JsonWriter::raw(std::string_view json) {
+JsonWriter& JsonWriter::raw(std::string_view json_text) {
   separate();
-  out_.append(json);
+  out_.append(json_text);
   return *this;
 }
 

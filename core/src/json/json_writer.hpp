@@ -126,8 +126,8 @@ class JsonWriter {
     return value(v);
   }
 
-  /// Splices `json`, already serialized (one complete value), as the next value.
-  JsonWriter& raw(std::string_view json);
+  /// Splices `json_text`, already serialized (one complete value), as the next value.
+  JsonWriter& raw(std::string_view json_text);
 
   /// Whether the answer's messages carry their English text beside their data (the request's
   /// `english_text`; to_json's message writers ask). The writer itself writes what it is told.

@@ -19,13 +19,11 @@ namespace llmsizer {
 namespace {
 
 using nlohmann::json;
-constexpr const char* kField = "file";
-constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+using detail::kInt64Max;
+using detail::kFileField;
+using detail::decimal;
 
-std::string str(std::int64_t v) { return std::to_string(v); }
-std::string str(std::uint64_t v) { return std::to_string(v); }
-
-[[noreturn]] void fail(Message message) { throw InputError(kField, std::move(message)); }
+[[noreturn]] void fail(Message message) { throw InputError(kFileField, std::move(message)); }
 
 /// A JSON value's kind as the term messages name it ("json.array": "an array").
 constexpr const char* kNull = "json.null";
@@ -69,7 +67,7 @@ class HeaderSax {
   bool number_unsigned(json::number_unsigned_t v) {
     if (skip_ == 0 && depth_ == 3) {
       if (v > static_cast<std::uint64_t>(kInt64Max)) {
-        fail(tensor_message("error.safetensors.number_beyond_int64").text("value", str(std::uint64_t{v})).text("field", field_name()));
+        fail(tensor_message("error.safetensors.number_beyond_int64").text("value", decimal(std::uint64_t{v})).text("field", field_name()));
       }
       auto& list = field_ == Field::shape ? cur_.shape : offsets_;
       const std::size_t cap = field_ == Field::shape ? kSafetensorsMaxRank : 2;
@@ -240,7 +238,7 @@ class HeaderSax {
     }
     if (cur_.bytes() != *bits / 8) {
       std::string shape;
-      for (std::int64_t d : cur_.shape) shape += (shape.empty() ? "" : ", ") + str(d);
+      for (std::int64_t d : cur_.shape) shape += (shape.empty() ? "" : ", ") + decimal(d);
       fail(tensor_message("error.safetensors.size_mismatch").integer("begin", cur_.data_begin).integer("end", cur_.data_end)
                .integer("span", cur_.bytes()).text("dtype", cur_.dtype).text("shape", shape).integer("needed", *bits / 8));
     }
@@ -380,16 +378,16 @@ std::int64_t safetensors_needed_bytes(std::string_view bytes, std::int64_t file_
     if (file_size_bytes >= 0 && file_size_bytes < 8) {
       fail(Message("error.safetensors.file_too_small").integer("file_size", file_size_bytes));
     }
-    throw TruncatedInputError(kField, Message("error.safetensors.length_not_given"), 8, 0);
+    throw TruncatedInputError(kFileField, Message("error.safetensors.length_not_given"), 8, 0);
   }
   std::uint64_t n = 0;
   for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(bytes[static_cast<std::size_t>(i)]);
   if (n > static_cast<std::uint64_t>(kSafetensorsMaxHeaderBytes)) {
-    fail(with_file_hint(Message("error.safetensors.header_too_long").text("length", str(n)), bytes));
+    fail(with_file_hint(Message("error.safetensors.header_too_long").text("length", decimal(n)), bytes));
   }
   const auto needed = static_cast<std::int64_t>(n) + 8;
   if (file_size_bytes >= 0 && needed > file_size_bytes) {
-    fail(with_file_hint(Message("error.safetensors.header_past_end").text("length", str(n)).integer("file_size", file_size_bytes), bytes));
+    fail(with_file_hint(Message("error.safetensors.header_past_end").text("length", decimal(n)).integer("file_size", file_size_bytes), bytes));
   }
   return needed;
 }
@@ -400,7 +398,7 @@ SafetensorsHeader parse_safetensors_header(std::string_view bytes, std::int64_t 
   }
   const std::int64_t needed = safetensors_needed_bytes(bytes, file_size_bytes);
   if (static_cast<std::int64_t>(bytes.size()) < needed) {
-    throw TruncatedInputError(kField,
+    throw TruncatedInputError(kFileField,
                               Message("error.safetensors.header_not_given").integer("needed", needed)
                                   .integer("given", static_cast<std::int64_t>(bytes.size())),
                               needed, 8);
@@ -466,13 +464,13 @@ class IndexSax {
   bool null() { return scalar(kNull); }
   bool boolean(bool) { return scalar(kBoolean); }
   bool number_integer(json::number_integer_t v) {
-    if (at_total_size()) fail(Message("error.safetensors.index.total_size").text("value", str(std::int64_t{v})));
+    if (at_total_size()) fail(Message("error.safetensors.index.total_size").text("value", decimal(std::int64_t{v})));
     return scalar(kNumber);
   }
   bool number_unsigned(json::number_unsigned_t v) {
     if (at_total_size()) {
       if (v > static_cast<std::uint64_t>(kInt64Max)) {
-        fail(Message("error.safetensors.index.total_size_beyond_int64").text("value", str(std::uint64_t{v})));
+        fail(Message("error.safetensors.index.total_size_beyond_int64").text("value", decimal(std::uint64_t{v})));
       }
       index.total_size = static_cast<std::int64_t>(v);
       return true;
