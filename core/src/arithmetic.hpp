@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// Arithmetic the estimator's sources share (one definition, so that they also compile as one unity
-/// file: the ASan and fuzz builds, CMakePresets.json).
+/// Arithmetic the estimator's sources share: one definition each, instead of a copy per file (copies
+/// in anonymous namespaces also collide when the ASan and fuzz presets compile unity files).
 #include <cstdint>
 
 namespace llmsizer::detail {

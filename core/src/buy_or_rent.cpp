@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/buy_or_rent.hpp"
 
-#include "arithmetic.hpp"
-
 #include <algorithm>
 #include <cmath>
+
+#include "arithmetic.hpp"
 
 namespace llmsizer {
 

@@ -3,6 +3,7 @@
 
 #include "arithmetic.hpp"
 
+
 namespace llmsizer {
 
 namespace {

@@ -11,7 +11,6 @@
 #include "llmsizer/ollama.hpp"
 #include "llmsizer/quantization.hpp"
 #include "llmsizer/tensors.hpp"
-
 #include "arithmetic.hpp"
 
 namespace llmsizer {

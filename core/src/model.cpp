@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "arithmetic.hpp"
+
 namespace llmsizer {
 
 bool is_attention(MixerKind kind) {
@@ -368,7 +370,7 @@ std::int64_t image_tokens(const ModelSpec& m, int width, int height) {
   const VisionSpec& v = m.vision;
   if (v.params <= 0 || width <= 0 || height <= 0) return 0;
   if (v.tokens_per_image > 0 && m.model_type != "llama4_text") return v.tokens_per_image;
-  const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  using detail::ceil_div;
   if (m.model_type == "llama4_text" && v.default_image_size > 0) {
     // Llama 4 (processing_llama4.py): the image is cut into tiles of 336 pixels (at most 16), each
     // tile 144 tokens (24 × 24 patches after a 2 × 2 pixel shuffle); more than one tile adds a

@@ -5,6 +5,7 @@
 
 #include "llmsizer/ggml_types.hpp"
 #include "llmsizer/quantization.hpp"
+#include "arithmetic.hpp"
 
 namespace llmsizer {
 namespace {
@@ -174,7 +175,7 @@ const KvCacheFormat* find_kv_cache_format(std::string_view id) {
 }
 
 std::int64_t bytes_for_elements(std::int64_t elements, std::int64_t block_elements, std::int64_t block_bytes) {
-  const std::int64_t blocks = (elements + block_elements - 1) / block_elements;
+  const std::int64_t blocks = detail::ceil_div(elements, block_elements);
   return blocks * block_bytes;
 }
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/quantization.hpp"
 
-#include "arithmetic.hpp"
-
 #include <algorithm>
 #include <iterator>
 #include <stdexcept>
 #include <string>
+
+#include "arithmetic.hpp"
 
 namespace llmsizer {
 namespace {

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "llmsizer/training.hpp"
+#include "arithmetic.hpp"
 #include "training_internal.hpp"
 
 namespace llmsizer {
@@ -17,8 +18,8 @@ namespace {
 /// Liger-Kernel's fused linear cross-entropy (src/liger_kernel/ops/fused_linear_cross_entropy.py):
 /// chunk_size = next_power_of_2(ceil(BT / ceil(V / H))) tokens of logits at a time.
 std::int64_t liger_chunk_tokens(std::int64_t tokens, std::int64_t vocab, std::int64_t hidden) {
-  const std::int64_t inc = (vocab + hidden - 1) / hidden;
-  const std::int64_t want = (tokens + inc - 1) / inc;
+  const std::int64_t inc = detail::ceil_div(vocab, hidden);
+  const std::int64_t want = detail::ceil_div(tokens, inc);
   std::int64_t chunk = 1;
   while (chunk < want) chunk *= 2;
   return chunk;

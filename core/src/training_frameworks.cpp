@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "arithmetic.hpp"
+
 namespace llmsizer {
 
 const char* training_framework_id(TrainingFramework framework) {
@@ -25,7 +27,7 @@ ZeroBuffers zero12_buffers(std::int64_t trainable_params, int gradient_bytes, in
   // DeepSpeedZeroOptimizer.step: single_grad_partition =
   // flatten_dense_tensors_aligned(averaged_gradients).to(fp32): the 16-bit flat copy and the fp32
   // partition exist together.
-  const std::int64_t partition = (trainable_params + n - 1) / n;
+  const std::int64_t partition = detail::ceil_div(trainable_params, n);
   b.step_temporary_bytes = partition * (gradient_bytes + 4);
   return b;
 }
@@ -33,7 +35,7 @@ ZeroBuffers zero12_buffers(std::int64_t trainable_params, int gradient_bytes, in
 FsdpMemory fsdp_memory(std::int64_t weight_bytes, std::int64_t largest_block_bytes, int gpus) {
   FsdpMemory f;
   const std::int64_t n = std::max(1, gpus);
-  f.sharded_weights_bytes = (weight_bytes + n - 1) / n;
+  f.sharded_weights_bytes = detail::ceil_div(weight_bytes, n);
   // Backward prefetch (BACKWARD_PRE, the default) gathers the next unit while the current one
   // computes: two units unsharded at a time.
   f.gathered_unit_bytes = n > 1 ? 2 * largest_block_bytes : 0;

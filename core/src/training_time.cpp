@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "llmsizer/training.hpp"
+#include "arithmetic.hpp"
 
 namespace llmsizer {
 namespace {
@@ -94,7 +95,7 @@ TrainingTime training_time(const ModelSpec& m, const TrainingSettings& s) {
     const double compute_s = micro_tokens * t.flops_per_token / (s.peak_tflops * 1e12 * t.mfu);
     const double host_s = std::max(1, m.num_layers) * kTrainingHostPerLayerS;
     t.tokens_per_s = data_parallel * micro_tokens / std::max(compute_s, host_s);
-    if (t.tokens > 0) t.hours = t.tokens / t.tokens_per_s / 3600.0;
+    if (t.tokens > 0) t.hours = t.tokens / t.tokens_per_s / detail::kSecondsPerHour;
     if (s.usd_per_gpu_hour > 0) t.usd = t.hours * data_parallel * s.usd_per_gpu_hour;
   }
   return t;

@@ -37,7 +37,6 @@ constexpr std::uint64_t kMinMetadataBytes = 8 + 4 + 1;
 /// Smallest encoding of one tensor info: u64 name length + u32 n_dims + u32 type + u64 offset.
 constexpr std::uint64_t kMinTensorInfoBytes = 8 + 4 + 4 + 8;
 
-
 /// The part of the file a read belongs to, for messages: an entry named by a term ("metadata
 /// entry", "metadata key", "tensor") and its index or quoted name; no term while the fixed fields
 /// of the file header are read.
