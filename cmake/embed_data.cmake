@@ -4,40 +4,39 @@
 # to embedded_documents). Run as `cmake -P` at build time.
 # COMPACT (the WASM build): drop the line breaks and indentation (JSON strings hold no raw line
 # break, so the text stays the same JSON) and, in model presets, the provenance prose the core never
-# reads (published_params_note, published_params_source, config_note: one line each in those files;
-# in hardware entries notes, reference, power_source, cpu_cores_source and derived_fields, which only the
-# data tests read)
-# — it would be a tenth of the page's download. With NODE, STRIP_SCRIPT and STRIP_KEYS also the preset
-# configs' members the core never reads (cmake/strip_config.mjs, cmake/unread_config_keys.txt): the
-# presets as embedded 268 -> 119 KB of JSON, 20.0 -> 9.8 KB gzipped, which the first listing parses
-# (issue 20).
+# reads (published_params_note, published_params_source, config_note: one line each in those files)
+# — it would be a tenth of the page's download. With NODE, STRIP_SCRIPT, STRIP_KEYS and
+# STRIP_HARDWARE_KEYS also the members the core never reads (cmake/strip_unread.mjs): the preset
+# configs' (cmake/unread_config_keys.txt; the presets as embedded 268 -> 119 KB of JSON, 20.0 -> 9.8 KB
+# gzipped, which the first listing parses) and the hardware entries' (cmake/unread_hardware_keys.txt:
+# their sources, notes and reference facts, which only the data tests read) (issue 20).
 if(NOT SYMBOL)
   set(SYMBOL embedded_documents)
 endif()
 set(_body "")
 set(_count 0)
 set(_stripped_dir "")
-if(COMPACT AND NODE AND STRIP_SCRIPT AND STRIP_KEYS)
-  set(_presets "")
+if(COMPACT AND NODE AND STRIP_SCRIPT AND STRIP_KEYS AND STRIP_HARDWARE_KEYS)
+  set(_stripped "")
   foreach(_file IN LISTS FILES)
     file(RELATIVE_PATH _rel "${DATA_ROOT}" "${_file}")
-    if(_rel MATCHES "^models/")
-      list(APPEND _presets "${_file}")
+    if(_rel MATCHES "^(models|hardware)/")
+      list(APPEND _stripped "${_file}")
     endif()
   endforeach()
-  set(_stripped_dir "${OUTPUT}.presets")
+  set(_stripped_dir "${OUTPUT}.stripped")
   file(REMOVE_RECURSE "${_stripped_dir}")
-  execute_process(COMMAND "${NODE}" "${STRIP_SCRIPT}" "${STRIP_KEYS}" "${_stripped_dir}" ${_presets}
+  execute_process(COMMAND "${NODE}" "${STRIP_SCRIPT}" "${STRIP_KEYS}" "${STRIP_HARDWARE_KEYS}" "${_stripped_dir}" ${_stripped}
                   RESULT_VARIABLE _strip_result)
   if(NOT _strip_result EQUAL 0)
-    message(FATAL_ERROR "cmake/strip_config.mjs failed (${_strip_result})")
+    message(FATAL_ERROR "cmake/strip_unread.mjs failed (${_strip_result})")
   endif()
 endif()
 foreach(_file IN LISTS FILES)
   file(RELATIVE_PATH _rel "${DATA_ROOT}" "${_file}")
   get_filename_component(_name "${_file}" NAME)
-  if(_stripped_dir AND _rel MATCHES "^models/")
-    file(READ "${_stripped_dir}/${_name}" _text)
+  if(_stripped_dir AND _rel MATCHES "^(models|hardware)/")
+    file(READ "${_stripped_dir}/${_rel}" _text)
   else()
     file(READ "${_file}" _text)
   endif()
@@ -48,10 +47,6 @@ foreach(_file IN LISTS FILES)
     if(_kind STREQUAL "models")
       string(REGEX REPLACE "\n  \"(published_params_note|published_params_source|config_note)\": \"([^\"\\\\]|\\\\.)*\"," ""
              _text "${_text}")
-    endif()
-    if(_kind STREQUAL "hardware")
-      string(REGEX REPLACE ",\n  \"(notes|reference|power_source|cpu_cores_source|cuda_total_source)\": \"([^\"\\\\]|\\\\.)*\"" "" _text "${_text}")
-      string(REGEX REPLACE ",\n  \"derived_fields\": \\[[^]]*\\]" "" _text "${_text}")
     endif()
     string(REGEX REPLACE "\n *" "" _text "${_text}")
   endif()

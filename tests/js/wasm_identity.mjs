@@ -1,6 +1,6 @@
 // The WASM module answers byte-identical JSON to the native CLI (contract: `llmsizer estimate FILE
 // --json` prints exactly the string WASM `estimate` returns, then a newline), good and bad requests,
-// and every preset.
+// every preset, every hardware entry, and recommendations over the whole catalog.
 // usage: node wasm_identity.mjs WEB_DIR LLMSIZER_CLI
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -43,24 +43,42 @@ const presetBodies = JSON.parse(core.listModels()).models.flatMap(({ id }) => [
   JSON.stringify({ model: id, task: 'training', training: { method: 'qlora', seq_len: 2048 } }),
 ]);
 
+// Every hardware entry, for an inference estimate on it and a QLoRA run on it, and the recommendation
+// over the whole catalog with every option's English text: the module embeds the entries without the
+// members the core never reads (cmake/unread_hardware_keys.txt).
+const hardwareIds = JSON.parse(core.listHardware()).hardware.map(({ id }) => id);
+const hardwareBodies = hardwareIds.flatMap((id) => [
+  JSON.stringify({ model: 'qwen2.5-7b-instruct', hardware: id }),
+  JSON.stringify({ model: 'qwen2.5-7b-instruct', hardware: id, task: 'training', training: { method: 'qlora', seq_len: 2048 } }),
+]);
+const recommendBodies = [
+  JSON.stringify({ model: 'qwen2.5-7b-instruct' }),
+  JSON.stringify({ model: 'qwen2.5-72b-instruct', weights: 'int4', goal: 'cheapest' }),
+  JSON.stringify({ model: 'qwen2.5-7b-instruct', task: 'training', training: { method: 'lora', seq_len: 4096 } }),
+];
+const hint = (body) => (presetBodies.includes(body) ? ' (a preset: does the core now read a key of cmake/unread_config_keys.txt?)'
+  : hardwareBodies.includes(body) || recommendBodies.includes(body) ? ' (does the core now read a key of cmake/unread_hardware_keys.txt?)' : '');
+
 let failed = 0;
 let passed = 0;
-for (const body of [...bodies, ...presetBodies]) {
-  const wasm = core.estimate(body);
-  const native = spawnSync(cli, ['estimate', '-', '--json'], { input: body, encoding: 'utf8' });
-  const isError = wasm.startsWith('{"error":');
-  const expectedCode = isError ? 2 : 0;
-  if (native.stdout !== wasm + '\n' || native.status !== expectedCode) {
-    failed++;
-    const preset = presetBodies.includes(body) ? ' (a preset: does the core now read a key of cmake/unread_config_keys.txt?)' : '';
-    console.error(`MISMATCH for ${JSON.stringify(body).slice(0, 120)}${preset}\n  native (exit ${native.status}): ${native.stdout.slice(0, 200)}\n  wasm: ${wasm.slice(0, 200)}`);
-  } else {
-    passed++;
+for (const [command, fn, list] of [['estimate', 'estimate', [...bodies, ...presetBodies, ...hardwareBodies]], ['recommend', 'recommend', recommendBodies]]) {
+  for (const body of list) {
+    const wasm = core[fn](body);
+    const native = spawnSync(cli, [command, '-', '--json'], { input: body, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const isError = wasm.startsWith('{"error":');
+    const expectedCode = isError ? 2 : 0;
+    if (native.stdout !== wasm + '\n' || native.status !== expectedCode) {
+      failed++;
+      console.error(`MISMATCH for ${command} ${JSON.stringify(body).slice(0, 120)}${hint(body)}\n  native (exit ${native.status}): ${native.stdout.slice(0, 200)}\n  wasm: ${wasm.slice(0, 200)}`);
+    } else {
+      passed++;
+    }
   }
 }
-for (const [name, fn, args] of [['listModels', 'models', ['models', '--json']], ['listOptions', 'options', ['options']]]) {
+for (const [name, fn, args] of [['listModels', 'models', ['models', '--json']], ['listOptions', 'options', ['options']],
+                                ['listHardware', 'hardware (is a key of cmake/unread_hardware_keys.txt read now?)', ['hardware', '--json']]]) {
   const wasm = core[name]();
-  const native = spawnSync(cli, args, { encoding: 'utf8' });
+  const native = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (native.stdout !== wasm + '\n') { failed++; console.error(`MISMATCH for ${fn}`); } else passed++;
 }
 console.log(`${passed} passed, ${failed} failed`);

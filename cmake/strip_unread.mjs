@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: MIT
-// Build step of the WASM module (cmake/embed_data.cmake, COMPACT): writes each model preset with the
-// members of its "config" whose key is listed in KEYS_FILE (cmake/unread_config_keys.txt: keys the core
-// never reads) removed, at any depth under "config". Everything else keeps its exact text: numbers are
-// not reparsed (1000000.0 stays a float, as the core's parser sees it in the source file), strings not
-// re-escaped. The config object is written without whitespace; the embed step compacts the rest.
-// usage: node cmake/strip_config.mjs KEYS_FILE OUT_DIR PRESET.json...
+// Build step of the WASM module (cmake/embed_data.cmake, COMPACT): writes each data file without the
+// members the core never reads, so that the module carries less (issue 20). Native builds embed the
+// files whole, and tests/js/wasm_identity.mjs compares their answers with the module's.
+// - a model preset (a file under models/): the members of its "config" whose key is in CONFIG_KEYS
+//   (cmake/unread_config_keys.txt), at any depth under "config";
+// - a hardware entry (a file under hardware/): its top-level members whose key is in HARDWARE_KEYS
+//   (cmake/unread_hardware_keys.txt).
+// Everything else keeps its exact text: numbers are not reparsed (1000000.0 stays a float, as the
+// core's parser sees it in the source file), strings not re-escaped. An object members were taken
+// from is written without whitespace between its members; the embed step compacts the rest.
+// Each file is written to OUT_DIR/<its folder>/<its name>.
+// usage: node cmake/strip_unread.mjs CONFIG_KEYS HARDWARE_KEYS OUT_DIR FILE...
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
-const [keysFile, outDir, ...files] = process.argv.slice(2);
-const unread = new Set(readFileSync(keysFile, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+const [configKeysFile, hardwareKeysFile, outDir, ...files] = process.argv.slice(2);
+const keyList = (file) => new Set(readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+const unreadConfig = keyList(configKeysFile);
+const unreadHardware = keyList(hardwareKeysFile);
 
 /** The end (exclusive) of the JSON value that starts at `i` of `text` (after whitespace). */
 function skipValue(text, i) {
@@ -64,11 +72,11 @@ function members(text, open) {
   return out;
 }
 
-/** The value at text[start, end) with the unread members of every object in it removed. */
+/** The value at text[start, end) with the unread config members of every object in it removed. */
 function strip(text, start, end) {
   start = skipSpace(text, start);
   if (text[start] === '{') {
-    const kept = members(text, start).filter(({ key }) => !unread.has(key));
+    const kept = members(text, start).filter(({ key }) => !unreadConfig.has(key));
     return `{${kept.map((m) => `${m.keyText}:${strip(text, m.valueStart, m.valueEnd)}`).join(',')}}`;
   }
   if (text[start] === '[') {
@@ -84,19 +92,32 @@ function strip(text, start, end) {
   return text.slice(start, end).trim();
 }
 
+/** The top-level object's members of `text`, after checking that it is one. */
+function topMembers(text, what) {
+  const open = skipSpace(text, 0);
+  if (text[open] !== '{') throw new Error(`${what} is a JSON object`);
+  return members(text, open);
+}
+
 /** The preset's text with its top-level "config" value stripped; the rest as written. */
 function stripPreset(text) {
-  const open = skipSpace(text, 0);
-  if (text[open] !== '{') throw new Error('a preset is a JSON object');
-  const config = members(text, open).find(({ key }) => key === 'config');
+  const config = topMembers(text, 'a preset').find(({ key }) => key === 'config');
   if (!config) return text;
   return text.slice(0, config.valueStart) + strip(text, config.valueStart, config.valueEnd) + text.slice(config.valueEnd);
 }
 
-mkdirSync(outDir, { recursive: true });
+/** The hardware entry's text without its unread top-level members; each kept value as written. */
+function stripHardware(text) {
+  const kept = topMembers(text, 'a hardware entry').filter(({ key }) => !unreadHardware.has(key));
+  return `{${kept.map((m) => `${m.keyText}:${text.slice(m.valueStart, m.valueEnd)}`).join(',')}}`;
+}
+
 for (const file of files) {
-  const text = readFileSync(file, 'utf8');
-  const stripped = stripPreset(text);
+  const kind = basename(dirname(file));
+  const stripper = { models: stripPreset, hardware: stripHardware }[kind];
+  if (!stripper) throw new Error(`${file}: only files under models/ and hardware/ are stripped`);
+  const stripped = stripper(readFileSync(file, 'utf8'));
   JSON.parse(stripped);  // still JSON, or the build stops here
-  writeFileSync(join(outDir, basename(file)), stripped);
+  mkdirSync(join(outDir, kind), { recursive: true });
+  writeFileSync(join(outDir, kind, basename(file)), stripped);
 }
