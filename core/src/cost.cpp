@@ -3,7 +3,6 @@
 
 #include "arithmetic.hpp"
 
-
 namespace llmsizer {
 
 namespace {

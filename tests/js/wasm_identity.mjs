@@ -61,9 +61,10 @@ const hint = (body) => (presetBodies.includes(body) ? ' (a preset: does the core
 
 let failed = 0;
 let passed = 0;
-for (const [command, fn, list] of [['estimate', 'estimate', [...bodies, ...presetBodies, ...hardwareBodies]], ['recommend', 'recommend', recommendBodies]]) {
+// The CLI's command and the module's export have the same name.
+for (const [command, list] of [['estimate', [...bodies, ...presetBodies, ...hardwareBodies]], ['recommend', recommendBodies]]) {
   for (const body of list) {
-    const wasm = core[fn](body);
+    const wasm = core[command](body);
     const native = spawnSync(cli, [command, '-', '--json'], { input: body, encoding: 'utf8', maxBuffer: 64 << 20 });
     const isError = wasm.startsWith('{"error":');
     const expectedCode = isError ? 2 : 0;

@@ -8,6 +8,7 @@
 
 #include "llmsizer/gguf.hpp"
 #include "llmsizer/safetensors.hpp"
+#include "header_util.hpp"
 
 namespace llmsizer {
 
@@ -56,7 +57,7 @@ nlohmann::json inspect_model_header_json(std::string_view bytes, std::int64_t fi
     const bool json_text = bytes.substr(0, 8).find('\0') == std::string_view::npos;
     if (json_text && first != std::string_view::npos && bytes[first] == '{') {
       if (file_size_bytes > static_cast<std::int64_t>(bytes.size())) {
-        throw TruncatedInputError("file", Message("error.file.index_read_whole").integer("file_size", file_size_bytes), file_size_bytes, 0);
+        throw TruncatedInputError(detail::kFileField, Message("error.file.index_read_whole").integer("file_size", file_size_bytes), file_size_bytes, 0);
       }
       return safetensors_index_to_json(parse_safetensors_index(bytes));
     }
@@ -64,7 +65,7 @@ nlohmann::json inspect_model_header_json(std::string_view bytes, std::int64_t fi
   } catch (const InputError& e) {
     return header_error_to_json(e);
   } catch (const std::exception& e) {
-    return header_error_to_json(InputError("file", Message("error.file.header_unreadable").text("detail", e.what())));
+    return header_error_to_json(InputError(detail::kFileField, Message("error.file.header_unreadable").text("detail", e.what())));
   }
 }
 

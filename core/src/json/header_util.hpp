@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-/// Private helpers of the model-file header readers (gguf.cpp, safetensors.cpp): UTF-8 checks and
-/// overflow-checked integer arithmetic on untrusted sizes.
+/// Private helpers of the model-file header readers (gguf.cpp, safetensors.cpp, and file_header.cpp and
+/// model_file.cpp around them): UTF-8 checks and overflow-checked integer arithmetic on untrusted sizes.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -12,7 +12,7 @@
 
 namespace llmsizer::detail {
 
-/// The request field an error in a model file names (both readers report it as "file").
+/// The request field an error in a model file names (the readers and file_header/model_file report it as "file").
 inline constexpr const char* kFileField = "file";
 inline constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 
@@ -83,14 +83,14 @@ inline std::string sanitize_utf8(std::string_view s) {
 /// a × b, or nullopt when either is negative or the product exceeds INT64_MAX.
 inline std::optional<std::int64_t> checked_mul(std::int64_t a, std::int64_t b) {
   if (a < 0 || b < 0) return std::nullopt;
-  if (a != 0 && b > std::numeric_limits<std::int64_t>::max() / a) return std::nullopt;
+  if (a != 0 && b > kInt64Max / a) return std::nullopt;
   return a * b;
 }
 
 /// a + b, or nullopt when either is negative or the sum exceeds INT64_MAX.
 inline std::optional<std::int64_t> checked_add(std::int64_t a, std::int64_t b) {
   if (a < 0 || b < 0) return std::nullopt;
-  if (b > std::numeric_limits<std::int64_t>::max() - a) return std::nullopt;
+  if (b > kInt64Max - a) return std::nullopt;
   return a + b;
 }
 

@@ -12,6 +12,7 @@
 #include "llmsizer/answer.hpp"
 #include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/message_text.hpp"
+#include "header_util.hpp"
 #include "message_json.hpp"
 #include "read.hpp"
 #include "to_json.hpp"
@@ -207,7 +208,7 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
   } catch (const InputError& e) {
     return header_error_to_json(e).dump(-1, ' ', true);
   } catch (const std::exception& e) {
-    return header_error_to_json(InputError("file", Message("error.file.unreadable").text("detail", e.what()))).dump(-1, ' ', true, json::error_handler_t::replace);
+    return header_error_to_json(InputError(detail::kFileField, Message("error.file.unreadable").text("detail", e.what()))).dump(-1, ' ', true, json::error_handler_t::replace);
   }
 }
 
