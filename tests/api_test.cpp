@@ -197,4 +197,23 @@ TEST_CASE("A probe file given as the hardware sizes the request for the measured
   CHECK(bad["error"]["field"] == "hardware");
 }
 
+TEST_CASE("A memory size out of its range is refused as a size, naming the field", "[api][errors]") {
+  // A budget of -16 GB or 0: not "not a whole number" but a size above zero, said in bytes for the
+  // page to write in the person's GB or GiB.
+  for (const double budget : {-16e9, 0.0}) {
+    const json bad = estimate({{"model", "qwen2.5-0.5b-instruct"}, {"budget_bytes", budget}});
+    CHECK(bad["error"]["field"] == "budget_bytes");
+    CHECK(bad["error"]["message_data"]["id"] == "error.memory_range.positive");
+    CHECK(bad["error"]["message_data"]["args"]["got_bytes"] == static_cast<std::int64_t>(budget));
+  }
+  // A typed size beyond the machine's limit (1 PB) is said the same way.
+  const json huge = estimate({{"model", "qwen2.5-0.5b-instruct"}, {"machine", {{"ram_bytes", "2000000 GB"}}}});
+  CHECK(huge["error"]["field"] == "machine.ram_bytes");
+  CHECK(huge["error"]["message_data"]["args"]["max_bytes"] == 1'000'000'000'000'000LL);
+  // A negative memory per GPU, where zero is allowed (no GPU).
+  const json negative = estimate({{"model", "qwen2.5-0.5b-instruct"}, {"machine", {{"ram_bytes", "16 GiB"}, {"gpus", 1}, {"vram_bytes", -1}}}});
+  CHECK(negative["error"]["field"] == "machine.vram_bytes");
+  CHECK(negative["error"]["message_data"]["id"] == "error.memory_range.not_negative");
+}
+
 }  // namespace api_test

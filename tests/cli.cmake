@@ -25,3 +25,10 @@ llmsizer_cli_test(recommendation_of_a_numbers_only_request recommend numbers_onl
 # int4 on far more than two entries; recommend_test.cpp checks the count against the full list).
 add_test(NAME cli.recommend_max_options COMMAND llmsizer recommend --model qwen2.5-7b-instruct --weights int4 --max-options 2)
 set_tests_properties(cli.recommend_max_options PROPERTIES PASS_REGULAR_EXPRESSION "\n2    [^\n]*\n\\(the best 2 of [0-9]+ options that fit\\)")
+
+# A machine typed in (a 16 GiB laptop, no GPU) is reported in sentences, not as raw JSON: the verdict,
+# the speed and where its figures come from (a typical PC: machine.hpp kTypicalPcBandwidthGbPerS).
+llmsizer_cli_test(report_of_a_typed_machine estimate laptop_16gib_no_gpu.json
+  "Fit: Fits comfortably[^\n{]*\n[^{]*Speed: [0-9.]+ tokens/s per sequence; Speed as for a typical PC")
+add_test(NAME cli.report_of_a_typed_machine_has_no_raw_json COMMAND llmsizer estimate ${CMAKE_CURRENT_SOURCE_DIR}/requests/laptop_16gib_no_gpu.json)
+set_tests_properties(cli.report_of_a_typed_machine_has_no_raw_json PROPERTIES FAIL_REGULAR_EXPRESSION "(Fit|Speed): \\{")

@@ -3,6 +3,8 @@
 // shape of the model (parts add up, monotonic in context and batch).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "llmsizer/memory.hpp"
 #include "test_support.hpp"
 
@@ -134,6 +136,22 @@ TEST_CASE("litgpt holds a tied output head apart: Falcon-7B weighs 65,024 x 4,54
   bool warned = false;
   for (const auto& w : a["warnings"]) warned = warned || w.get<std::string>().find("engine litgpt") != std::string::npos;
   CHECK(warned);
+}
+
+TEST_CASE("Each engine leads with formats it runs, and llama.cpp and Ollama with the Q4_K_M file people download", "[memory][formats]") {
+  for (Engine engine : kEngines) {
+    const auto ids = suggested_weight_formats(engine);
+    CHECK_FALSE(ids.empty());
+    for (std::string_view id : ids) {
+      CAPTURE(engine_id(engine), id);
+      REQUIRE(find_weight_format(id) != nullptr);
+      // llama.cpp and Ollama load GGUF files only.
+      if (engine == Engine::llama_cpp || engine == Engine::ollama) CHECK(find_weight_format(id)->ecosystem == Ecosystem::gguf);
+    }
+  }
+  // Ollama's default tag (ollama.com/library/llama3.1: latest = 8b-instruct-q4_K_M).
+  const auto ollama = suggested_weight_formats(Engine::ollama);
+  CHECK(std::find(ollama.begin(), ollama.end(), "q4_k_m") != ollama.end());
 }
 
 }  // namespace memory_test

@@ -391,13 +391,18 @@ TEST_CASE("Training on a device reports the longest sequence and largest micro-b
   // Unsloth's offloaded checkpoints wait in host RAM: (32 − 2) layer inputs × 4096 tokens × 4096 × 2 B.
   CHECK(r["training"]["host_activation_bytes"] == 30LL * 4096 * 4096 * 2);
 
-  // Past the longest sequence the fit is the out-of-memory verdict, naming the longest that fits.
+  // Past the longest sequence the fit is the out-of-memory verdict, naming the longest that fits
+  // with the margin to spare (the length its fix sets) and the edge beside it.
   json too_long = request;
   too_long["training"]["seq_len"] = max_context + 1;
   const json oom = test_support::estimate(too_long);
   CHECK(oom["fit"]["fits"] == false);
   CHECK(oom["fit"]["max_context"] == max_context);
-  CHECK(oom["fit"]["note_data"]["id"] == "fit.training.out_of_memory");
+  CHECK(oom["fit"]["note_data"]["id"] == "fit.training.out_of_memory_comfortable");
+  CHECK(oom["fit"]["note_data"]["args"]["max_context_count"] == max_context);
+  const std::int64_t comfortable = oom["fit"]["max_context_comfortable"];
+  CHECK(comfortable % 256 == 0);
+  CHECK(comfortable < max_context);
   // A card smaller than the 4-bit weights: not even one token fits.
   json tiny = request;
   tiny["budget_bytes"] = 4LL << 30;

@@ -252,15 +252,25 @@ TEST_CASE("A recommendation never calls a fit comfortable with less than the mar
 }
 
 TEST_CASE("Training is ranked: memory per GPU as the estimate says, hours and cost of an epoch, near misses with fixes", "[verdict][training]") {
-  const json training = {{"method", "qlora"}, {"seq_len", 4096}, {"gradient_checkpointing", true}};
+  const json training = {{"method", "qlora"}, {"seq_len", 4096}, {"gradient_checkpointing", true}, {"dataset_tokens", 10e6}};
   const json request = {{"model", "qwen2.5-7b-instruct"}, {"task", "training"}, {"training", training}};
   const json r = recommend_json(request);
   REQUIRE_FALSE(r.contains("error"));
-  CHECK(r["epoch_tokens"] == 10e6);  // no dataset_tokens: 10M tokens, said in the note
-  CHECK(r["note_data"]["id"] == "recommend.training.epoch_assumed");
+  CHECK(r["epoch_tokens"] == 10e6);
+  CHECK_FALSE(r.contains("note"));  // the dataset size is given: nothing to ask for
   REQUIRE_FALSE(r["options"].empty());
+  // The default goal ranks rented instances; cards one would own are ranked by "local".
+  json local = request;
+  local["goal"] = "local";
+  const json owned = recommend_json(local);
+  json options = r["options"];
+  for (const auto& o : options) CHECK(o["kind"] == "instance");
+  for (const auto& o : owned["options"]) {
+    CHECK(o["kind"] != "instance");
+    options.push_back(o);
+  }
   bool saw_4090 = false, saw_a100 = false;
-  for (const auto& o : r["options"]) {
+  for (const auto& o : options) {
     INFO(o["id"]);
     const std::int64_t headroom = o["headroom_bytes"], margin = o["margin_bytes"];
     CHECK(headroom >= 0);
@@ -288,7 +298,9 @@ TEST_CASE("Training is ranked: memory per GPU as the estimate says, hours and co
   CHECK(saw_4090);
   CHECK(saw_a100);
   // Near misses: each fix, applied to the request on that hardware, gives the verdict it promised.
-  for (const auto& m : r["near_misses"]) {
+  json misses = r["near_misses"];
+  for (const auto& m : owned["near_misses"]) misses.push_back(m);
+  for (const auto& m : misses) {
     INFO(m["id"]);
     CHECK(m["fits"] == false);
     CHECK(m["short_by_bytes"].get<std::int64_t>() > 0);
@@ -303,6 +315,100 @@ TEST_CASE("Training is ranked: memory per GPU as the estimate says, hours and co
       CHECK(e["fit"]["verdict"] == fix["verdict"]);
     }
   }
+}
+
+TEST_CASE("A training sentence and its first fix name the same longest sequence", "[verdict][training][fix]") {
+  // LoRA of Qwen2.5-7B at 4,096 tokens on an RTX 4090: usable 24,159,191,040 B, margin max(1 GiB,
+  // 10 %) = 2,415,919,104 B. The sentence said "the longest sequence that fits is 2,936 tokens" (no
+  // byte to spare) and the first fix "1,792 tokens" (the margin kept, in 256-token steps): two
+  // searches, one with the margin. Now both come from comfortable_seq_len: 1,792, and the edge
+  // (2,936) is named as leaving nothing to spare.
+  const json request = {{"model", "qwen2.5-7b-instruct"}, {"task", "training"}, {"hardware", "nvidia-rtx-4090"},
+                        {"training", {{"method", "lora"}, {"seq_len", 4096}, {"micro_batch", 1}, {"gradient_checkpointing", true}}}};
+  const json e = estimate(request);
+  REQUIRE_FALSE(e.contains("error"));
+  const json& fit = e["fit"];
+  REQUIRE(fit["fits"] == false);
+  CHECK(fit["max_context"] == 2936);
+  CHECK(fit["max_context_comfortable"] == 1792);
+  CHECK(fit["note_data"]["id"] == "fit.training.out_of_memory_comfortable");
+  CHECK(fit["note_data"]["args"]["comfortable_count"] == 1792);
+  CHECK(fit["note"] == "Does not fit at 4096 tokens × micro-batch 1; the longest sequence that fits with the margin to spare at this "
+                       "micro-batch is 1792 tokens (2936 leaves nothing to spare)");
+  REQUIRE_FALSE(fit["fixes"].empty());
+  CHECK(fit["fixes"][0]["changes"]["training.seq_len"] == fit["max_context_comfortable"]);
+  // The rule: 1,792 leaves at least the margin, the next step (2,048) less.
+  const std::int64_t usable = fit["usable_bytes"], margin = 2'415'919'104;
+  CHECK(fit["margin_bytes"] == margin);
+  for (const auto& [seq, comfortable] : {std::pair<int, bool>{1792, true}, {2048, false}}) {
+    json at = request;
+    at["training"]["seq_len"] = seq;
+    CHECK((usable - estimate(at)["memory"]["device_bytes"].get<std::int64_t>() >= margin) == comfortable);
+  }
+}
+
+TEST_CASE("Training ranks rented instances: cheapest by the run's total, best value by cost × time", "[verdict][training][recommend]") {
+  const json training = {{"method", "lora"}, {"seq_len", 2048}, {"gradient_checkpointing", true}};
+  json request = {{"model", "qwen2.5-7b-instruct"}, {"task", "training"}, {"training", training}};
+  // No dataset size: nothing assumed (it was 10M tokens, unsaid but in a note); the answer asks for it.
+  request["goal"] = "cheapest";
+  const json cheapest = recommend_json(request);
+  REQUIRE_FALSE(cheapest.contains("error"));
+  CHECK(cheapest["epoch_tokens"].is_null());
+  CHECK(cheapest["note_data"]["id"] == "recommend.training.dataset_needed");
+  CHECK(cheapest["ranked_by_data"]["id"] == "recommend.training.ranked_by.cheapest");
+  request["goal"] = "best-value";
+  const json best = recommend_json(request);
+  CHECK(best["ranked_by_data"]["id"] == "recommend.training.ranked_by.best_value");
+  const auto key_cheapest = [](const json& o) { return o["usd_per_million_tokens"].get<double>(); };
+  // Hours of a million tokens: 10^6 ÷ (tokens/s × 3,600); best value: $/M × h/M (the run's cost × its time).
+  const auto key_best = [](const json& o) { return o["usd_per_million_tokens"].get<double>() * 1e6 / (o["tokens_per_s"].get<double>() * 3600); };
+  for (const json* r : {&cheapest, &best}) {
+    REQUIRE((*r)["options"].size() > 2);
+    double last = 0;
+    for (const auto& o : (*r)["options"]) {
+      INFO(o["id"]);
+      CHECK(o["kind"] == "instance");  // owned cards: the buy-or-rent table, not the ranking
+      CHECK(o["usd_total"].is_null());  // a total needs the dataset size
+      CHECK(o["hours_total"].is_null());
+      if (o["usd_per_million_tokens"].is_null()) continue;  // an instance without a price: last
+      const double k = r == &cheapest ? key_cheapest(o) : key_best(o);
+      CHECK(k >= last * (1 - 1e-3));  // the JSON rounds $/M to 4 decimals
+      last = k;
+    }
+  }
+  // The two orders differ: the cheapest per token is a single-GPU pod, best value an eight-GPU machine
+  // that trains ~20 times faster for ~3 times the price per token (e.g. RunPod RTX 6000 Ada $0.74/h at
+  // ~4,200 tokens/s: $0.049/M, 0.066 h/M, product 0.0032; AWS p5.48xlarge $55.04/h at ~91,500
+  // tokens/s: $0.167/M, 0.0030 h/M, product 0.0005).
+  CHECK(cheapest["options"][0]["id"] != best["options"][0]["id"]);
+  CHECK(key_best(best["options"][0]) < key_best(cheapest["options"][0]));
+  CHECK(key_cheapest(cheapest["options"][0]) < key_cheapest(best["options"][0]));
+
+  // With a dataset of 50M tokens and 2 epochs: the run's total is hours × $/h over both epochs.
+  request["training"]["dataset_tokens"] = 50e6;
+  request["training"]["epochs"] = 2;
+  const json run = recommend_json(request);
+  CHECK(run["epoch_tokens"] == 50e6);
+  CHECK_FALSE(run.contains("note"));
+  const json& first = run["options"][0];
+  const double hours = first["hours_total"], per_hour = first["usd_per_hour"], tokens_per_s = first["tokens_per_s"];
+  // 100M tokens ÷ (tokens/s × 3,600); the JSON rounds hours to 3 decimals and dollars to cents.
+  const double exact_hours = 100e6 / tokens_per_s / 3600;
+  CHECK_THAT(hours, Catch::Matchers::WithinAbs(exact_hours, 0.0006));
+  CHECK_THAT(first["usd_total"].get<double>(), Catch::Matchers::WithinAbs(exact_hours * per_hour, 0.006));
+  CHECK_THAT(first["usd_per_epoch"].get<double>() * 2, Catch::Matchers::WithinAbs(first["usd_total"].get<double>(), 0.011));
+  // And the same buy-or-rent table as inference: rented runs against owned cards' shares.
+  const json& costs = run["costs"];
+  CHECK(costs["run_tokens"] == 100e6);
+  bool owned = false, rented = false;
+  for (const auto& row : costs["rows"]) {
+    owned = owned || row["cost_kind"] == "desktop-gpu";
+    rented = rented || row["cost_kind"] == "cloud";
+    CHECK(row["explain"].size() == row["explain_data"].size());
+  }
+  CHECK((owned && rented));
+  CHECK(costs["summary_data"]["id"] == "costs.training.summary.run");
 }
 
 }  // namespace verdict_test

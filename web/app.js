@@ -3,7 +3,7 @@
 // shown comes from the core (estimate, recommend, listModels, listHardware, listOptions); this file
 // only converts bytes to GB/GiB and formats numbers for the reader's language.
 import { pageLang, startSession } from './lib/session.js';
-import { MACHINE_HARDWARE, PROBE_HARDWARE, embedCode, menusFrom, parseConfigText, recommendRequest, stateKeyForField, toParams, toRequest } from './lib/state.js';
+import { MACHINE_HARDWARE, OWNERSHIP_KEYS, PROBE_HARDWARE, embedCode, menusFrom, parseConfigText, recommendRequest, stateKeyForField, toParams, toRequest } from './lib/state.js';
 import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
 import { contextChart } from './lib/charts.js';
 import { el, message, messages, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
@@ -41,7 +41,7 @@ const NUMBER_KEYS = ['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len'
 const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens', 'ubatch', 'parallel'];  // empty means "not set" (0)
 const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal', 'cpu'];
 /** The cost table's inputs (outside the form, like the ranking's goal): they change only the table. */
-const USAGE_KEYS = ['hours_per_day', 'tokens_per_day', 'electricity'];
+const USAGE_KEYS = ['hours_per_day', 'tokens_per_day', 'electricity', ...Object.keys(OWNERSHIP_KEYS)];
 
 /** The core or the strings did not load (no WebAssembly, a blocked file): the page says so in the
  *  reader's language when its strings can still be read, and never stays hidden. Returns a promise
@@ -149,7 +149,7 @@ function fillMenus() {
     value: (h) => h.id,
     text: (h) => {
       const bytes = h.memory_bytes ?? h.gpu_memory_bytes;
-      return typeof bytes === 'number' ? `${h.name || h.id} · ${f.bytes(bytes)}` : h.name || h.id;
+      return typeof bytes === 'number' ? `${h.name || h.id} · ${f.deviceBytes(bytes)}` : h.name || h.id;
     },
     groupOf: (h) => nameOf('hwkind')(h.kind || 'other'),
   });
@@ -162,7 +162,17 @@ function fillMenus() {
   hw.prepend(option(MACHINE_HARDWARE, t('hardware.machine')));
   hw.prepend(option('budget', t('hardware.budget')));
   const cpus = hardware.filter((h) => h.kind === 'cpu');
-  fillGrouped($('cpu'), cpus.length ? cpus : [{ id: state.cpu, name: state.cpu }], { value: (h) => h.id, text: (h) => h.name || h.id });
+  fillGrouped($('cpu'), cpus.length ? cpus : state.cpu ? [{ id: state.cpu, name: state.cpu }] : [], { value: (h) => h.id, text: (h) => h.name || h.id });
+  // None chosen: the core compares a laptop, a Mac or your machine with its own CPU, a card with its reference CPU.
+  $('cpu').prepend(option('', t('cpu.own')));
+  $('cpu').value = state.cpu || '';
+  // My machine is like which device (its speed figures): any but a rented instance; none, a typical
+  // machine with its memory (the core picks it and says which).
+  if (hardware.length) {
+    fillGrouped($('machine_base'), hardware.filter((h) => h.kind !== 'instance'), { value: (h) => h.id, text: (h) => h.name || h.id, groupOf: (h) => nameOf('hwkind')(h.kind || 'other') });
+    $('machine_base').prepend(option('', t('machine.typical')));
+    $('machine_base').value = state.machine_base || '';
+  }
   if (!hardware.length && state.hardware !== 'budget' && state.hardware !== PROBE_HARDWARE && state.hardware !== MACHINE_HARDWARE) hw.append(option(state.hardware, state.hardware));
   const boxes = $('target-boxes');
   if (!boxes.childElementCount && targetPreset('all-linear').length) {
@@ -173,9 +183,14 @@ function fillMenus() {
   }
 }
 
+/** Text as the preset search compares it: NFKC (a full-width "ｑｗｅｎ" typed with a Japanese input
+ *  method is "qwen"), lower case, and without the separators names are written with, so "llama3"
+ *  finds "Llama-3.1-8B" ("llama318b"). */
+const searchKey = (text) => String(text).normalize('NFKC').toLowerCase().replace(/[-._\s]+/g, '');
+
 function fillModels() {
-  const terms = $('model-filter').value.toLowerCase().split(/\s+/).filter(Boolean);
-  const match = (m) => terms.every((term) => `${m.name} ${m.id} ${m.family || ''}`.toLowerCase().includes(term));
+  const terms = $('model-filter').value.normalize('NFKC').split(/\s+/).map(searchKey).filter(Boolean);
+  const match = (m) => terms.every((term) => [m.name, m.id, m.family || ''].some((x) => searchKey(x).includes(term)));
   const placeholder = { id: state.model, name: (lastResponse && lastResponse.model && lastResponse.model.name) || state.model };
   const list = models.length ? models.filter((m) => match(m) || m.id === state.model) : [placeholder];
   fillGrouped($('model'), list, {
@@ -205,11 +220,16 @@ function writeForm() {
   for (const k of SELECT_KEYS) if ($(k)) $(k).value = String(state[k]);
   for (const k of NUMBER_KEYS) $(k).value = String(state[k]);
   for (const k of OPTIONAL_NUMBER_KEYS) $(k).value = state[k] ? String(state[k]) : '';
-  for (const k of USAGE_KEYS) $(k).value = state[k] ? String(state[k]) : '';
+  for (const k of USAGE_KEYS) $(k).value = k in OWNERSHIP_KEYS ? String(state[k]) : state[k] ? String(state[k]) : '';
+  // How one owns hardware: an empty field is the core's default, shown as its placeholder.
+  const owning = ((options.defaults || {}).cost) || {};
+  for (const [k, name] of Object.entries(OWNERSHIP_KEYS)) $(k).placeholder = typeof owning[name] === 'number' ? String(owning[name]) : '';
   $('zero_stage').value = String(state.zero_stage);
   $('checkpointing').checked = state.checkpointing;
   $('offload').checked = state.offload;
   $('machine_unified').checked = state.machine_unified;
+  if ($('machine_base').options.length) $('machine_base').value = state.machine_base || '';
+  $('machine_os').value = state.machine_os || '';
   $('gpu_layers').value = state.gpu_layers === '' ? '' : String(state.gpu_layers);
   $('kv_unified').checked = state.kv_unified;
   $('mmap').checked = state.mmap;
@@ -235,12 +255,17 @@ function numberOf(input) {
 function readForm() {
   const s = { ...state };
   for (const k of SELECT_KEYS) if ($(k).value) s[k] = $(k).value;
+  if ($('cpu').options.length) s.cpu = $('cpu').value;  // '' is a choice: the device's own CPU
   for (const k of NUMBER_KEYS) s[k] = numberOf($(k));
   for (const k of OPTIONAL_NUMBER_KEYS) s[k] = $(k).value.trim() === '' && !$(k).validity.badInput ? 0 : numberOf($(k));
   s.zero_stage = Number($('zero_stage').value);
   s.checkpointing = $('checkpointing').checked;
   s.offload = $('offload').checked;
   s.machine_unified = $('machine_unified').checked;
+  // The menus filled from the core's hardware list (until then the state keeps what a link said).
+  if ($('machine_base').options.length) s.machine_base = $('machine_base').value;
+  s.machine_os = $('machine_os').value;
+  if ($('memory_option_gib').options.length) s.memory_option_gib = Number($('memory_option_gib').value) || 0;
   // llama.cpp's layers on the GPU: empty is "all" (not set); 0 keeps every layer on the CPU.
   s.gpu_layers = $('gpu_layers').value.trim() === '' && !$('gpu_layers').validity.badInput ? '' : numberOf($('gpu_layers'));
   s.kv_unified = $('kv_unified').checked;
@@ -272,6 +297,19 @@ function showSections() {
   $('machine-base').hidden = !base;
   if (base) $('machine-base').textContent = t('machine.base', { name: base.name || base.id });
   const device = hardwareById.get(state.hardware);
+  // A device sold in several memory configurations (a MacBook): which one is yours.
+  const configs = device && Array.isArray(device.memory_options_bytes) ? [...device.memory_options_bytes].sort((a, b) => a - b) : [];
+  const gibOf = (bytes) => bytes / 2 ** 30;
+  if (!configs.some((b) => gibOf(b) === state.memory_option_gib)) state.memory_option_gib = 0;
+  $('memory-option-row').hidden = configs.length < 2;
+  if (configs.length >= 2) {
+    const menu = $('memory_option_gib');
+    menu.replaceChildren(option('', t('memoryOption.smallest', { value: f.deviceBytes(configs[0]) })),
+      ...configs.slice(1).map((b) => option(String(gibOf(b)), f.deviceBytes(b))));
+    menu.value = state.memory_option_gib ? String(state.memory_option_gib) : '';
+  } else {
+    $('memory_option_gib').replaceChildren();
+  }
   $('cpu-row').hidden = training || state.hardware === 'budget' || Boolean(device && device.kind === 'cpu');
   $('config-clear').disabled = !imported();
 }
@@ -332,6 +370,8 @@ function renderNotices() {
 // ---------------------------------------------------------------- the result
 
 function hardwareName(id) {
+  // The core names a typed-in machine by its base device only ("" without one): the page says whose it is.
+  if (id === MACHINE_HARDWARE) return t('hardware.yours');
   const h = hardwareById.get(id);
   return h ? h.name || h.id : id;
 }
@@ -345,7 +385,9 @@ function adoptMachineBase(id) {
   state.machine_base = id;
   if (Array.isArray(h.memory_options_bytes) && h.memory_options_bytes.length) {
     state.machine_unified = true;
-    state.machine_ram_gib = gib(Math.min(...h.memory_options_bytes));
+    // The configuration chosen for the device, else its smallest.
+    state.machine_ram_gib = state.memory_option_gib || gib(Math.min(...h.memory_options_bytes));
+    state.machine_os = 'macos';
   } else if (h.kind === 'cpu') {
     state.machine_unified = false;
     state.machine_gpus = 0;
@@ -436,7 +478,7 @@ function commandLine(key, line, title) {
  *  which the GPU pulls ahead (the small-work crossover), and the core's sentence. */
 function cpuVsGpu(c, response, title) {
   const gpu = (response.hardware && response.hardware.name) || hardwareName(state.hardware);
-  const cpu = hardwareName(c.cpu);
+  const cpu = c.cpu === 'own-cpu' ? t('cpuVsGpu.ownCpu', { device: gpu }) : hardwareName(c.cpu);
   const speed = (x) => t('unit.tokensPerSecond', { value: f.sig(x) });
   const rows = [
     [t('cpuVsGpu.onCpu', { cpu }), speed(c.cpu_tokens_per_s)],
@@ -555,10 +597,11 @@ function renderPrecisions() {
   const head = table.createTHead().insertRow();
   for (const h of ['table.format', 'part.weights', 'result.total', 'table.fits']) head.append(el('th', { text: t(h), attrs: { scope: 'col' } }));
   const body = table.createTBody();
-  // The article's plain formats and the chosen one; every format on request (one core call per row).
+  // The formats the core suggests for this engine (llama.cpp: the GGUF files people download) and the
+  // chosen one; every format on request (one core call per row).
   const all = orderedWeights();
-  const generic = (weightGroups().find((g) => g.ecosystem === 'generic') || {}).formats || all.slice(0, 5).map(idOf);
-  const shown = showAllPrecisions ? all : all.filter((w) => generic.includes(idOf(w)) || idOf(w) === state.weights);
+  const suggested = (options.suggested_weights || {})[state.engine] || (weightGroups().find((g) => g.ecosystem === 'generic') || {}).formats || all.slice(0, 5).map(idOf);
+  const shown = showAllPrecisions ? all : all.filter((w) => suggested.includes(idOf(w)) || idOf(w) === state.weights);
   const more = $('precisions-more');
   more.hidden = shown.length === all.length && !showAllPrecisions;
   more.textContent = showAllPrecisions ? t('precisions.fewer') : t('precisions.all', { count: f.whole(all.length) });
@@ -617,19 +660,25 @@ function renderOptions() {
     $('near-misses').append(el('h4', { text: t('options.nearMisses') }), ul);
   }
   const total = r.options_total;  // how many fit; r.options lists the first RANKING_ROWS unless all are asked for
+  const training = state.task === 'training';
   note.textContent = total ? t('options.count', { count: f.whole(total) }) : t('options.none');
-  const speedKey = state.task === 'training' ? 'tokens_per_s' : 'decode_tokens_per_s';
+  // Training: what the core ranked by, and what the run's time and total need when not given.
+  if (training) note.textContent += ` ${[r.ranked_by_data && message(t, f, r.ranked_by_data, r.ranked_by), r.note_data && message(t, f, r.note_data, r.note)].filter(Boolean).join('. ')}`;
+  const speedKey = training ? 'tokens_per_s' : 'decode_tokens_per_s';
   const get = (o, k) => (o[k] !== undefined ? o[k] : o.throughput ? o.throughput[k] : undefined);
+  // A run's time and total need the dataset size: said in the cell, never made up.
+  const ofRun = (value, show) => (typeof value === 'number' ? show(value) : t('options.needsDataset'));
   const cols = [
     ['table.rank', (o, i) => f.whole(i + 1)],
     ['table.device', (o) => o.name || hardwareName(o.id)],
     ['table.fits', () => ''],
     ['key.gpus_needed', (o) => (typeof o.gpus_needed === 'number' ? f.whole(o.gpus_needed) : t('value.unknown'))],
     ['table.memory', (o) => f.bytes(o.device_bytes)],
-    [state.task === 'training' ? 'key.tokens_per_s' : 'key.decode_tokens_per_s', (o) => f.field(speedKey, get(o, speedKey))],
+    [training ? 'key.tokens_per_s' : 'key.decode_tokens_per_s', (o) => f.field(speedKey, get(o, speedKey))],
+    ...(training ? [['key.hours', (o) => ofRun(o.hours_total, (x) => f.field('hours', x))]] : []),
     ['key.usd_per_hour', (o) => f.field('usd_per_hour', o.usd_per_hour)],
-    [state.task === 'training' ? 'key.usd_total' : 'key.usd_per_million_tokens',
-      (o) => (state.task === 'training' ? f.field('usd', o.usd_total ?? get(o, 'usd_total')) : f.field('usd_per_million_tokens', o.usd_per_million_tokens))],
+    ['key.usd_per_million_tokens', (o) => f.field('usd_per_million_tokens', o.usd_per_million_tokens)],
+    ...(training ? [['key.usd_total', (o) => ofRun(o.usd_total, (x) => f.field('usd', x))]] : []),
   ];
   const head = table.createTHead().insertRow();
   const labels = cols.map(([h]) => (h.startsWith('key.') ? fieldLabel(t, h.slice(4)) : t(h)));
@@ -638,13 +687,15 @@ function renderOptions() {
   r.options.forEach((o, i) => {
     const row = body.insertRow();
     row.className = o.fits ? 'yes' : 'no';
+    row.dataset.kind = o.kind || '';
     if (o.id === state.hardware) row.classList.add('current');
-    cols.forEach(([, fn], c) => {
+    cols.forEach(([key, fn], c) => {
       const cell = row.insertCell();
       cell.textContent = fn(o, i);
+      cell.dataset.col = key;
       if (c >= 2) cell.dataset.label = labels[c].replace(/[?？]$/, '');  // shown before the value when a narrow screen stacks the row
+      if (c >= 4) cell.className = 'num';
     });
-    for (const i of [4, 5, 6, 7]) row.cells[i].className = 'num';
     row.cells[2].append(...fitMark(o.fits));
     if (o.reason || o.reason_data) row.cells[1].append(el('span', { cls: 'reason', text: message(t, f, o.reason_data, o.reason) }));
     if (menus.hardware && menus.hardware.has(o.id)) {
@@ -657,14 +708,35 @@ function renderOptions() {
   more.textContent = showAllOptions ? t('options.fewer') : t('options.all', { count: f.whole(total) });
 }
 
+/** A cost input the core refused (a range: the error names it and its bounds, in the reader's
+ *  language) is marked where it was typed; the marks of the last answer are cleared first. */
+function markCostField(error) {
+  for (const k of USAGE_KEYS) {
+    const p = $(`${k}-error`);
+    if (p) p.remove();
+    $(k).removeAttribute('aria-invalid');
+    $(k).removeAttribute('aria-describedby');
+  }
+  const key = error ? stateKeyForField(error.field) : '';
+  if (!USAGE_KEYS.includes(key)) return;
+  const text = `${t('error.lead', { label: t(`field.${key}`), field: error.field })} ${message(t, f, error.message_data, error.message)}`;
+  const p = el('p', { cls: 'field-error', text, attrs: { id: `${key}-error`, role: 'alert' } });
+  $(key).after(p);
+  $(key).setAttribute('aria-invalid', 'true');
+  $(key).setAttribute('aria-describedby', p.id);
+}
+
 /** Buy, rent or use what you have (recommend's `costs`): one row per option, each number with its
- *  formula (the core's explain messages) under "how". Inference only (recommend sizes inference). */
+ *  formula (the core's explain messages) under "how". Inference: a month at the usage; training:
+ *  one run rented against an owned machine's share of it (per million tokens until the dataset
+ *  size is given). The option and its break-even come first: a phone shows them without scrolling. */
 function renderCosts(r) {
-  const card = $('costs-card');
   const table = $('costs');
   table.replaceChildren();
-  card.hidden = state.task === 'training';
-  if (card.hidden) return;
+  const training = state.task === 'training';
+  // A training run goes by the hour: tokens a day (an inference pattern) do not apply to it.
+  $('tokens-per-day-row').hidden = training;
+  markCostField(r.error);
   const c = r.costs;
   if (r.error || !c) {
     $('costs-summary').textContent = `${t('options.unavailable')} ${r.error ? message(t, f, r.error.message_data, r.error.message) : ''}`;
@@ -672,14 +744,28 @@ function renderCosts(r) {
   }
   $('costs-summary').textContent = message(t, f, c.summary_data, c.summary);
   const money = (x) => (typeof x === 'number' ? f.usd(x) : '—');
+  const owned = (row) => row.cost_kind !== 'cloud' && row.cost_kind !== 'mine';
+  // The rent a break-even is counted against (the same tokens on the summary's instance), beside it.
+  const against = (row) => (typeof row.rent_same_work_usd_per_month === 'number' ? ` (${t('costs.againstRent', { value: money(row.rent_same_work_usd_per_month) })})` : '');
+  const breakEven = training
+    ? (row) => (!owned(row) ? t('costs.none') : typeof row.break_even_runs === 'number' ? t('costs.runs', { value: f.sig(row.break_even_runs) })
+      : typeof row.break_even_tokens === 'number' ? t('costs.tokens', { value: f.count(row.break_even_tokens) }) : t('costs.never'))
+    : (row) => (!owned(row) ? t('costs.none')
+      : `${typeof row.break_even_months === 'number' ? t('costs.months', { value: f.sig(row.break_even_months) }) : t('costs.never')}${against(row)}`);
+  const run = typeof c.run_tokens === 'number';
+  // Training buys a card by the piece: several of them are one option ("4 × RTX 5080").
+  const optionName = (row) => (row.kind !== 'instance' && row.gpus > 1 ? t('costs.devices', { count: f.whole(row.gpus), name: row.name || hardwareName(row.id) })
+    : row.name || hardwareName(row.id));
   const cols = [
-    ['costs.option', (row) => row.name || hardwareName(row.id)],
-    ['costs.kind', (row) => t(`costs.kind.${row.cost_kind}`)],
-    ['costs.upfront', (row) => (row.cost_kind === 'cloud' ? t('costs.none') : money(row.upfront_usd))],
-    ['costs.perMonth', (row) => money(row.usd_per_month)],
+    ['costs.option', optionName],
+    ['costs.breakEven', breakEven],
+    ...(training ? [
+      ...(run ? [['costs.perRun', (row) => money(row.usd_per_run)], ['key.hours', (row) => f.field('hours', row.hours_per_run)]] : []),
+      ['key.usd_per_hour', (row) => f.field('usd_per_hour', row.usd_per_hour)],
+    ] : [['costs.perMonth', (row) => money(row.usd_per_month)]]),
     ['key.usd_per_million_tokens', (row) => f.field('usd_per_million_tokens', row.usd_per_million_tokens)],
-    ['costs.breakEven', (row) => (row.cost_kind === 'cloud' || row.cost_kind === 'mine' ? t('costs.none')
-      : typeof row.break_even_months === 'number' ? t('costs.months', { value: f.sig(row.break_even_months) }) : t('costs.never'))],
+    ['costs.upfront', (row) => (row.cost_kind === 'cloud' ? t('costs.none') : money(row.upfront_usd))],
+    ['costs.kind', (row) => t(`costs.kind.${row.cost_kind}`)],
     ['costs.how', () => ''],
   ];
   const head = table.createTHead().insertRow();
@@ -691,16 +777,22 @@ function renderCosts(r) {
     tr.dataset.costKind = row.cost_kind;
     tr.dataset.id = row.id;
     if (row.rent_reference) tr.classList.add('current');
-    cols.forEach(([, fn], i) => {
+    cols.forEach(([key, fn], i) => {
       const cell = tr.insertCell();
       cell.textContent = fn(row);
+      cell.dataset.col = key;
       if (i >= 1) cell.dataset.label = labels[i];
-      if (i >= 2 && i <= 5) cell.className = 'num';
+      if (i >= 1 && i < cols.length - 2) cell.className = 'num';
     });
     const how = el('details', {}, el('summary', { text: t('costs.formulas') }),
       el('ul', {}, ...messages(t, f, row.explain, row.explain_data).map((x) => el('li', { text: x }))));
-    // The price's source is cited as the data file gives it (a citation, in its own language).
-    if (row.price_source) how.append(el('p', { cls: 'hint' }, document.createTextNode(t('costs.priceSource', { source: '', date: row.price_date || '—' })), el('cite', { text: row.price_source, attrs: { lang: 'en' } })));
+    // The price's source as the data file gives it: the catalog's few kinds of price ("launch MSRP")
+    // in the page's language (the strings keyed by the text), any other citation in its own language.
+    if (row.price_source) {
+      const key = `priceSource.${row.price_source}`;
+      const source = t(key) !== key ? el('cite', { text: t(key) }) : el('cite', { text: row.price_source, attrs: { lang: 'en' } });
+      how.append(el('p', { cls: 'hint' }, document.createTextNode(t('costs.priceSource', { source: '', date: row.price_date || '—' })), source));
+    }
     tr.cells[cols.length - 1].append(how);
   }
 }
@@ -912,6 +1004,8 @@ function adoptModel(r, name, lines, boxId, setStatus, data) {
   state = { ...readForm(), config: '', file_model: JSON.stringify(model) };
   state.name = String(name).slice(0, 120);
   state.weights = typeof model.weight_bytes === 'number' && model.weight_bytes > 0 ? 'file' : (state.weights === 'file' ? base.weights : state.weights);
+  // An engine that loads this file (a GGUF: llama.cpp or Ollama, as the core lists them).
+  if (Array.isArray(r.engines) && r.engines.length && !r.engines.includes(state.engine)) state.engine = r.engines[0];
   $('config-text').value = model.config ? JSON.stringify(model.config, null, 2) : '';
   if (typeof r.parameter_count === 'number') {
     lines.push(t('import.exact', { params: f.whole(r.parameter_count), bytes: f.whole(r.weight_bytes), format: model.weights_format || r.format || '' }));
@@ -1140,10 +1234,14 @@ function applyFix(changes) {
 
 function wire() {
   const form = $('form');
+  $('verdict').tabIndex = -1;  // focused after a fix is applied
   $('verdict').addEventListener('click', (e) => {
     const button = e.target.closest('button[data-apply]');
     if (!button) return;
     try { applyFix(JSON.parse(button.closest('li').dataset.changes || '{}')); } catch { /* not a fix of the core's */ }
+    // The new verdict replaced the button: the focus goes to that verdict (its fixes, if any, are the
+    // next stops), not back to the top of the document.
+    $('verdict').focus();
   });
   form.addEventListener('input', (e) => {
     const id = e.target.id;
@@ -1157,7 +1255,7 @@ function wire() {
   for (const k of USAGE_KEYS) {
     $(k).addEventListener('input', () => {
       // Hours or tokens a day: one of them (typing tokens clears the hours' use; an empty tokens box uses the hours).
-      state[k] = $(k).value.trim() === '' ? 0 : numberOf($(k));
+      state[k] = $(k).value.trim() === '' ? (k in OWNERSHIP_KEYS ? '' : 0) : numberOf($(k));
       if (k === 'hours_per_day' && !state.hours_per_day) state.hours_per_day = base.hours_per_day;
       writeUrl();
       scheduleExtras(0);

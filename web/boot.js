@@ -26,10 +26,12 @@ if (location.hash.length > 1 || location.search.length > 1) document.documentEle
       boot.wasm = WebAssembly.compileStreaming(fetch('llmsizer.wasm', { credentials: 'same-origin' }));
       boot.wasm.catch(() => {});  // session.js falls back to the normal load
     }
-    // A link's lang=, else the browser's first language; lib/i18n.js decides, this only guesses early.
-    const m = /[?#&]lang=([a-z]{2})(?:&|$)/.exec(location.href);
+    // A link's lang= (the last one, the hash after the query, as lib/session.js reads it), else the
+    // browser's first language; lib/session.js decides, this only guesses early.
+    const named = new URLSearchParams(`${location.search.slice(1)}&${location.hash.slice(1)}`).getAll('lang');
+    const m = named[named.length - 1];
     const first = String((navigator.languages && navigator.languages[0]) || navigator.language || '').toLowerCase().split('-')[0];
-    const lang = m ? m[1] : first === 'ja' ? 'ja' : 'en';
+    const lang = m === 'en' || m === 'ja' ? m : first === 'ja' ? 'ja' : 'en';
     // Parsed as soon as they arrive: read later, their JSON would wait behind the core's start-up.
     // The page's strings, and the core's messages for Japanese (English ones come from the core itself,
     // lib/i18n.js takeEnglishMessagesFrom).

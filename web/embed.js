@@ -38,6 +38,21 @@ if (state.hardware !== 'budget') {
 const verdict = verdictOf(response, state, hardwareName);
 renderVerdict($('verdict'), response, verdict, { t, f });
 renderBreakdown($('bar'), $('parts'), response, verdict, { t, f });
+// A training run's parts do not all fit the documented 420 px frame: the table scrolls inside it
+// (style.css), and says so: a line under it while the table is cut, and a fade at the cut edge until
+// the table is scrolled to its end (a phone shows no scroll bar until one scrolls).
+const scroller = document.querySelector('.parts-scroll');
+const cue = $('parts-more');
+cue.textContent = t('embed.scrollMore');
+function showCue() {
+  const overflows = scroller.scrollHeight > scroller.clientHeight + 1 || scroller.scrollWidth > scroller.clientWidth + 1;
+  if (cue.hidden === overflows) cue.hidden = !overflows;  // the line takes room from the table: set first
+  const below = scroller.scrollHeight - scroller.clientHeight - scroller.scrollTop > 1;
+  scroller.classList.toggle('more', below);
+}
+scroller.addEventListener('scroll', showCue, { passive: true });
+window.addEventListener('resize', showCue);
+showCue();
 const link = $('open-full');
 link.href = `index.html#${toParams(state).toString()}`;
 link.textContent = t('embed.open');

@@ -281,8 +281,26 @@ void print_estimate(const ordered_json& r, bool gib) {
   }
   if (mem.value("host_bytes", 0LL) > 0) std::cout << "Host RAM: " << print_size(mem.value("host_bytes", 0LL), gib) << "\n";
   std::cout << "Disk (download size): " << print_size(r.value("disk_bytes", 0LL), gib) << "\n";
-  if (r.contains("fit")) std::cout << "Fit: " << r["fit"].dump() << "\n";
-  if (r.contains("throughput")) std::cout << "Speed: " << r["throughput"].dump() << "\n";
+  if (r.contains("fit")) {
+    // The core's own sentences: the verdict, what it assumed, the fixes it re-estimated.
+    const auto& fit = r["fit"];
+    std::cout << "Fit: " << fit.value("summary", fit.value("note", "")) << "\n";
+    if (fit.contains("required_bytes") && fit.contains("usable_bytes")) {
+      std::cout << "  needs " << print_size(fit.value("required_bytes", 0LL), gib) << " of " << print_size(fit.value("usable_bytes", 0LL), gib) << " usable\n";
+    }
+    for (const auto& a : fit.value("assumptions", ordered_json::array())) std::cout << "  assumed: " << a.get<std::string>() << "\n";
+    for (const auto& f : fit.value("fixes", ordered_json::array())) std::cout << "  fix: " << f.value("text", "") << "\n";
+  }
+  if (r.contains("throughput")) {
+    const auto& speed = r["throughput"];
+    if (speed["decode_tokens_per_s"].is_number()) {
+      std::cout << "Speed: " << speed["decode_tokens_per_s"].get<double>() << " tokens/s per sequence";
+    } else {
+      std::cout << "Speed: unknown (" << speed.value("note", "") << ")";
+    }
+    if (speed.contains("basis")) std::cout << "; " << speed.value("basis", "");
+    std::cout << "\n";
+  }
   // Engines llama.cpp and ollama: how to run what was estimated.
   if (r.contains("llama_cpp")) std::cout << "llama.cpp command line: " << r["llama_cpp"].value("command_line", "") << "\n";
   if (r.contains("ollama")) std::cout << "Ollama: " << r["ollama"].value("command_line", "") << "\n";

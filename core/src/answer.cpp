@@ -96,7 +96,10 @@ InferenceOnHardware place_inference(const Request& r, const MemoryByDevices& mem
   SpeedOptions speed_options;
   speed_options.enforce_eager = r.enforce_eager;
   out.throughput = estimate_throughput(r.model, memory.settings(), hw, where, speed_options);
-  if (!hw.is_cpu() && out.throughput.known && r.cpu) {
+  // MLX checkpoints run on Apple silicon (ml-explore/mlx: "an array framework for machine learning on
+  // Apple silicon"): no x86 CPU is offered as their alternative.
+  const bool cpu_runs_format = r.weights->ecosystem != Ecosystem::mlx || (r.cpu && is_apple(*r.cpu));
+  if (!hw.is_cpu() && out.throughput.known && r.cpu && cpu_runs_format) {
     out.cpu_vs_gpu = compare_cpu_gpu(r.model, memory.settings(), *r.cpu, hw, where);
     out.cpu_id = r.cpu->id;
   }
@@ -196,7 +199,11 @@ Answer answer(const Request& r, const Catalog& catalog) {
     a.weights = summarize_weights(memory.layout());
     a.warnings.insert(a.warnings.end(), a.memory.warnings.begin(), a.memory.warnings.end());
     disk_notes(r.model, format, r.engine, r.gpus, a.warnings);
-    if (r.hardware) a.inference_hardware = place_inference(r, memory, catalog);
+    if (r.hardware) {
+      a.inference_hardware = place_inference(r, memory, catalog);
+      // Metal has no CUDA context: the estimate shown is the one the fit compared.
+      if (a.inference_hardware->hardware.unified_memory) a.memory = without_cuda_context(std::move(a.memory));
+    }
   } else {
     const WeightsLayout layout = weights_layout(r.model, format, r.group_size);
     TrainingEstimate training = estimate_training(r.model, r.training);

@@ -23,6 +23,9 @@ namespace {
 
 using detail::kSecondsPerHour;
 
+/// A life in whole years is said so ("3-year"), else with its tenths.
+int years_digits(double years) { return years == std::floor(years) ? 0 : 1; }
+
 CostKind kind_of(const HardwareSpec& hw) {
   switch (hw.kind) {
     case HardwareKind::laptop: return CostKind::laptop;
@@ -166,16 +169,27 @@ CostComparison compare_costs(const CatalogOptions& evaluated, const HardwareSpec
   const CostRow* reference = out.rent_reference >= 0 ? &out.rows[static_cast<std::size_t>(out.rent_reference)] : nullptr;
   if (reference != nullptr) {
     // Buying pays for itself once the rent saved (less what owning costs to run) covers the purchase.
-    // The rent is for the same work: the tokens this option makes in a month, on the reference.
+    // The rent is for the same work: the tokens this option makes in a month at the usage, on the
+    // reference (at hours a day, a CPU box that makes a tenth of the pod's tokens would otherwise
+    // "save" nine tenths of a rent it never needed). That rent is kept with the row and quoted
+    // beside the purchase in the summary and the table, so the months follow from figures shown.
+    // A purchase that takes longer than its life to pay back never does: by then it is replaced
+    // (cost.hpp: lifetime_years).
+    const double life_months = costs.lifetime_years * 12.0;
     for (auto& row : out.rows) {
       if (row.kind == CostKind::cloud || row.kind == CostKind::mine) continue;
       const double rent = reference->usd_per_million_tokens * row.tokens_per_day * kDaysPerMonth / 1e6;
-      const double saving = rent - row.power_usd_per_month - row.upkeep_usd_per_month;
-      row.break_even_months = saving > 0 ? row.upfront_usd / saving : -1.0;
-      Message m = saving > 0 ? Message("costs.explain.break_even").decimal("months", row.break_even_months, 1)
-                             : Message("costs.explain.never_breaks_even");
-      m.usd("upfront", row.upfront_usd, 0).text("instance", reference->option.hardware->name).usd("rent", rent, 2)
-          .usd("running", row.power_usd_per_month + row.upkeep_usd_per_month, 2);
+      row.rent_same_work_usd_per_month = rent;
+      const double running = row.power_usd_per_month + row.upkeep_usd_per_month;
+      const double saving = rent - running;
+      const double months = saving > 0 ? row.upfront_usd / saving : -1.0;
+      const bool within_life = months > 0 && months <= life_months;
+      row.break_even_months = within_life ? months : -1.0;
+      Message m = within_life  ? Message("costs.explain.break_even").decimal("months", months, 1)
+                  : saving > 0 ? Message("costs.explain.beyond_life").decimal("months", months, 1)
+                               : Message("costs.explain.never_breaks_even");
+      m.usd("upfront", row.upfront_usd, 0).text("instance", reference->option.hardware->name).usd("rent", rent, 2).usd("running", running, 2);
+      if (saving > 0) m.integer("life_months", std::llround(life_months));
       row.explain.push_back(std::move(m));
     }
   }
@@ -208,10 +222,191 @@ CostComparison compare_costs(const CatalogOptions& evaluated, const HardwareSpec
     if (buy == nullptr || better(row, *buy)) buy = &row;
   }
   if (buy != nullptr) {
+    // "Pays for itself" only within the life; past it the headline says so instead of a month count.
+    // Either way it quotes the rent of the same work, the figure the months are counted against.
+    const bool saves = reference != nullptr && buy->rent_same_work_usd_per_month > buy->power_usd_per_month + buy->upkeep_usd_per_month;
     Message m = buy->break_even_months > 0
                     ? Message("costs.buy_pays_back").decimal("months", buy->break_even_months, buy->break_even_months < 10 ? 1 : 0)
-                    : Message(reference != nullptr ? "costs.buy_never_pays_back" : "costs.buy_no_rental");
+                    : Message(reference == nullptr ? "costs.buy_no_rental" : saves ? "costs.buy_beyond_life" : "costs.buy_never_pays_back");
     m.text("name", buy->option.hardware->name).usd("upfront", buy->upfront_usd, 0).usd("monthly", buy->usd_per_month, 0);
+    if (saves) m.usd("rent", buy->rent_same_work_usd_per_month, 0);
+    if (saves && !(buy->break_even_months > 0)) m.decimal("years", costs.lifetime_years, years_digits(costs.lifetime_years));
+    summary.then(std::move(m));
+  }
+  out.summary = std::move(summary);
+  return out;
+}
+
+namespace {
+
+/// Training's row at `run_tokens` (0: unknown), without its break-even; none when it has no price.
+std::optional<TrainingCostRow> training_row(const TrainingCostCandidate& c, double run_tokens, double hours_per_day, const OwnershipCosts& costs) {
+  if (c.hardware == nullptr || !(c.tokens_per_s > 0)) return std::nullopt;
+  const HardwareSpec& hw = *c.hardware;
+  TrainingCostRow r;
+  r.kind = kind_of(hw);
+  r.hardware = &hw;
+  r.gpus = c.gpus;
+  r.memory_option_bytes = c.memory_option_bytes;
+  r.tokens_per_s = c.tokens_per_s;
+  const double tokens_per_hour = c.tokens_per_s * kSecondsPerHour;
+  Purchase purchase;
+  OwnedHourlyCost owned;
+  if (r.kind == CostKind::cloud) {
+    if (!hw.is_rented()) return std::nullopt;
+    r.usd_per_hour = hw.price_usd_per_hour;
+  } else {
+    purchase = purchase_of(hw, c.gpus, c.memory_option_bytes, 0, costs);
+    if (!purchase.known()) return std::nullopt;
+    // The share of an owned machine: its purchase spread over the hours it trains in its life (the
+    // card's hours a day), plus the power and upkeep of an hour of training.
+    OwnershipCosts at_usage = costs;
+    at_usage.hours_per_day = hours_per_day;
+    owned = owned_hourly_cost(purchase.total_usd(), purchase.power_w, at_usage);
+    r.upfront_usd = purchase.total_usd();
+    r.amortization_usd_per_hour = owned.amortization_usd_per_hour;
+    r.running_usd_per_hour = owned.power_usd_per_hour + owned.upkeep_usd_per_hour;
+    r.usd_per_hour = owned.total_usd_per_hour;
+  }
+  r.usd_per_million_tokens = r.usd_per_hour / tokens_per_hour * 1e6;
+  if (run_tokens > 0) {
+    r.run_hours = run_tokens / tokens_per_hour;
+    r.run_usd = r.usd_per_hour * r.run_hours;
+  }
+  // Each number as its formula: the run's hours, the price of an hour, a million tokens, the run.
+  if (run_tokens > 0) {
+    r.explain.push_back(Message("costs.training.explain.run_hours").short_count("tokens", std::llround(run_tokens)).decimal("speed", r.tokens_per_s, 1)
+                            .decimal("hours", r.run_hours, 2));
+  }
+  if (r.kind == CostKind::cloud) {
+    r.explain.push_back(Message("costs.training.explain.rent").usd("hourly", r.usd_per_hour, 2));
+  } else {
+    Message buy = purchase.rest_of_box_usd > 0
+                      ? Message("costs.explain.purchase_box").usd("hardware", purchase.hardware_usd, 0).usd("box", purchase.rest_of_box_usd, 0)
+                      : Message("costs.explain.purchase").usd("hardware", purchase.hardware_usd, 0);
+    buy.integer("machines", 1).usd("upfront", r.upfront_usd, 0);
+    r.explain.push_back(std::move(buy));
+    r.explain.push_back(Message("costs.training.explain.amortization").usd("upfront", r.upfront_usd, 0).decimal("years", costs.lifetime_years, 1)
+                            .decimal("hours", hours_per_day, 1).usd("hourly", r.amortization_usd_per_hour, 3));
+    r.explain.push_back(Message("costs.training.explain.power").decimal("watts", purchase.power_w, 0).decimal("utilization", costs.utilization, 2)
+                            .decimal("pue", costs.pue, 2).usd("kwh", costs.electricity_usd_per_kwh, 3).usd("hourly", owned.power_usd_per_hour, 3));
+    r.explain.push_back(Message("costs.training.explain.upkeep").usd("yearly", costs.upkeep_usd_per_year, 0).decimal("hours", hours_per_day, 1)
+                            .usd("hourly", owned.upkeep_usd_per_hour, 3));
+  }
+  r.explain.push_back(Message("costs.training.explain.per_million_tokens").usd("hourly", r.usd_per_hour, 3).decimal("speed", r.tokens_per_s, 1)
+                          .usd("per_million_tokens", r.usd_per_million_tokens, 3));
+  if (run_tokens > 0) {
+    r.explain.push_back(Message("costs.training.explain.run_cost").usd("hourly", r.usd_per_hour, 3).decimal("hours", r.run_hours, 2)
+                            .usd("run", r.run_usd, 2));
+  }
+  return r;
+}
+
+}  // namespace
+
+TrainingCostComparison compare_training_costs(const std::vector<TrainingCostCandidate>& candidates, double run_tokens,
+                                              const UsagePattern& usage, const OwnershipCosts& costs) {
+  TrainingCostComparison out;
+  out.run_tokens = run_tokens > 0 ? run_tokens : 0.0;
+  // Training runs by the hour: tokens a day (an inference pattern) do not apply; the hours a day
+  // the card asks for spread an owned machine's purchase, as in inference's table.
+  out.hours_per_day = usage.hours_per_day > 0 ? usage.hours_per_day : kDefaultUsageHoursPerDay;
+  out.lifetime_years = costs.lifetime_years;
+  std::vector<TrainingCostRow> priced;
+  priced.reserve(candidates.size());
+  for (const TrainingCostCandidate& c : candidates) {
+    if (std::optional<TrainingCostRow> row = training_row(c, out.run_tokens, out.hours_per_day, costs)) priced.push_back(std::move(*row));
+  }
+  // Per kind, the cheapest per token (every option trains the same tokens: the cheapest run), by
+  // scans as in compare_costs. Ties keep the candidates' order.
+  std::vector<bool> taken(priced.size(), false);
+  for (CostKind kind : {CostKind::laptop, CostKind::desktop_gpu, CostKind::cloud}) {
+    for (std::size_t n = 0; n < kCostRowsPerKind; ++n) {
+      std::size_t best = priced.size();
+      for (std::size_t i = 0; i < priced.size(); ++i) {
+        if (taken[i] || priced[i].kind != kind) continue;
+        if (best == priced.size() || priced[i].usd_per_million_tokens < priced[best].usd_per_million_tokens) best = i;
+      }
+      if (best == priced.size()) break;
+      taken[best] = true;
+      if (kind == CostKind::cloud && n == 0) out.rent_reference = static_cast<int>(out.rows.size());
+      out.rows.push_back(std::move(priced[best]));
+    }
+  }
+  const TrainingCostRow* reference = out.rent_reference >= 0 ? &out.rows[static_cast<std::size_t>(out.rent_reference)] : nullptr;
+  // Buying pays for itself once the rent saved on the tokens trained (the reference's price per
+  // token, less the owned machine's power and upkeep per token) covers the purchase; a purchase
+  // that needs more hours of training than its life holds at the hours a day never does.
+  const double life_hours = costs.lifetime_years * 365.0 * out.hours_per_day;
+  if (reference != nullptr) {
+    for (auto& row : out.rows) {
+      if (row.kind == CostKind::cloud) continue;
+      const double tokens_per_hour = row.tokens_per_s * kSecondsPerHour;
+      const double rent = reference->usd_per_million_tokens;
+      const double running = row.running_usd_per_hour / tokens_per_hour * 1e6;
+      const double saving = rent - running;
+      const double million_tokens = saving > 0 ? row.upfront_usd / saving : -1.0;
+      const double hours = million_tokens * 1e6 / tokens_per_hour;
+      const bool within_life = million_tokens > 0 && hours <= life_hours;
+      row.break_even_million_tokens = within_life ? million_tokens : -1.0;
+      row.break_even_runs = within_life && out.run_tokens > 0 ? million_tokens * 1e6 / out.run_tokens : 0.0;
+      const std::int64_t tokens = std::llround(std::max(0.0, million_tokens) * 1e6);
+      Message m = within_life  ? Message("costs.training.explain.break_even").short_count("tokens", tokens)
+                  : saving > 0 ? Message("costs.training.explain.beyond_life").short_count("tokens", tokens).decimal("hours", hours, 0)
+                                     .decimal("life_hours", life_hours, 0).decimal("years", costs.lifetime_years, 1)
+                                     .decimal("hours_per_day", out.hours_per_day, 1)
+                               : Message("costs.training.explain.never_breaks_even");
+      m.usd("upfront", row.upfront_usd, 0).text("instance", reference->hardware->name).usd("rent", rent, 3).usd("running", running, 3);
+      if (row.break_even_runs > 0) m.then(Message("costs.training.explain.runs").decimal("runs", row.break_even_runs, 1));
+      row.explain.push_back(std::move(m));
+    }
+  }
+  // The answer in one sentence: what a run (or a million tokens) costs rented, and the purchase
+  // that pays back soonest.
+  Message summary = out.run_tokens > 0 ? Message("costs.training.summary.run").short_count("tokens", std::llround(out.run_tokens))
+                                       : Message("costs.training.summary.per_million");
+  if (out.rows.empty()) {
+    out.summary = summary.then(Message("costs.nothing_priced_fits"));
+    return out;
+  }
+  if (reference != nullptr) {
+    summary.then(out.run_tokens > 0 ? Message("costs.training.rent_run").text("name", reference->hardware->name).usd("run", reference->run_usd, 2)
+                                          .decimal("hours", reference->run_hours, 1)
+                                    : Message("costs.training.rent_per_million").text("name", reference->hardware->name)
+                                          .usd("per_million_tokens", reference->usd_per_million_tokens, 3));
+  }
+  const TrainingCostRow* buy = nullptr;
+  for (const auto& row : out.rows) {
+    if (row.kind == CostKind::cloud) continue;
+    const auto better = [](const TrainingCostRow& a, const TrainingCostRow& b) {
+      const bool a_pays = a.break_even_million_tokens > 0, b_pays = b.break_even_million_tokens > 0;
+      if (a_pays != b_pays) return a_pays;
+      if (a_pays) return a.break_even_million_tokens < b.break_even_million_tokens;
+      return a.usd_per_million_tokens < b.usd_per_million_tokens;
+    };
+    if (buy == nullptr || better(row, *buy)) buy = &row;
+  }
+  if (buy != nullptr) {
+    const double running = buy->running_usd_per_hour / (buy->tokens_per_s * kSecondsPerHour) * 1e6;
+    const bool saves = reference != nullptr && reference->usd_per_million_tokens > running;
+    Message m;
+    if (buy->break_even_million_tokens > 0 && out.run_tokens > 0) {
+      m = Message("costs.training.buy_pays_back_runs").usd("run", buy->run_usd, 2)
+              .decimal("runs", buy->break_even_runs, buy->break_even_runs < 10 ? 1 : 0);
+    } else if (buy->break_even_million_tokens > 0) {
+      m = Message("costs.training.buy_pays_back_tokens").usd("per_million_tokens", buy->usd_per_million_tokens, 3)
+              .short_count("tokens", std::llround(buy->break_even_million_tokens * 1e6));
+    } else if (reference == nullptr) {
+      m = Message("costs.training.buy_no_rental");
+    } else if (saves) {
+      m = Message("costs.training.buy_beyond_life").decimal("years", costs.lifetime_years, years_digits(costs.lifetime_years))
+              .decimal("hours", out.hours_per_day, 1);
+    } else {
+      m = Message("costs.training.buy_never_pays_back");
+    }
+    // Cards bought by the piece: the count is part of what is bought ("4 × RTX 5080").
+    const bool several = buy->hardware->kind != HardwareKind::instance && buy->gpus > 1;
+    m.text("name", several ? std::to_string(buy->gpus) + " × " + buy->hardware->name : buy->hardware->name).usd("upfront", buy->upfront_usd, 0);
     summary.then(std::move(m));
   }
   out.summary = std::move(summary);

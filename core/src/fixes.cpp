@@ -292,11 +292,10 @@ std::vector<Fix> training_fixes(const ModelSpec& model, const TrainingSettings& 
     s.optimizer = Optimizer::adamw_8bit;
     add(FixCost::near_lossless, {FixChange::of_text("training.optimizer", optimizer_id(Optimizer::adamw_8bit))}, Message("fix.optimizer_8bit"), s);
   }
-  // The longest sequence that fits comfortably, in whole 256-token steps.
+  // The longest sequence that fits comfortably, in whole 256-token steps: the length the answer's
+  // sentence names (training.hpp: comfortable_seq_len, one rule for both).
   if (settings.seq_len > 256 && capacity_bytes > margin) {
-    const TrainingFit f = training_fit(model, settings, capacity_bytes - margin, settings.seq_len, 1);
-    std::int64_t seq = f.max_seq_len;
-    if (seq >= 512) seq -= seq % 256;
+    const std::int64_t seq = comfortable_seq_len(model, settings, capacity_bytes, settings.seq_len);
     if (seq >= 256 && seq < settings.seq_len) {
       TrainingSettings s = settings;
       s.seq_len = seq;

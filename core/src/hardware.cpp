@@ -19,6 +19,16 @@ const char* hardware_kind_id(HardwareKind kind) {
   return "gpu";
 }
 
+const char* operating_system_id(OperatingSystem os) {
+  switch (os) {
+    case OperatingSystem::unspecified: return "";
+    case OperatingSystem::macos: return "macos";
+    case OperatingSystem::windows: return "windows";
+    case OperatingSystem::linux_os: return "linux";
+  }
+  return "";
+}
+
 const char* placement_id(Placement placement) {
   switch (placement) {
     case Placement::gpu: return "gpu";
@@ -49,6 +59,15 @@ std::int64_t fit_margin_bytes(std::int64_t usable_bytes) {
 Verdict memory_verdict(std::int64_t headroom_bytes, std::int64_t margin_bytes) {
   if (headroom_bytes < 0) return Verdict::no_fit;
   return headroom_bytes >= margin_bytes ? Verdict::comfortable : Verdict::tight;
+}
+
+void copy_accelerator_figures(HardwareSpec& to, const HardwareSpec& from) {
+  to.memory_bandwidth_gb_per_s = from.memory_bandwidth_gb_per_s;
+  to.matrix_tflops = from.matrix_tflops;
+  to.fp32_tflops = from.fp32_tflops;
+  to.link_gb_per_s = from.link_gb_per_s;
+  to.pcie_gb_per_s = from.pcie_gb_per_s;
+  to.tdp_w = from.tdp_w;
 }
 
 bool is_apple(const HardwareSpec& hw) { return hw.vendor == "Apple" || hw.segment == "apple-silicon"; }
@@ -321,8 +340,11 @@ FitResult fit_request(const MemoryByDevices& memory, const HardwareSpec& hw, con
       // Offload splits one GPU's layers with RAM (llama.cpp -ngl; accelerate device_map="auto").
       r.offload = offload_split(model, settings, memory.at(1), r.usable_bytes);
       const std::int64_t ram = hw.host_memory_bytes > 0 ? hw.host_memory_bytes : kAssumedHostRamBytes;
-      // cpu_layers may be 0: all layers on the GPU once the token embeddings stay in RAM.
-      r.offload_possible = model.num_layers > 0 && r.offload.host_bytes <= usable_host_bytes(ram);
+      // cpu_layers may be 0: all layers on the GPU once the token embeddings stay in RAM. A plan
+      // with no decoder layer on the GPU, or whose GPU part (the compute buffer and the output
+      // layer) is already more than the GPU holds, is no offload.
+      r.offload_possible = model.num_layers > 0 && r.offload.gpu_layers > 0 && r.offload.gpu_bytes <= r.usable_bytes &&
+                           r.offload.host_bytes <= usable_host_bytes(ram);
       if (!r.fits && r.offload_possible) r.placement = Placement::offload;
     }
   }

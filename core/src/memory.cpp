@@ -896,4 +896,30 @@ AllocatorReplay replay_transformers_prefill(const ModelSpec& m, const InferenceS
   return r;
 }
 
+MemoryEstimate without_cuda_context(MemoryEstimate e) {
+  e.device_bytes -= e.parts.overhead;
+  e.parts.overhead = 0;
+  e.explain.erase(std::remove_if(e.explain.begin(), e.explain.end(), [](const ExplainLine& line) { return line.part == "overhead"; }), e.explain.end());
+  return e;
+}
+
+std::vector<std::string_view> suggested_weight_formats(Engine engine) {
+  switch (engine) {
+    case Engine::llama_cpp:
+    case Engine::ollama: return {"q8_0", "q6_k", "q5_k_m", "q4_k_m", "q3_k_m"};
+    case Engine::vllm:
+    case Engine::sglang: return {"bf16", "fp8", "awq-int4", "gptq-int4"};
+    case Engine::transformers: return {"bf16", "llm-int8", "nf4", "gptq-int4", "awq-int4"};
+    case Engine::autoawq: return {"awq-int4"};
+    case Engine::litgpt: return {"bf16", "llm-int8", "nf4"};
+    case Engine::generic: break;
+  }
+  return {"fp32", "fp16", "bf16", "int8", "int4"};
+}
+
+std::vector<Engine> engines_for_file(Ecosystem ecosystem) {
+  if (ecosystem == Ecosystem::gguf) return {Engine::llama_cpp, Engine::ollama};
+  return {};
+}
+
 }  // namespace llmsizer

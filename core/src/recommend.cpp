@@ -33,6 +33,18 @@ Purchase purchase_of(const HardwareSpec& hw, int gpus, std::int64_t memory_optio
                      const OwnershipCosts& costs) {
   Purchase p;
   if (hw.is_rented()) return p;
+  if (hw.is_machine && hw.price_usd <= 0) {
+    // A machine the person has, typed in: nothing to buy; it draws what a box of its kind draws (a
+    // CPU at least the box's own 65 W CPU, cost.hpp kRestOfBoxCpuPowerW).
+    if (hw.kind == HardwareKind::laptop || hw.unified_memory) {
+      p.power_w = hw.power_w > 0 ? hw.power_w : hw.tdp_w;
+    } else if (hw.is_cpu()) {
+      p.power_w = (std::max(hw.tdp_w, kRestOfBoxCpuPowerW) + kRestOfBoxPowerW - kRestOfBoxCpuPowerW) / kPsuEfficiency;
+    } else {
+      p.power_w = (hw.tdp_w * std::max(1, gpus) + kRestOfBoxPowerW) / kPsuEfficiency;
+    }
+    return p;
+  }
   if (hw.kind == HardwareKind::laptop) {
     p.hardware_usd = hw.price_usd;
     for (std::size_t i = 0; i < hw.memory_options_bytes.size() && i < hw.memory_option_prices_usd.size(); ++i) {
@@ -155,7 +167,7 @@ Message option_reason(const HardwareOption& o, const InferenceSettings& s) {
 namespace {
 
 bool allowed(const HardwareSpec& hw, Goal goal) {
-  if (!hw.unsupported.id.empty()) return false;
+  if (!hw.unsupported.id.empty() || !is_offered(hw)) return false;
   if (goal == Goal::local) return hw.kind != HardwareKind::instance;
   if (goal == Goal::laptop) return hw.kind == HardwareKind::laptop;
   return true;

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "llmsizer/machine.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/quantization.hpp"
 
@@ -261,6 +262,15 @@ double effective_bandwidth_gb_per_s(const HardwareSpec& hw, bool cpu) {
                                                                       : hw.host_bandwidth_gb_per_s * kCpuBandwidthEfficiency);
   if (hw.measured_bandwidth_gb_per_s > 0) return hw.measured_bandwidth_gb_per_s;
   return hw.memory_bandwidth_gb_per_s * (hw.unified_memory ? kCpuBandwidthEfficiency : kGpuBandwidthEfficiency);
+}
+
+Message speed_basis(const HardwareSpec& hw, bool cpu) {
+  if (!hw.speed_basis.id.empty()) return hw.speed_basis;
+  const bool measured = hw.measured_bandwidth_gb_per_s > 0 && (!cpu || hw.is_cpu());
+  if (measured) return Message("speed.basis.measured").text("name", hw.name).decimal("bandwidth", hw.measured_bandwidth_gb_per_s, 1);
+  const double datasheet = cpu ? hw.host_bandwidth_gb_per_s : hw.memory_bandwidth_gb_per_s;
+  if (!(datasheet > 0)) return Message();
+  return Message(cpu && !hw.is_cpu() ? "speed.basis.host" : "speed.basis.datasheet").text("name", hw.name).decimal("bandwidth", datasheet, 1);
 }
 
 double effective_tflops(const HardwareSpec& hw, bool cpu) {
@@ -574,8 +584,13 @@ CpuVsGpu compare_cpu_gpu(const ModelSpec& m, const InferenceSettings& s, const H
     }
   }
   r.cpu_is_enough = r.cpu_tokens_per_s >= kReadingTokensPerS;
-  r.note = Message(r.cpu_is_enough ? "cpu_vs_gpu.cpu_is_enough" : "cpu_vs_gpu.use_the_gpu")
-               .text("cpu", cpu_hw.name)
+  // A laptop's or a Mac's own CPU (machine.hpp own_cpu) is said as such, not by the device's name.
+  const bool is_own = cpu_hw.id == kOwnCpuId;
+  Message note(r.cpu_is_enough ? (is_own ? "cpu_vs_gpu.own_cpu_is_enough" : "cpu_vs_gpu.cpu_is_enough")
+                               : (is_own ? "cpu_vs_gpu.own_cpu_use_the_gpu" : "cpu_vs_gpu.use_the_gpu"));
+  if (!is_own) note.text("cpu", cpu_hw.name);
+  r.note = note
+               .decimal("cpu_tokens_per_s", r.cpu_tokens_per_s, 1)
                .decimal("cpu_tokens_per_s", r.cpu_tokens_per_s, 1)
                .decimal("reading_tokens_per_s", kReadingTokensPerS, 1)
                .text("format", s.weights->id)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <optional>
 
+#include "llmsizer/verdict.hpp"
 #include "training_internal.hpp"
 
 namespace llmsizer {
@@ -525,7 +526,22 @@ TrainingFit training_fit(const ModelSpec& m, const TrainingSettings& s, std::int
     t.micro_batch = batch;
     return estimate_training(m, t).memory.device_bytes <= capacity_bytes;
   });
+  // Searched up to the request's own length, as the fix searches: the same search, the same length.
+  if (!fit.fits) fit.comfortable_seq_len = comfortable_seq_len(m, s, capacity_bytes, std::min(max_seq_len_limit, s.seq_len));
   return fit;
+}
+
+std::int64_t comfortable_seq_len(const ModelSpec& m, const TrainingSettings& s, std::int64_t capacity_bytes, std::int64_t max_seq_len_limit) {
+  const std::int64_t room = capacity_bytes - fit_margin_bytes(capacity_bytes);
+  if (room <= 0 || max_seq_len_limit < 1) return 0;
+  std::int64_t seq = largest_fitting(max_seq_len_limit, [&](std::int64_t n) {
+    TrainingSettings t = s;
+    t.seq_len = n;
+    return estimate_training(m, t).memory.device_bytes <= room;
+  });
+  // A round length to set: whole 256-token steps from 512.
+  if (seq >= 512) seq -= seq % 256;
+  return seq >= 256 ? seq : 0;
 }
 
 }  // namespace llmsizer

@@ -8,12 +8,7 @@
 namespace llmsizer {
 namespace {
 
-bool can_train(const HardwareSpec& hw, Goal goal) {
-  if (hw.is_cpu() || !hw.unsupported.id.empty()) return false;
-  if (goal == Goal::local) return hw.kind != HardwareKind::instance;
-  if (goal == Goal::laptop) return hw.kind == HardwareKind::laptop;
-  return true;
-}
+bool can_train(const HardwareSpec& hw) { return !hw.is_cpu() && hw.unsupported.id.empty(); }
 
 /// The counts worth pricing: an instance's own, one on a laptop or unified memory, and 1, 2, 4, 8
 /// of a card bought by the piece (up to what one machine takes: max_devices).
@@ -90,31 +85,59 @@ TrainingOption evaluate(const HardwareSpec& hw, int gpus, MemoryByLayout& memory
   return o;
 }
 
+/** The ranking key, lowest first. Every option trains the same tokens, so keys per million tokens
+ *  order the runs as their totals do, with or without the dataset size:
+ *  - fastest, laptop: the hours of a million tokens (the run's time);
+ *  - cheapest: the price of a million tokens (the run's total cost);
+ *  - best value: price × hours of a million tokens (the run's cost × its time): cheap and quick
+ *    together, the product weighing a halving of either the same, as the energy-delay product does
+ *    for processors (Gonzalez & Horowitz, "Energy dissipation in general purpose microprocessors",
+ *    IEEE JSSC 31(9), 1996). A rule per token alone would order the runs as "cheapest" does, since
+ *    every run trains the same tokens: eight GPUs that finish eight times sooner for the same money
+ *    are the better value, and one that saves 10 % for ten times the wait is not;
+ *  - local: the price of a million tokens of what one owns (its amortised share). */
 double rank_value(const TrainingOption& o, Goal goal) {
   constexpr double kUnknown = 1e300;
+  const double hours_per_million = o.tokens_per_s > 0 ? 1e6 / (o.tokens_per_s * 3600.0) : 0.0;
+  const double usd_per_million = o.cost.known ? o.cost.usd_per_million_tokens : 0.0;
   switch (goal) {
     case Goal::fastest:
-    case Goal::laptop: return o.hours > 0 ? o.hours : kUnknown;
+    case Goal::laptop: return hours_per_million > 0 ? hours_per_million : kUnknown;
     case Goal::cheapest:
-    case Goal::best_value:
-    case Goal::local: return o.usd > 0 ? o.usd : kUnknown;
+    case Goal::local: return usd_per_million > 0 ? usd_per_million : kUnknown;
+    case Goal::best_value: return usd_per_million > 0 && hours_per_million > 0 ? usd_per_million * hours_per_million : kUnknown;
   }
   return kUnknown;
 }
 
 }  // namespace
 
+bool ranked_for_training(const HardwareSpec& hw, Goal goal) {
+  if (!can_train(hw)) return false;
+  switch (goal) {
+    case Goal::cheapest:
+    case Goal::best_value:
+    case Goal::fastest: return hw.kind == HardwareKind::instance;
+    case Goal::local: return hw.kind != HardwareKind::instance;
+    case Goal::laptop: return hw.kind == HardwareKind::laptop;
+  }
+  return false;
+}
+
 TrainingRecommendation recommend_training(const ModelSpec& model, const TrainingSettings& settings, const std::vector<HardwareSpec>& catalog,
                                           Goal goal, const OwnershipCosts& costs, std::size_t max_near_misses,
-                                          std::size_t max_options) {
+                                          std::size_t max_options, const UsagePattern& usage) {
   TrainingRecommendation r;
   r.goal = goal;
-  r.epoch_tokens_assumed = settings.dataset_tokens <= 0;
-  r.epoch_tokens = r.epoch_tokens_assumed ? kDefaultEpochTokens : settings.dataset_tokens;
+  r.epoch_tokens = settings.dataset_tokens > 0 ? settings.dataset_tokens : 0.0;
+  r.epochs = settings.epochs > 0 ? settings.epochs : 1.0;
   MemoryByLayout memory(model, settings);
   std::vector<TrainingOption> misses;
+  // Every option that trains it is priced for the buy-or-rent table; the goal ranks some of them.
+  std::vector<TrainingCostCandidate> priced;
   for (const HardwareSpec& hw : catalog) {
-    if (!can_train(hw, goal)) continue;
+    if (!can_train(hw)) continue;
+    const bool ranked = ranked_for_training(hw, goal);
     TrainingOption chosen;
     bool found = false;
     TrainingOption best_miss;
@@ -130,10 +153,10 @@ TrainingRecommendation recommend_training(const ModelSpec& model, const Training
       }
     }
     if (!found) {
-      misses.push_back(std::move(best_miss));
+      if (ranked) misses.push_back(std::move(best_miss));
       continue;
     }
-    // Time and cost of one epoch on the chosen count.
+    // Speed, and the time and cost of one epoch on the chosen count when the dataset size is given.
     TrainingSettings s = memory.with(chosen.gpus, chosen.zero_stage);
     s.dataset_tokens = r.epoch_tokens;
     s.epochs = 1;
@@ -141,8 +164,12 @@ TrainingRecommendation recommend_training(const ModelSpec& model, const Training
     const TrainingTime time = training_time(model, s);
     chosen.tokens_per_s = time.tokens_per_s;
     chosen.hours = time.hours;
-    chosen.cost = option_cost(hw, chosen.gpus, 0, costs, {});
+    chosen.cost = option_cost(hw, chosen.gpus, chosen.tokens_per_s, costs, {}, chosen.memory_option_bytes);
     if (chosen.cost.known && chosen.hours > 0) chosen.usd = chosen.cost.usd_per_hour * chosen.hours;
+    chosen.run_hours = chosen.hours * r.epochs;
+    chosen.run_usd = chosen.usd * r.epochs;
+    priced.push_back(TrainingCostCandidate{&hw, chosen.gpus, chosen.memory_option_bytes, chosen.tokens_per_s});
+    if (!ranked) continue;
     if (chosen.verdict == Verdict::tight) {
       chosen.fixes = training_fixes(model, s, chosen.usable_bytes, hw.kind == HardwareKind::instance ? chosen.gpus : max_devices(hw));
       chosen.fixes.erase(std::remove_if(chosen.fixes.begin(), chosen.fixes.end(), [](const Fix& f) { return f.verdict != Verdict::comfortable; }),
@@ -170,6 +197,7 @@ TrainingRecommendation recommend_training(const ModelSpec& model, const Training
     m.reason = Message("verdict.no_fit").bytes("short", -m.headroom_bytes);
   }
   r.near_misses = std::move(misses);
+  r.costs = compare_training_costs(priced, r.epoch_tokens * r.epochs, usage, costs);
   return r;
 }
 

@@ -16,6 +16,9 @@ const chromium = await prerequisites(webDir);
 const t = checker();
 const b = await openBrowser(chromium, webDir);
 
+/** Frames whose parts table did not fit and scrolled inside them. */
+const scrolled = [];
+
 /** Puts `html` (one iframe) on a page, at 800 and at 320 pixels wide, and checks the frame. */
 async function checkFrame(html, what, { lang = 'en', micro = '' } = {}) {
   for (const width of [800, 320]) {
@@ -42,6 +45,22 @@ async function checkFrame(html, what, { lang = 'en', micro = '' } = {}) {
     t.check(m.client === declared && m.scroll <= m.client, `${what} at ${width}px: the ${declared} px frame does not scroll (content ${m.scroll} px)`);
     t.check(m.link <= m.client && m.verdict <= m.client && m.partsTop < m.client - 40,
       `${what} at ${width}px: verdict, parts and link in view (${JSON.stringify(m)})`);
+    // A table cut by the frame says so: a line under it, and a fade at its cut edge until it is scrolled to the end.
+    const cue = () => frame.evaluate(() => {
+      const s = document.querySelector('.parts-scroll');
+      const line = document.getElementById('parts-more');
+      return { overflows: s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1, line: !line.hidden && line.getBoundingClientRect().height > 0,
+        text: line.textContent, fade: getComputedStyle(s).maskImage !== 'none', bottom: line.getBoundingClientRect().bottom, client: document.documentElement.clientHeight };
+    });
+    const c = await cue();
+    t.check(c.line === c.overflows && (!c.overflows || (c.fade && c.text.trim() && c.bottom <= c.client)),
+      `${what} at ${width}px: a cut table is signalled, an uncut one not (${JSON.stringify(c)})`);
+    if (c.overflows) {
+      scrolled.push(`${what} at ${width}px`);
+      await frame.evaluate(() => { const s = document.querySelector('.parts-scroll'); s.scrollTop = s.scrollHeight; s.dispatchEvent(new Event('scroll')); });
+      const end = await cue();
+      t.check(!end.fade && end.line, `${what} at ${width}px: scrolled to its end, the fade goes and the line stays (${JSON.stringify(end)})`);
+    }
     await host.close();
   }
 }
@@ -99,6 +118,8 @@ try {
     `the copied embed escapes & and names the micro-batch training_micro_batch: ${code}`);
   t.check(code.includes('height="420"') && code.includes('title="LLM Sizer: Qwen2.5-7B-Instruct"'), `documented height and a title: ${code}`);
   await checkFrame(code, 'the copied embed code', { micro: '2' });
+  // A QLoRA run's parts at 320 px do not fit the 420 px frame: at least that frame scrolled (so the cue was checked).
+  t.check(scrolled.length > 0, `some frame's parts table was cut and signalled: ${scrolled.join(', ')}`);
 } finally {
   finalChecks(t, b);
   await b.close();

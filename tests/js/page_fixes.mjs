@@ -24,7 +24,8 @@ try {
     input_tokens: 8192, output_tokens: 1024, batch: 1, hardware: 'nvidia-rtx-4090' };
   const before = estimate(request);
   t.check(before.fit && before.fit.fits === false && before.fit.fixes.length > 0, 'the core says 32B bf16 does not fit a 4090 and lists fixes');
-  const page = await open(b, `${b.url}index.html#model=qwen2.5-32b-instruct&weights=bf16&kv_cache=bf16&engine=generic&input_tokens=8192&output_tokens=1024&hardware=nvidia-rtx-4090`, { viewport });
+  const link = `${b.url}index.html#model=qwen2.5-32b-instruct&weights=bf16&kv_cache=bf16&engine=generic&input_tokens=8192&output_tokens=1024&hardware=nvidia-rtx-4090`;
+  const page = await open(b, link, { viewport });
   const buttons = await page.$$('#fixes button[data-apply]');
   t.check(buttons.length === before.fit.fixes.length, `one button per fix (${buttons.length} of ${before.fit.fixes.length})`);
   const fix = before.fit.fixes[0];
@@ -37,6 +38,19 @@ try {
   t.check(Number(await page.getAttribute('#total', 'data-bytes')) === after.fit.required_bytes,
     `the page shows the core's answer for the fixed request (${await page.getAttribute('#total', 'data-bytes')} vs ${after.fit.required_bytes})`);
   t.check((await page.getAttribute('#verdict-text', 'data-fits')) === String(after.fit.fits), 'the verdict is the core\'s for the fixed request');
+
+  // By keyboard: Enter on a fix's button applies it, and the focus lands on the new verdict (the button
+  // it was on is gone), from which Tab goes on through the verdict's own controls.
+  const keys = await open(b, link, { viewport });
+  await keys.focus('#fixes button[data-apply]');
+  await keys.keyboard.press('Enter');
+  await settled(keys);
+  t.check(Number(await keys.getAttribute('#total', 'data-bytes')) === after.fit.required_bytes, 'Enter on the first fix applies it');
+  const focused = await keys.evaluate(() => (document.activeElement === document.body ? 'body' : document.activeElement.id));
+  t.check(focused === 'verdict', `after Enter the focus is on the new verdict, not lost: ${focused}`);
+  await keys.keyboard.press('Tab');
+  const next = await keys.evaluate(() => { const a = document.activeElement; return a.closest('#verdict') ? 'inside the verdict' : a.id || a.tagName; });
+  t.check(next === 'inside the verdict', `Tab goes on inside the verdict: ${next}`);
 
   // ---------------------------------------------------------------- training: the sequence length that fits
   const training = { model: 'qwen2.5-7b-instruct', task: 'training', gpus: 1, weights: 'bf16', hardware: 'nvidia-rtx-4090',

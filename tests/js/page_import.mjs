@@ -177,6 +177,11 @@ try {
   const status = async (key) => page.getAttribute('#import-status', `data-${key}`);
   t.check((await status('params')) === String(GGUF_PARAMS), `GGUF: the page shows ${GGUF_PARAMS} parameters (got ${await status('params')})`);
   t.check((await status('weight-bytes')) === String(GGUF_WEIGHT_BYTES), `GGUF: the page shows ${GGUF_WEIGHT_BYTES} bytes of weights`);
+  // A GGUF file is llama.cpp's (or Ollama's): the engine the core names first is chosen. The file's
+  // bytes as stored are then read under the generic engine (llama.cpp pads and places each tensor).
+  t.check((await page.inputValue('#engine')) === 'llama.cpp', `GGUF: the engine becomes llama.cpp (${await page.inputValue('#engine')})`);
+  await page.selectOption('#engine', 'generic');
+  await settled(page);
   const ggufStatus = await text(page, '#import-status');
   t.check(ggufStatus.includes('17,958,144') && ggufStatus.includes('10,105,856'), `GGUF: the exact counts are written out: ${ggufStatus}`);
   t.check((await page.getAttribute('[data-part="weights"]', 'data-bytes')) === String(GGUF_WEIGHT_BYTES),
@@ -189,6 +194,7 @@ try {
   const inspected = JSON.parse(core.inspectModelFile(gguf.bytes, GGUF_SIZE));
   const fromLink = JSON.parse(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('file_model'));
   t.check(JSON.stringify(fromLink) === JSON.stringify(inspected.request_model), `GGUF: the page's model is the core's request_model: ${JSON.stringify(fromLink)}`);
+  t.check(Array.isArray(inspected.engines) && inspected.engines[0] === 'llama.cpp', `GGUF: the core names the engines that load it (${inspected.engines})`);
   const expected = JSON.parse(core.estimate(JSON.stringify({ model: inspected.request_model, task: 'inference', gpus: 1, kv_cache: 'bf16',
     engine: 'generic', input_tokens: 1024, output_tokens: 1024, batch: 1 })));
   t.check((await page.getAttribute('#total', 'data-bytes')) === String(expected.memory.device_bytes), `GGUF: the total is the core's device_bytes (${expected.memory.device_bytes})`);

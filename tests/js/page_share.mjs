@@ -126,6 +126,13 @@ try {
     await p.context().close();
   }
   t.check(dialogs.length === 0, `no dialog opened: ${dialogs.join(' | ')}`);
+  // A link keeping an old micro_batch beside the current training_micro_batch: the current name wins,
+  // before or after the old one.
+  for (const hash of ['#task=training&micro_batch=8&training_micro_batch=4', '#task=training&training_micro_batch=4&micro_batch=8']) {
+    const p = await open(b, `${b.url}${hash}`, { viewport: { width: 1280, height: 900 } });
+    t.check((await p.inputValue('#micro_batch')) === '4', `${hash}: training_micro_batch=4 wins over micro_batch=8 (${await p.inputValue('#micro_batch')})`);
+    await p.context().close();
+  }
 } finally {
   finalChecks(t, b);
   await b.close();

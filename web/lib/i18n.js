@@ -158,6 +158,14 @@ export function formatter(lang, unit, t) {
       if (Math.abs(v) < 0.01) return t('value.lessThan', { value: `${fixed2.format(0.01)} ${unitText}` });
       return `${fixed2.format(v)} ${unitText}`;
     },
+    /** A device's memory as its maker prints it. The catalog reads a maker's "24 GB" of DRAM as 24 GiB
+     *  (data/hardware/README.md: H100 "80 GB" is 80 GiB), so a whole number of GiB is written as
+     *  that number, "24 GiB" ("25.77 GB" is a size no one has seen on a box); any other size in the
+     *  unit chosen. */
+    deviceBytes(b) {
+      const gib = b / 2 ** 30;
+      return Number.isInteger(gib) && gib > 0 ? `${whole.format(gib)} ${t('unit.gib')}` : f.bytes(b);
+    },
     /** A bare number in the chosen byte unit (axis ticks). */
     bytesNumber(b) { return sig3.format(b / divisor); },
     whole(n) { return whole.format(n); },
@@ -172,7 +180,7 @@ export function formatter(lang, unit, t) {
       if (name.startsWith('usd_per_hour') || name === 'usd_per_hour') return t('unit.usdPerHour', { value: usd.format(value) });
       if (name.startsWith('usd_per_million')) return t('unit.usdPerMillionTokens', { value: usd.format(value) });
       if (name.startsWith('usd') || name.endsWith('_usd')) return usd.format(value);
-      if (name.endsWith('tokens_per_s')) return t('unit.tokensPerSecond', { value: sig3.format(value) });
+      if (name.endsWith('tokens_per_s') || name.includes('tokens_per_s_')) return t('unit.tokensPerSecond', { value: sig3.format(value) });
       if (name.endsWith('_gb_per_s')) return t('unit.gbPerSecond', { value: sig3.format(value) });
       if (name.endsWith('_tflops')) return t('unit.tflops', { value: sig3.format(value) });
       if (name === 'hours' || name.endsWith('_hours')) return t('unit.hours', { value: sig3.format(value) });

@@ -6,10 +6,16 @@ import createCore from '../llmsizer.js';
 import { defaults, menusFrom, readUrl, stateKeyForField, toRequest } from './state.js';
 import { formatter, loadStrings, preferredLang, takeEnglishMessagesFrom, translator, LANGS } from './i18n.js';
 
-/** The language a URL asks for, read before anything else so its strings load with the core. */
+/** The language a URL asks for, read before anything else so its strings load with the core. By the
+ *  rule lib/state.js readUrl reads every key with: the query, then the hash, the last lang= wins
+ *  (`?lang=ja#model=…` is Japanese; `#lang=ja&lang=en` English), and a language the page has not is
+ *  no choice. */
 function urlLang(href) {
-  const m = /[?#&]lang=([a-z]{2})(?:&|$)/.exec(href);
-  return m && LANGS.includes(m[1]) ? m[1] : '';
+  let url;
+  try { url = new URL(href); } catch { return ''; }
+  const named = new URLSearchParams(`${url.search.slice(1)}&${url.hash.slice(1)}`).getAll('lang');
+  const last = named[named.length - 1];
+  return LANGS.includes(last) ? last : '';
 }
 
 /** Module options that instantiate the WASM module boot.js began compiling while the page loaded
@@ -128,8 +134,9 @@ export async function startSession() {
     performance.mark('llmsizer:estimated');
     Object.assign(session, { fromUrl: vetted.fromUrl, state: vetted.state, firstResponse: vetted.response });
   }
-  const strings = await stringsPromise;
   session.lang = session.state.lang || lang;
+  // The strings are those of the language the page says it is in (html lang), whatever was guessed.
+  const strings = await (session.lang === lang ? stringsPromise : loadStrings(session.lang));
   session.t = translator(strings);
   session.f = formatter(session.lang, session.state.unit, session.t);
   return session;

@@ -7,11 +7,12 @@
 /** Keys a URL may carry, in the order they are written. */
 export const KEYS = ['model', 'config', 'file_model', 'name', 'task', 'weights', 'group_size',
   'kv_cache', 'engine', 'ubatch', 'parallel', 'gpu_layers', 'kv_unified', 'mmap', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'machine_base',
-  'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified', 'goal', 'method',
+  'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified', 'machine_os', 'memory_option_gib', 'goal', 'method',
   'optimizer', 'precision', 'quantization', 'seq_len', 'micro_batch', 'checkpointing', 'lora_rank', 'lora_targets',
-  'zero_stage', 'offload', 'dataset_tokens', 'cpu', 'hours_per_day', 'tokens_per_day', 'electricity', 'unit', 'lang'];
+  'zero_stage', 'offload', 'dataset_tokens', 'cpu', 'hours_per_day', 'tokens_per_day', 'electricity',
+  'lifetime_years', 'utilization', 'pue', 'upkeep', 'unit', 'lang'];
 /** Keys that are left out of a link while they hold their "not set" value. */
-const OPTIONAL_KEYS = new Set(['config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang', 'machine_base', 'tokens_per_day',
+const OPTIONAL_KEYS = new Set(['cpu', 'config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang', 'machine_base', 'machine_os', 'memory_option_gib', 'tokens_per_day',
   'ubatch', 'parallel']);
 /** llama.cpp's own settings (llama-server -ub, -np, -ngl, --kv-unified, --no-mmap): in a link and a
  *  request only with the llama.cpp engine. `gpu_layers` '' is "not set" (all layers, the core's -1);
@@ -20,7 +21,9 @@ const LLAMA_CPP_KEYS = new Set(['ubatch', 'parallel', 'gpu_layers', 'kv_unified'
 /** "My machine" typed in (hardware 'machine'): its memory in GiB as computers are sold ("16 GB" of RAM
  *  is 16 GiB), sent to the core as "16 GiB"; the core applies the OS share and says what it assumed. */
 export const MACHINE_HARDWARE = 'machine';
-const MACHINE_KEYS = new Set(['machine_base', 'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified']);
+const MACHINE_KEYS = new Set(['machine_base', 'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified', 'machine_os']);
+/** My machine's operating system (the core's machine.os): it decides the GPU's share of unified memory. */
+export const MACHINE_OS = ['macos', 'windows', 'linux'];
 /** Hardware that is a probe file loaded in this page ("my machine"): kept in state.probe (the
  *  document), never in a link — a probe file is several kilobytes, too big for a URL. */
 export const PROBE_HARDWARE = 'probe';
@@ -29,7 +32,12 @@ export const PROBE_HARDWARE = 'probe';
 const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage',
   'dataset_tokens', 'machine_gpus', 'tokens_per_day', 'ubatch', 'parallel', 'gpu_layers']);
 /** Plain decimals (ranges are the core's): the budget, my machine's memory, the cost table's hours a day and $/kWh. */
-const DECIMAL_KEYS = new Set(['budget_gb', 'machine_ram_gib', 'machine_vram_gib', 'hours_per_day', 'electricity']);
+const DECIMAL_KEYS = new Set(['budget_gb', 'machine_ram_gib', 'machine_vram_gib', 'memory_option_gib', 'hours_per_day', 'electricity',
+  'lifetime_years', 'utilization', 'pue', 'upkeep']);
+/** How one owns hardware (the cost table's request `cost`), each by its name there: '' is not set
+ *  (the core's default, which the field shows as its placeholder), 0 a value (no upkeep, never at
+ *  full power). The core checks their ranges and names them in its error. */
+export const OWNERSHIP_KEYS = { lifetime_years: 'lifetime_years', utilization: 'utilization', pue: 'pue', upkeep: 'upkeep_usd_per_year' };
 const TEXT_KEYS = new Set(['name']);
 /** Keys holding a JSON object as text: a pasted config.json, and the `request_model` the core gave
  *  for an imported weights file (inspectModelFile). */
@@ -106,6 +114,8 @@ export function defaults(coreDefaults) {
     machine_vram_gib: 8,
     machine_gpus: 1,
     machine_unified: false,
+    machine_os: '',
+    memory_option_gib: 0,
     goal: d.goal,
     method: training.method,
     optimizer: training.optimizer,
@@ -119,10 +129,14 @@ export function defaults(coreDefaults) {
     zero_stage: training.zero_stage,
     offload: training.offload_optimizer,
     dataset_tokens: 0,
-    cpu: d.cpu,
+    cpu: '',  // the device's own CPU (a laptop's, a Mac's, my machine's), else the core's reference CPU
     hours_per_day: (d.usage || {}).hours_per_day,
     tokens_per_day: 0,
     electricity: (d.cost || {}).electricity_usd_per_kwh,
+    lifetime_years: '',
+    utilization: '',
+    pue: '',
+    upkeep: '',
     unit: 'gb',
     lang: '',
   };
@@ -168,7 +182,16 @@ export function readUrl(href, menus, base) {
     return { state, notices: [{ key: '', value: '', reason: 'bad-value' }], fromUrl };
   }
   const seen = new Map();
-  for (const [name, value] of params) seen.set(URL_ALIASES.get(name) || name, value);  // a later value (the hash) wins
+  // A later value (the hash) wins; a key's current name wins over its old one wherever they stand
+  // (a link edited by hand may keep an old micro_batch beside the training_micro_batch written since).
+  const current = new Set();
+  for (const [name, value] of params) {
+    const key = URL_ALIASES.get(name) || name;
+    const isCurrent = URL_ALIASES.has(name) && (URL_NAMES[key] || key) === name;
+    if (current.has(key) && !isCurrent) continue;
+    if (isCurrent) current.add(key);
+    seen.set(key, value);
+  }
   for (const [key, value] of seen) {
     if (key === '' || key === 'hub') continue;  // the hub the page reads by id (lib/hub.js): not state, never in a link
     if (!KEYS.includes(key)) { notices.push({ key: shortText(key), value: shortText(value), reason: 'unknown-key' }); continue; }
@@ -184,7 +207,7 @@ export function readUrl(href, menus, base) {
       if (value !== '0' && value !== '1') { reject('bad-value'); continue; }
       state[key] = value === '1';
     } else if (DECIMAL_KEYS.has(key)) {
-      if (!/^\d{1,6}(\.\d{1,3})?$/.test(value) || Number(value) <= 0) { reject('not-number'); continue; }
+      if (!/^\d{1,6}(\.\d{1,3})?$/.test(value) || (Number(value) <= 0 && !(key in OWNERSHIP_KEYS))) { reject('not-number'); continue; }
       state[key] = Number(value);
     } else if (JSON_KEYS.has(key)) {
       if (value.length > MAX_CONFIG_CHARS) { reject('too-long'); continue; }
@@ -204,6 +227,9 @@ export function readUrl(href, menus, base) {
       const known = (p) => (menus.lora_targets ? menus.lora_targets.has(p) : /^[a-z][a-z0-9_-]{0,39}$/.test(p));
       if (!parts.every(known)) { reject('unknown-id'); continue; }
       state.lora_targets = [...new Set(parts)].join(',');
+    } else if (key === 'machine_os') {
+      if (!MACHINE_OS.includes(value)) { reject('unknown-id'); continue; }
+      state[key] = value;
     } else if (key === 'model' || key === 'hardware' || key === 'machine_base' || key === 'cpu') {
       const menu = key === 'machine_base' || key === 'cpu' ? menus.hardware : menus[key];
       const known = menu ? menu.has(value) : /^[A-Za-z0-9._-]{1,100}$/.test(value);
@@ -228,12 +254,14 @@ export function toParams(state) {
   for (const key of KEYS) {
     const value = state[key];
     if (OPTIONAL_KEYS.has(key) && !value) continue;
+    if (key in OWNERSHIP_KEYS && value === '') continue;
     if (LLAMA_CPP_KEYS.has(key) && (state.engine !== 'llama.cpp' || value === '')) continue;
     if (key === 'model' && (state.config || state.file_model)) continue;
     if (key === 'config' && state.file_model) continue;
     if (key === 'hardware' && value === PROBE_HARDWARE) continue;  // a link opens with the default hardware
     if (key === 'budget_gb' && state.hardware !== 'budget') continue;
     if (MACHINE_KEYS.has(key) && state.hardware !== MACHINE_HARDWARE) continue;
+    if (key === 'memory_option_gib' && (state.hardware === MACHINE_HARDWARE || state.hardware === 'budget')) continue;
     const name = URL_NAMES[key] || key;
     if (typeof value === 'boolean') params.set(name, value ? '1' : '0');
     else params.set(name, String(value));
@@ -310,9 +338,12 @@ export function toRequest(state, { withHardware = true } = {}) {
     const machine = { ram_bytes: size(state.machine_ram_gib), unified_memory: state.machine_unified };
     if (!state.machine_unified) Object.assign(machine, { gpus: state.machine_gpus, vram_bytes: state.machine_gpus ? size(state.machine_vram_gib) : 0 });
     if (state.machine_base) machine.base = state.machine_base;
+    if (state.machine_os) machine.os = state.machine_os;
     request.machine = machine;
   } else if (withHardware && state.hardware && state.hardware !== 'budget') {
     request.hardware = state.hardware;
+    // A device sold in several memory configurations: the one chosen (the core checks it is one of them).
+    if (state.memory_option_gib) request.memory_option_bytes = `${state.memory_option_gib} GiB`;
   } else if (withHardware && state.hardware === 'budget') {
     // The budget in bytes; the core says whether the request fits it (and rejects what is no budget).
     const gb = state.budget_gb;
@@ -337,6 +368,7 @@ export function recommendRequest(state, maxOptions) {
   if (typeof request.hardware === 'object') delete request.hardware;  // a probe file: the ranking lists it
   request.usage = state.tokens_per_day ? { tokens_per_day: state.tokens_per_day } : { hours_per_day: state.hours_per_day };
   request.cost = { electricity_usd_per_kwh: state.electricity };
+  for (const [key, name] of Object.entries(OWNERSHIP_KEYS)) if (state[key] !== '') request.cost[name] = state[key];
   return request;
 }
 
@@ -348,12 +380,15 @@ export function stateKeyForField(field) {
   if (f === 'budget_bytes') return 'budget_gb';
   if (f === 'n_gpu_layers') return 'gpu_layers';
   const machine = { 'machine.ram_bytes': 'machine_ram_gib', 'machine.vram_bytes': 'machine_vram_gib', 'machine.gpus': 'machine_gpus',
-    'machine.base': 'machine_base', 'machine.unified_memory': 'machine_unified' };
+    'machine.base': 'machine_base', 'machine.unified_memory': 'machine_unified', 'machine.os': 'machine_os' };
+  if (f === 'memory_option_bytes') return 'memory_option_gib';
   if (machine[f]) return machine[f];
   if (f.startsWith('machine')) return 'machine_ram_gib';
   if (f === 'usage.hours_per_day') return 'hours_per_day';
   if (f === 'usage.tokens_per_day') return 'tokens_per_day';
   if (f === 'cost.electricity_usd_per_kwh') return 'electricity';
+  const owned = Object.keys(OWNERSHIP_KEYS).find((k) => f === `cost.${OWNERSHIP_KEYS[k]}`);
+  if (owned) return owned;
   const map = { kv_cache: 'kv_cache', 'training.method': 'method', 'training.optimizer': 'optimizer',
     'training.precision': 'precision', 'training.seq_len': 'seq_len', 'training.micro_batch': 'micro_batch',
     'training.gradient_checkpointing': 'checkpointing', 'training.lora_rank': 'lora_rank',

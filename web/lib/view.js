@@ -88,7 +88,8 @@ export function verdictOf(response, state, hardwareName) {
 /** The verdict block: total, fits / does not fit, headroom. */
 export function renderVerdict(box, response, verdict, { t, f }) {
   box.replaceChildren();
-  box.className = `verdict ${verdict.known ? (verdict.fits ? 'fits' : 'nofit') : ''}${verdict.level ? ` level-${verdict.level}` : ''}`;
+  const offloaded = verdict.level === 'offload';
+  box.className = `verdict ${verdict.known ? (verdict.fits ? 'fits' : offloaded ? 'offload' : 'nofit') : ''}${verdict.level ? ` level-${verdict.level}` : ''}`;
   box.append(el('p', { cls: 'total-label', text: t('result.total') }),
     el('p', { cls: 'total', text: f.bytes(verdict.total), attrs: { id: 'total', 'data-bytes': verdict.total, elementtiming: 'total' } }));
   if (!verdict.known) {
@@ -96,9 +97,15 @@ export function renderVerdict(box, response, verdict, { t, f }) {
     return;
   }
   const where = verdict.device ? verdict.device : t('verdict.budget', { value: f.bytes(verdict.capacity) });
-  const text = verdict.fits ? t('verdict.fits', { where }) : t('verdict.noFit', { where });
-  box.append(el('p', { cls: 'verdict-text', text: `${verdict.fits ? '✓' : '✗'} ${text}`, attrs: { id: 'verdict-text', 'data-fits': verdict.fits } }));
-  if (verdict.capacity !== null) {
+  // Offload is a plan, not a failure: the GPU holds what it can, the rest runs from RAM (the core's split).
+  const split = response.fit && response.fit.verdict === 'offload' && response.fit.offload;
+  const text = verdict.fits ? t('verdict.fits', { where }) : split ? t('verdict.offloadPlan', { where }) : t('verdict.noFit', { where });
+  const mark = verdict.fits ? '✓' : split ? '◐' : '✗';
+  box.append(el('p', { cls: 'verdict-text', text: `${mark} ${text}`, attrs: { id: 'verdict-text', 'data-fits': verdict.fits } }));
+  if (split) {
+    box.append(el('p', { cls: 'hint', text: t('verdict.offloadSplit', { gpu: f.bytes(split.gpu_bytes), capacity: f.bytes(verdict.capacity), ram: f.bytes(split.host_bytes) }),
+      attrs: { 'data-field': 'offload-split' } }));
+  } else if (verdict.capacity !== null) {
     const diff = verdict.capacity - verdict.total;
     box.append(el('p', { cls: 'hint', text: diff >= 0 ? t('verdict.headroom', { value: f.bytes(diff), capacity: f.bytes(verdict.capacity) })
       : t('verdict.short', { value: f.bytes(-diff), capacity: f.bytes(verdict.capacity) }) }));
@@ -175,8 +182,13 @@ export function renderBreakdown(barBox, table, response, verdict, { t, f }) {
     if (id) c.id = id;
     row.insertCell();
   };
-  addFoot('result.device', m.device_bytes, 'device-bytes');
-  addFoot('result.tensorPeak', m.tensor_peak_bytes);
+  // Nothing on a GPU (a CPU, gpus 0): no device peak to show.
+  if (m.device_bytes > 0) {
+    // Unified memory (a Mac) has no nvidia-smi: the same peak is the GPU's share in use.
+    const unified = response.fit && response.fit.placement === 'unified-memory';
+    addFoot(unified ? 'result.deviceUnified' : 'result.device', m.device_bytes, 'device-bytes');
+    if (!unified) addFoot('result.tensorPeak', m.tensor_peak_bytes);
+  }
   if (m.host_bytes > 0) addFoot('result.host', m.host_bytes);
   addFoot('result.disk', response.disk_bytes, 'disk-bytes');
 }

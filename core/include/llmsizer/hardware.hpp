@@ -22,6 +22,12 @@ namespace llmsizer {
 enum class HardwareKind { gpu, cpu, instance, laptop };
 const char* hardware_kind_id(HardwareKind kind);
 
+/// The operating system of a person's own machine (request `machine.os`): it decides how much of
+/// unified memory the GPU gets (macOS: Metal's working set; Linux, Windows: AMD's share) and what
+/// a discrete GPU does when it runs out (Windows' NVIDIA driver spills into system memory).
+enum class OperatingSystem { unspecified, macos, windows, linux_os };  // not `linux`: a macro in GNU C++
+const char* operating_system_id(OperatingSystem os);
+
 /** One catalog entry (or an inline `hardware` object of a request). Units are in the names;
  *  0 means "not known". For an instance or a laptop the accelerator fields are its GPU's. */
 struct HardwareSpec {
@@ -41,6 +47,10 @@ struct HardwareSpec {
   std::int64_t gpu_memory_limit_bytes = 0;
   /// The person's own machine (request `machine`): its GPU count is what it has, never more.
   bool is_machine = false;
+  OperatingSystem os = OperatingSystem::unspecified;  ///< my machine's, when said
+  /// Where the speed figures come from when they are not the device's own (my machine: a base's,
+  /// a typical device's of its class); empty id: the entry's own figures.
+  Message speed_basis;
   bool drives_display = false;     ///< a desktop or laptop GPU that also draws the desktop
   bool ecc_carveout = false;       ///< GDDR datacenter part with ECC on: 1/16 of the DRAM holds check bits
   /// What CUDA reports as the device's total (cudaMemGetInfo; PyTorch's "total capacity"), when
@@ -127,6 +137,15 @@ std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_b
 
 /// True for Apple silicon (its GPU share follows Metal's working-set limit).
 bool is_apple(const HardwareSpec& hw);
+
+/// Sets `to`'s accelerator figures (bandwidth, compute, links, board power) to `from`'s: a laptop's or
+/// an instance's GPU, or my machine's typical device. Not its memory, price or measured values.
+void copy_accelerator_figures(HardwareSpec& to, const HardwareSpec& from);
+
+/** A device a person can buy or rent, listed and ranked: not a probe's record of the machine it
+ *  ran on (data/measured: the project's build machine, a 2-thread cloud VM), which stays a device a
+ *  request may name by its id and the probe's validation data. */
+inline bool is_offered(const HardwareSpec& hw) { return hw.segment != "measured"; }
 
 /** Most GPUs a request may use on `hw`: an instance's and a person's own machine's own count, one
  *  on a laptop, and for a card bought by the piece what fits one machine (a person stacks up to 4

@@ -22,12 +22,37 @@ struct MachineSpec {
   bool unified_memory = false;            ///< Apple silicon, AMD Strix Halo: the GPU uses the RAM
   std::int64_t gpu_memory_limit_bytes = 0;  ///< unified: the GPU's limit if raised (0: the OS default)
   bool display = true;                    ///< the (first) GPU also draws the desktop
+  /// macOS, Windows or Linux. Unified memory with no OS and no base is taken as a Mac: Apple
+  /// silicon is the unified-memory machine people own (an AMD APU says linux or windows).
+  OperatingSystem os = OperatingSystem::unspecified;
 };
 
-/** The machine as hardware: the base's bandwidth, compute and price (none without a base: its
- *  speed is then unknown) with the machine's own memory and GPU count. The result's memory
- *  options hold only its RAM, so the fit uses what the person has. */
-HardwareSpec machine_hardware(const MachineSpec& machine, const HardwareSpec* base);
+/** A typical PC's host, for a machine whose CPU is not named: dual-channel DDR5-5200, 83.2 GB/s
+ *  (2 channels × 8 B × 5,200 MT/s, JEDEC JESD79-5; the catalog's Ryzen 9 7950X), and 8 cores with
+ *  AVX2 at the catalog's assumed 3.0 GHz (a mainstream laptop chip: Ryzen 7 7840U has 8 cores,
+ *  amd.com product page): 8 × 3.0e9 × 32 FP32 FLOPs per cycle = 0.768 TFLOPS. */
+constexpr double kTypicalPcBandwidthGbPerS = 83.2;
+constexpr int kTypicalPcCores = 8;
+constexpr double kTypicalPcTflops = 8 * 3.0 * 32 / 1000.0;
+
+/** The machine as hardware: its own memory and GPU count with the speed figures of
+ *  - its base (a catalog entry the person said it is like), else
+ *  - a typical device of its class from `catalog`: the GPU (or the Apple chip, or the AMD APU)
+ *    with its memory per GPU (nearest size when none has it exactly) whose bandwidth is the
+ *    median of those (the lower of two), and for the host a typical PC (kTypicalPcBandwidthGbPerS).
+ *  `speed_basis` says which. The result's memory options hold only its RAM, so the fit uses what
+ *  the person has. */
+HardwareSpec machine_hardware(const MachineSpec& machine, const HardwareSpec* base, const std::vector<HardwareSpec>& catalog);
+
+/// Id of a device's own CPU (own_cpu) in an answer's `cpu_vs_gpu.cpu`.
+constexpr const char* kOwnCpuId = "own-cpu";
+
+/** The CPU a laptop, a Mac or my machine carries, to answer "CPU or GPU" with instead of a desktop
+ *  CPU from the catalog: a Mac's (or an Apple-based machine's) chip cores reading its unified memory
+ *  (the entry's host figures); any other laptop or machine a typical PC's (kTypicalPcBandwidthGbPerS:
+ *  the catalog gives no laptop's CPU). Null for a device that has none of its own (a card, an
+ *  instance): the request's reference CPU is used there. */
+std::optional<HardwareSpec> own_cpu(const HardwareSpec& device);
 
 /// What an answer assumed about memory, to say beside its fit.
 struct MemoryAssumptionInputs {
@@ -37,6 +62,7 @@ struct MemoryAssumptionInputs {
   std::int64_t overhead_bytes = 0;         ///< the estimate's runtime part (CUDA context, engine buffers)
   std::int64_t memory_option_bytes = 0;    ///< unified: the configuration used
   bool host_memory_used = false;           ///< the model (or part of it) sits in RAM
+  bool offloaded = false;                  ///< layers run from RAM (partial offload)
 };
 
 /** The rules applied, one sentence each: the memory configuration assumed for a laptop named

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "llmsizer/llama_cpp.hpp"
@@ -36,6 +37,23 @@ const char* engine_id(Engine engine);
 inline bool splits_layers(Engine engine) { return engine == Engine::transformers || engine == Engine::autoawq; }
 /// Every engine, in the order requests and menus list them.
 inline constexpr Engine kEngines[] = {Engine::generic, Engine::transformers, Engine::vllm, Engine::llama_cpp, Engine::sglang, Engine::autoawq, Engine::litgpt, Engine::ollama};
+
+/** The weight formats a person running `engine` downloads or loads, most precise first: the ones
+ *  a precision table leads with (the rest stay one click away).
+ *  - llama.cpp, Ollama: Ollama's library tags each model's default as Q4_K_M, with Q8_0 beside it
+ *    (ollama.com/library, e.g. llama3.1 "latest" = 8b-instruct-q4_K_M); GGUF publishers' cards mark
+ *    Q6_K, Q5_K_M and Q4_K_M recommended and Q3_K_M the smallest usable (bartowski's model cards).
+ *  - vLLM, SGLang: the checkpoints they serve: BF16, FP8 (compressed-tensors / ModelOpt), AWQ and
+ *    GPTQ INT4 (vLLM docs, "Supported Hardware" for quantization kernels).
+ *  - transformers: BF16, bitsandbytes LLM.int8() and NF4 (load_in_8bit / load_in_4bit), GPTQ, AWQ.
+ *  - AutoAWQ: its AWQ INT4 only; litgpt: BF16 and its bnb.int8 / bnb.nf4 (litgpt generate --quantize).
+ *  - generic: the article's plain formats. */
+std::vector<std::string_view> suggested_weight_formats(Engine engine);
+
+/** The engines that load a model file of `ecosystem`, the usual one first: a GGUF file is
+ *  llama.cpp's format, which Ollama runs too (ollama.com/docs/import: "Importing a GGUF based model");
+ *  a safetensors checkpoint is loaded by several engines alike (none is implied: empty). */
+std::vector<Engine> engines_for_file(Ecosystem ecosystem);
 
 struct InferenceSettings {
   const WeightFormat* weights = nullptr;   ///< required
@@ -134,6 +152,10 @@ std::int64_t kv_cache_bytes(const ModelSpec& model, const KvCacheFormat& format,
  *  2026); ~400 MB per PyTorch maintainers (pytorch/pytorch#109888); 287 MB at PyTorch 1.13
  *  (pytorch/pytorch#86509). A probe file measures it per device. */
 constexpr std::int64_t kCudaContextBytes = 426LL * 1024 * 1024;
+
+/** The estimate on a GPU that has no CUDA context (Apple's Metal in unified memory): the same
+ *  tensors and buffers, without the context's bytes and its line. */
+MemoryEstimate without_cuda_context(MemoryEstimate estimate);
 
 /// How much of an estimate to build.
 enum class EstimateDetail {

@@ -15,6 +15,7 @@
 
 namespace llmsizer {
 
+/// Inference's rules below; training ranks by its own (training_recommend.cpp: rank_value).
 enum class Goal {
   cheapest,    ///< lowest $ per hour (rent, or own: amortised purchase + power + upkeep)
   fastest,     ///< highest decode tokens/s over the batch

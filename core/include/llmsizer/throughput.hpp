@@ -222,6 +222,11 @@ struct Throughput {
 
 /// Effective bandwidth and compute of the device that runs the layers (measured values first).
 double effective_bandwidth_gb_per_s(const HardwareSpec& hw, bool cpu);
+
+/** Where the speed's figures come from, said beside it: my machine's base or typical device
+ *  (HardwareSpec::speed_basis), a probe's measurement, else the device's datasheet bandwidth (of
+ *  its RAM when the model runs on the `cpu`). Empty id: no figure to name. */
+Message speed_basis(const HardwareSpec& hw, bool cpu);
 double effective_tflops(const HardwareSpec& hw, bool cpu);
 
 /** Parameters read from memory per decode step for `batch` sequences: dense weights once, the

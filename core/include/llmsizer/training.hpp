@@ -177,11 +177,21 @@ TrainingEstimate estimate_training(const ModelSpec& model, const TrainingSetting
 struct TrainingFit {
   bool fits = false;
   std::int64_t device_bytes = 0;
-  std::int64_t max_seq_len = 0;
+  std::int64_t max_seq_len = 0;       ///< the longest seq_len whose peak fits the capacity (none to spare)
   std::int64_t max_micro_batch = 0;
+  /// When it does not fit: comfortable_seq_len, the length the answer's sentence and the fix both
+  /// name (0: none, or it fits).
+  std::int64_t comfortable_seq_len = 0;
 };
 TrainingFit training_fit(const ModelSpec& model, const TrainingSettings& settings, std::int64_t capacity_bytes,
                          std::int64_t max_seq_len_limit = 1'048'576, std::int64_t max_micro_batch_limit = 4096);
+
+/** The longest seq_len at this micro-batch (up to `max_seq_len_limit`) that fits `capacity_bytes`
+ *  with the margin to spare (verdict.hpp: comfortable), in whole 256-token steps from 512; 0: none.
+ *  One rule for the sentence that says how long a sequence fits and for the fix that shortens the
+ *  sequences (fixes.cpp), so that the two name the same length. */
+std::int64_t comfortable_seq_len(const ModelSpec& model, const TrainingSettings& settings, std::int64_t capacity_bytes,
+                                 std::int64_t max_seq_len_limit);
 
 /// The searches' upper ends in an answer: the request's own limits on seq_len (10 M tokens) would
 /// cost ~24 estimates; 4 M tokens (22) covers every published long-context run, and micro-batches

@@ -59,7 +59,7 @@ std::string recommend(const std::string& request_json, const Catalog& catalog) {
     const Request request = edge::parse_request(request_json, catalog, Api::recommend);
     if (request.task == Task::training) {
       return edge::to_json(request, recommend_training(request.model, request.training, catalog.all_hardware(), request.goal, request.costs,
-                                                       kNearMisses, request.max_options));
+                                                       kNearMisses, request.max_options, request.usage));
     }
     return edge::to_json(request, recommend(request, catalog));
   });
@@ -97,7 +97,9 @@ std::string list_hardware() {
   static const std::string listing = guarded([] {
     JsonWriter w;
     w.begin_object().key("hardware").begin_array();
-    for (const auto& h : hardware_catalog()) edge::hardware_entry_json(w, h);
+    for (const auto& h : hardware_catalog()) {
+      if (is_offered(h)) edge::hardware_entry_json(w, h);
+    }
     w.end_array().field("schema_version", kSchemaVersion).end_object();
     return w.take();
   });
@@ -135,7 +137,9 @@ void starting_view(JsonWriter& w) {
   // The cost table's usage and electricity price (buy_or_rent.hpp, cost.hpp), and the CPU that
   // "CPU or GPU" compares with unless another is chosen.
   w.key("usage").begin_object().field("hours_per_day", kDefaultUsageHoursPerDay).end_object();
-  w.key("cost").begin_object().field("electricity_usd_per_kwh", r.costs.electricity_usd_per_kwh).end_object();
+  w.key("cost").begin_object().field("electricity_usd_per_kwh", r.costs.electricity_usd_per_kwh);
+  w.field("lifetime_years", r.costs.lifetime_years).field("utilization", r.costs.utilization).field("pue", r.costs.pue);
+  w.field("upkeep_usd_per_year", r.costs.upkeep_usd_per_year).end_object();
   w.field("cpu", edge::kReferenceCpu);
   w.end_object();
 }
@@ -173,6 +177,14 @@ std::string list_options() {
       w.end_array().end_object();
     }
     w.end_array();
+    // The formats a precision table leads with, per engine (memory.hpp suggested_weight_formats).
+    w.key("suggested_weights").begin_object();
+    for (Engine e : kEngines) {
+      w.key(engine_id(e)).begin_array();
+      for (std::string_view id : suggested_weight_formats(e)) w.value(id);
+      w.end_array();
+    }
+    w.end_object();
     w.key("kv_cache").begin_array();
     for (auto* f = kv_cache_formats_begin(); f != kv_cache_formats_end(); ++f) {
       w.begin_object().field("id", f->id).field("name", f->name).key("name_data");

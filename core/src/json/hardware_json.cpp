@@ -39,12 +39,9 @@ void need_positive(double value, const std::string& field, const char* quantity)
 }
 
 void copy_gpu_facts(HardwareSpec& h, const HardwareSpec& gpu) {
-  h.memory_bandwidth_gb_per_s = h.memory_bandwidth_gb_per_s > 0 ? h.memory_bandwidth_gb_per_s : gpu.memory_bandwidth_gb_per_s;
-  h.matrix_tflops = gpu.matrix_tflops;
-  h.fp32_tflops = gpu.fp32_tflops;
-  h.link_gb_per_s = gpu.link_gb_per_s;
-  h.pcie_gb_per_s = gpu.pcie_gb_per_s;
-  h.tdp_w = gpu.tdp_w;
+  const double own_bandwidth = h.memory_bandwidth_gb_per_s;  // a laptop's own GPU memory bandwidth, when given
+  copy_accelerator_figures(h, gpu);
+  if (own_bandwidth > 0) h.memory_bandwidth_gb_per_s = own_bandwidth;
   h.ecc_carveout = gpu.ecc_carveout;
   if (h.device_memory_bytes == gpu.device_memory_bytes) h.cuda_total_bytes = gpu.cuda_total_bytes;
   if (gpu.unified_memory && gpu.cpu_cores > 0) {

@@ -173,6 +173,10 @@ void add_request_model(json& summary, const json* config_json = nullptr) {
   }
   summary["request_model"] = request_model;
   summary["resolved_model"] = resolved_model_json(m);
+  // The engines that load such a file (memory.hpp engines_for_file), the first one the default.
+  json engines = json::array();
+  for (Engine e : engines_for_file(summary.value("format", "") == "gguf" ? Ecosystem::gguf : Ecosystem::file)) engines.push_back(engine_id(e));
+  if (!engines.empty()) summary["engines"] = engines;
   put_warnings(summary, warnings);
 }
 

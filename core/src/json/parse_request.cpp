@@ -27,7 +27,8 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "flash_attention", "engine_version", "group_size", "goal", "cost", "cpu",
                                             "enforce_eager", "budget_bytes", "ubatch", "n_batch", "parallel", "kv_unified",
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
-                                            "ollama", "machine", "usage", "english_text", "max_options"};
+                                            "ollama", "machine", "usage", "english_text", "max_options",
+                                            "memory_option_bytes"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
 const char* const kLlamaCppFields[] = {"ubatch", "n_batch", "parallel", "kv_unified", "mmap", "n_gpu_layers",
@@ -165,7 +166,7 @@ HardwareSpec parse_hardware(const json& body, const char* key, const Catalog& ca
 
 /// The most memory a machine's field takes: 1 PB (as budget_bytes).
 constexpr std::int64_t kMaxMachineBytes = 1'000'000'000'000'000LL;
-const std::set<std::string> kMachineKeys = {"base", "ram_bytes", "vram_bytes", "gpus", "unified_memory", "gpu_memory_limit_bytes", "display"};
+const std::set<std::string> kMachineKeys = {"base", "ram_bytes", "vram_bytes", "gpus", "unified_memory", "gpu_memory_limit_bytes", "display", "os"};
 
 /** `machine`: the person's own computer — RAM, memory per GPU, GPUs, unified memory — typed, or a
  *  catalog entry (`machine.base`, else the request's `hardware`) edited: each field left out keeps
@@ -206,7 +207,9 @@ HardwareSpec parse_machine(const json& body, const Catalog& catalog, const std::
     m.gpu_memory_limit_bytes = memory_amount(v, "gpu_memory_limit_bytes", "machine.gpu_memory_limit_bytes", 0, m.ram_bytes, 0);
   }
   m.display = boolean(v, "display", "machine.display", base ? base->drives_display || base->kind == HardwareKind::laptop : true);
-  return machine_hardware(m, base ? &*base : nullptr);
+  const std::string os = text(v, "os", "machine.os", {"macos", "windows", "linux"}, "");
+  m.os = os == "macos" ? OperatingSystem::macos : os == "windows" ? OperatingSystem::windows : os == "linux" ? OperatingSystem::linux_os : OperatingSystem::unspecified;
+  return machine_hardware(m, base ? &*base : nullptr, catalog.all_hardware());
 }
 
 bool has_machine(const json& body) { return body.contains("machine") && !body["machine"].is_null(); }
@@ -215,6 +218,24 @@ bool has_machine(const json& body) { return body.contains("machine") && !body["m
 HardwareSpec parse_device(const json& body, const Catalog& catalog) {
   std::optional<HardwareSpec> named;
   if (body.contains("hardware")) named = parse_hardware(body, "hardware", catalog);
+  if (named && body.contains("memory_option_bytes") && !body["memory_option_bytes"].is_null()) {
+    // A device sold in several memory configurations (a MacBook): the one the person has.
+    std::vector<std::int64_t>& options = named->memory_options_bytes;
+    const std::int64_t chosen = memory_amount(body, "memory_option_bytes", "memory_option_bytes", 1, kMaxMachineBytes, 0);
+    std::string offered;
+    for (std::int64_t o : options) offered += (offered.empty() ? "" : ", ") + std::to_string(o);
+    const auto at = std::find(options.begin(), options.end(), chosen);
+    if (at == options.end()) {
+      throw InputError("memory_option_bytes", Message("error.memory_option.not_offered").text("allowed", offered.empty() ? "-" : offered));
+    }
+    std::vector<double>& prices = named->memory_option_prices_usd;
+    const auto index = static_cast<std::size_t>(at - options.begin());
+    if (index < prices.size()) {
+      named->price_usd = prices[index];
+      prices = {prices[index]};
+    }
+    options = {chosen};
+  }
   if (has_machine(body)) return parse_machine(body, catalog, named);
   return *named;
 }
@@ -400,6 +421,9 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
 /// and the CPU to compare with.
 void parse_inference_hardware(const json& body, const Catalog& catalog, Request& r) {
   HardwareSpec hw = parse_device(body, catalog);
+  // A CPU has no GPU: the request is estimated as the fit places it, everything in RAM (gpus 0),
+  // so that the breakdown adds up to the verdict's figure.
+  if (hw.is_cpu()) r.gpus = 0;
   r.costs = parse_costs(body);
   const bool host_only = r.gpus == 0 && !hw.is_cpu();  // gpus 0: the host's CPU and RAM
   if ((hw.kind == HardwareKind::instance || (hw.is_machine && !hw.is_cpu())) && r.gpus > (host_only ? 0 : hw.device_count)) {
@@ -416,7 +440,9 @@ void parse_inference_hardware(const json& body, const Catalog& catalog, Request&
       r.cpu = catalog.hardware(lowercase(id));
       if (!r.cpu || !r.cpu->is_cpu()) throw InputError("cpu", Message("error.cpu.not_a_cpu").text("id", id));
     } else {
-      r.cpu = catalog.hardware(kReferenceCpu);
+      // A laptop, a Mac or my machine is compared with its own CPU, a card with the reference desktop CPU.
+      r.cpu = own_cpu(hw);
+      if (!r.cpu) r.cpu = catalog.hardware(kReferenceCpu);
     }
   }
   r.hardware = std::move(hw);
@@ -468,7 +494,7 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
       r.max_options = static_cast<std::size_t>(n);
     }
     // The hardware a person names is theirs: the "use what you have" row of the cost table.
-    if (body.contains("hardware")) r.hardware = parse_hardware(body, "hardware", catalog);
+    if (body.contains("hardware") || has_machine(body)) r.hardware = parse_device(body, catalog);
     return r;
   }
   if (r.task == Task::inference) {

@@ -61,6 +61,18 @@ std::int64_t memory_amount(const json& obj, const char* key, const std::string& 
                            std::int64_t fallback) {
   const auto it = obj.find(key);
   if (it == obj.end() || it->is_null()) return fallback;
+  // A size outside the range is said as sizes (the page shows them in the person's GB or GiB).
+  auto out_of_range = [&](double got) {
+    return InputError(field, Message(min > 0 ? "error.memory_range.positive" : "error.memory_range.not_negative")
+                                 .bytes("max", max).bytes("got", static_cast<std::int64_t>(got)));
+  };
+  if (it->is_number()) {
+    const double value = it->get<double>();
+    if (std::isfinite(value) && value == std::floor(value) && (value < static_cast<double>(min) || value > static_cast<double>(max)) &&
+        std::fabs(value) < 9e18) {
+      throw out_of_range(value);
+    }
+  }
   if (!it->is_string()) return whole_number(obj, key, field, min, max, fallback);
   auto error = [&] {
     return InputError(field, Message("error.memory_amount").bytes("min", min).bytes("max", max).text("got", it->dump()));
@@ -77,7 +89,8 @@ std::int64_t memory_amount(const json& obj, const char* key, const std::string& 
   const double unit = bytes_per_unit(compact.substr(digits));
   if (unit <= 0) throw error();
   const double value = std::strtod(number_text.c_str(), nullptr) * unit;
-  if (!std::isfinite(value) || value < static_cast<double>(min) || value > static_cast<double>(max)) throw error();
+  if (!std::isfinite(value)) throw error();
+  if (value < static_cast<double>(min) || value > static_cast<double>(max)) throw out_of_range(std::min(value, 9e18));
   return static_cast<std::int64_t>(std::llround(value));
 }
 

@@ -159,6 +159,7 @@ void machine_json(JsonWriter& w, const HardwareSpec& h) {
   w.field("ram_bytes", h.host_memory_bytes).field("vram_bytes", h.unified_memory || h.is_cpu() ? 0 : h.device_memory_bytes);
   w.field("gpus", h.device_count).field("unified_memory", h.unified_memory);
   w.field("gpu_memory_limit_bytes", h.gpu_memory_limit_bytes).field("display", h.drives_display);
+  if (h.os != OperatingSystem::unspecified) w.field("os", operating_system_id(h.os));
   w.end_object();
 }
 
@@ -228,8 +229,10 @@ void fit_json(JsonWriter& w, const InferenceOnHardware& h) {
 }
 
 /// `compute_unknown`: the catalog has no compute figure, so the compute time is unknown, not 0 ms.
-void throughput_json(JsonWriter& w, const Throughput& t, bool compute_unknown) {
+/// `basis`: where the hardware's speed figures come from when they are not its own (my machine).
+void throughput_json(JsonWriter& w, const Throughput& t, bool compute_unknown, const Message& basis) {
   w.begin_object();
+  if (!basis.id.empty()) put_message(w, "basis", basis);
   if (!t.known) {
     w.field("decode_tokens_per_s", nullptr);
     put_message(w, "note", Message("throughput.bandwidth_unknown"));
@@ -276,7 +279,7 @@ void add_inference_hardware(JsonWriter& w, const InferenceOnHardware& h) {
   const HardwareSpec& hw = h.hardware;
   const double compute = hw.is_cpu() ? hw.host_tflops : (hw.measured_tflops > 0 ? hw.measured_tflops : hw.matrix_tflops);
   w.key("throughput");
-  throughput_json(w, h.throughput, h.throughput.known && compute <= 0);
+  throughput_json(w, h.throughput, h.throughput.known && compute <= 0, speed_basis(hw, hw.is_cpu() || h.fit.placement == Placement::cpu));
   if (h.cpu_vs_gpu) {
     const CpuVsGpu& c = *h.cpu_vs_gpu;
     w.key("cpu_vs_gpu").begin_object();
@@ -297,8 +300,15 @@ void add_inference_hardware(JsonWriter& w, const InferenceOnHardware& h) {
 void training_fit_members(JsonWriter& w, const TrainingFit& f, const TrainingSettings& t) {
   w.field("max_context", f.max_seq_len).field("max_batch", f.max_micro_batch);
   if (f.fits) return;
-  Message verdict = f.max_seq_len > 0 ? Message("fit.training.out_of_memory").count("seq_len", t.seq_len).count("micro_batch", t.micro_batch).count("max_context", f.max_seq_len)
-                                      : Message("fit.training.never_fits").count("micro_batch", t.micro_batch);
+  // The length the sentence names is the one the fix sets (training.hpp: comfortable_seq_len); the
+  // edge where nothing is left to spare (max_context) beside it.
+  w.field("max_context_comfortable", f.comfortable_seq_len);
+  Message verdict = f.comfortable_seq_len > 0
+                        ? Message("fit.training.out_of_memory_comfortable").count("seq_len", t.seq_len).count("micro_batch", t.micro_batch)
+                              .count("comfortable", f.comfortable_seq_len).count("max_context", f.max_seq_len)
+                    : f.max_seq_len > 0
+                        ? Message("fit.training.out_of_memory").count("seq_len", t.seq_len).count("micro_batch", t.micro_batch).count("max_context", f.max_seq_len)
+                        : Message("fit.training.never_fits").count("micro_batch", t.micro_batch);
   put_message(w, "note", verdict);
 }
 
@@ -410,6 +420,18 @@ std::string to_json(const Request& r, const Answer& a) {
   return w.take();
 }
 
+namespace {
+
+/// A cost row's last members (where its price comes from, the explanation of its numbers), closing it.
+void close_cost_row(JsonWriter& w, const HardwareSpec& h, const std::vector<Message>& explain) {
+  if (!h.price_date.empty()) w.field("price_date", h.price_date);
+  if (!h.price_source.empty()) w.field("price_source", h.price_source);
+  put_messages(w, "explain", explain);
+  w.end_object();
+}
+
+}  // namespace
+
 /// Buy, rent or use what you have (buy_or_rent.hpp): the usage and one row per option.
 void costs_json(JsonWriter& w, const CostComparison& c) {
   w.begin_object();
@@ -431,11 +453,10 @@ void costs_json(JsonWriter& w, const CostComparison& c) {
     // The parts of the month (purchase, power, upkeep, rent) are in `explain`, their numbers in explain_data.
     w.field("usd_per_month", rounded(row.usd_per_month, 2)).field("usd_per_hour", rounded(row.usd_per_hour, 4));
     w.field("usd_per_million_tokens", rounded(row.usd_per_million_tokens, 4));
+    // Null when it never pays for itself within its life (or at all); the rent it is counted against beside it.
     known_or_null(w, "break_even_months", row.break_even_months > 0, rounded(row.break_even_months, 1));
-    if (!h.price_date.empty()) w.field("price_date", h.price_date);
-    if (!h.price_source.empty()) w.field("price_source", h.price_source);
-    put_messages(w, "explain", row.explain);
-    w.end_object();
+    if (row.rent_same_work_usd_per_month > 0) w.field("rent_same_work_usd_per_month", rounded(row.rent_same_work_usd_per_month, 2));
+    close_cost_row(w, h, row.explain);
   }
   w.end_array();
   put_message(w, "summary", c.summary);
@@ -495,6 +516,51 @@ std::string to_json(const Request& r, const Recommendation& rec) {
   return w.take();
 }
 
+namespace {
+
+/// What a training ranking sorts by (training_recommend.cpp, rank_value), in words.
+Message training_ranked_by(Goal goal) {
+  switch (goal) {
+    case Goal::cheapest: return Message("recommend.training.ranked_by.cheapest");
+    case Goal::best_value: return Message("recommend.training.ranked_by.best_value");
+    case Goal::fastest: return Message("recommend.training.ranked_by.fastest");
+    case Goal::local: return Message("recommend.training.ranked_by.local");
+    case Goal::laptop: return Message("recommend.training.ranked_by.laptop");
+  }
+  return Message("recommend.training.ranked_by.best_value");
+}
+
+/// Training's buy or rent (buy_or_rent.hpp, compare_training_costs): the run and one row per option.
+void training_costs_json(JsonWriter& w, const TrainingCostComparison& c) {
+  w.begin_object();
+  maybe(w, "run_tokens", c.run_tokens, 0);
+  w.key("usage").begin_object().field("hours_per_day", c.hours_per_day).end_object();
+  w.field("lifetime_years", c.lifetime_years);
+  w.key("rows").begin_array();
+  for (std::size_t i = 0; i < c.rows.size(); ++i) {
+    const TrainingCostRow& row = c.rows[i];
+    const HardwareSpec& h = *row.hardware;
+    open_hardware_ref(w, h);
+    w.field("cost_kind", cost_kind_id(row.kind)).field("rent_reference", static_cast<int>(i) == c.rent_reference);
+    w.field("gpus", row.gpus);
+    if (row.memory_option_bytes > 0) w.field("memory_option_bytes", row.memory_option_bytes);
+    w.field("tokens_per_s", rounded(row.tokens_per_s, 2)).field("upfront_usd", rounded(row.upfront_usd, 2));
+    w.field("usd_per_hour", rounded(row.usd_per_hour, 4)).field("usd_per_million_tokens", rounded(row.usd_per_million_tokens, 4));
+    maybe(w, "hours_per_run", row.run_hours, 3);
+    maybe(w, "usd_per_run", row.run_usd, 2);
+    // Owned: null when it never pays for itself within its life (or at all), or nothing is rented.
+    const bool pays = row.break_even_million_tokens > 0;
+    known_or_null(w, "break_even_tokens", pays, std::llround(row.break_even_million_tokens * 1e6));
+    known_or_null(w, "break_even_runs", pays && row.break_even_runs > 0, rounded(row.break_even_runs, 1));
+    close_cost_row(w, h, row.explain);
+  }
+  w.end_array();
+  put_message(w, "summary", c.summary);
+  w.end_object();
+}
+
+}  // namespace
+
 std::string to_json(const Request& r, const TrainingRecommendation& rec) {
   JsonWriter w;
   w.set_english_text(r.english_text);
@@ -503,10 +569,12 @@ std::string to_json(const Request& r, const TrainingRecommendation& rec) {
   w.key("model").begin_object().field("id", r.model.id).field("name", r.model.name).end_object();
   w.key("settings");
   training_settings_json(w, r.training);
-  w.field("goal", goal_id(rec.goal)).field("epoch_tokens", rec.epoch_tokens);
-  if (rec.epoch_tokens_assumed) {
-    put_message(w, "note", Message("recommend.training.epoch_assumed").count("tokens", static_cast<std::int64_t>(rec.epoch_tokens)));
-  }
+  w.field("goal", goal_id(rec.goal));
+  maybe(w, "epoch_tokens", rec.epoch_tokens, 0);
+  w.field("epochs", rec.epochs);
+  // No dataset size: no time or total is made up; the answer says what they need.
+  if (rec.epoch_tokens <= 0) put_message(w, "note", Message("recommend.training.dataset_needed"));
+  put_message(w, "ranked_by", training_ranked_by(rec.goal));
   // An option's members; the caller closes it (a near miss adds short_by_bytes).
   auto open_option_json = [&w](const TrainingOption& o) {
     const HardwareSpec& h = *o.hardware;
@@ -519,7 +587,8 @@ std::string to_json(const Request& r, const TrainingRecommendation& rec) {
     maybe(w, "tokens_per_s", o.tokens_per_s, 1);
     maybe(w, "hours_per_epoch", o.hours, 3);
     maybe(w, "usd_per_epoch", o.usd, 2);
-    maybe(w, "usd_total", o.usd, 2);
+    maybe(w, "usd_total", o.run_usd, 2);
+    maybe(w, "hours_total", o.run_hours, 3);
     cost_members(w, o.cost);  // no name in common with the members above
     if (!h.price_date.empty()) w.field("price_date", h.price_date);
     if (h.matrix_tflops <= 0 && h.measured_tflops <= 0) w.key("unknown").begin_array().value("matrix_tflops").end_array();
@@ -548,6 +617,8 @@ std::string to_json(const Request& r, const TrainingRecommendation& rec) {
     w.end_object();
   }
   w.end_array();
+  w.key("costs");
+  training_costs_json(w, rec.costs);
   put_messages(w, "warnings", r.warnings);
   w.end_object();
   return w.take();
