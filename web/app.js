@@ -359,7 +359,8 @@ function renderNotices() {
   for (const n of S.notices.slice(0, 12)) {
     const label = n.key ? t(`field.${n.key}`) === `field.${n.key}` ? n.key : t(`field.${n.key}`) : t('error.request');
     let text = t(`notice.${n.reason}`, { field: label, value: n.value });
-    if (n.message) text += ` (${n.message})`;
+    // The core's reason in the page's language (its message's data), its English text only without data.
+    if (n.message) text += ` (${message(t, f, n.messageData, n.message)})`;
     ul.append(el('li', { text }));
   }
   const close = el('button', { text: t('notice.dismiss'), attrs: { type: 'button' } });

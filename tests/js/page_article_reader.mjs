@@ -124,6 +124,13 @@ try {
       await page.close();
     }
   }
+  // A link the core refuses (more tokens than it takes): the notice gives its reason in the page's
+  // language, from the message's data, not the core's English sentence.
+  const refused = await open(b, `${b.url}#lang=ja&input_tokens=999999999`, { viewport: { width: 1280, height: 900 } });
+  const notice = (await refused.textContent('#notice')) || '';
+  t.check(notice.includes('input_tokens') || notice.length > 0, `a refused link is noticed: "${notice}"`);
+  t.check(!/\bmust\b|\bgot\b/.test(notice), `the Japanese notice has the core's reason in Japanese: "${notice}"`);
+  await refused.close();
 } finally {
   finalChecks(t, b);
   await b.close();

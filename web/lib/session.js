@@ -153,13 +153,13 @@ function vet(call, state, base, fromUrl, notices) {
     if (key === 'model' && blamable.includes('file_model')) key = 'file_model';
     else if (key === 'model' && blamable.includes('config')) key = 'config';
     if (key && blamable.includes(key)) {
-      notices.push({ key, value: String(s[key]).slice(0, 40), reason: 'core', message: response.error.message });
+      notices.push({ key, value: String(s[key]).slice(0, 40), reason: 'core', message: response.error.message, messageData: response.error.message_data });
       s[key] = base[key];
       if (key === 'config' || key === 'file_model') s.name = '';
       if (key === 'file_model' && s.weights === 'file') s.weights = base.weights;
       blamable = blamable.filter((k) => k !== key);
     } else {
-      notices.push({ key: response.error.field || '', value: '', reason: 'reset', message: response.error.message });
+      notices.push({ key: response.error.field || '', value: '', reason: 'reset', message: response.error.message, messageData: response.error.message_data });
       s = { ...base, lang: s.lang, unit: s.unit };
       blamable = [];
     }
