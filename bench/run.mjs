@@ -16,9 +16,13 @@
 // the page's by the wasm preset; the page's module has no such call).
 // Then the page's figures in headless Chromium (bench/page.mjs): the answer's first paint against a
 // one-paragraph static page, and an edit's time to the next frame.
-// usage: node bench/run.mjs [--rounds N] [--no-page] [build/native/bench/llmsizer-edge-bench] [build/wasm/web]
+// The page's scenarios: each view the page offers, asked as the page asks it (web/lib/state.js
+// over the core's defaults), timed the same way, with its first call in a fresh process beside.
+// Each run is recorded in bench/results/<UTC time>.json and docs/performance.md is written from it
+// (bench/report.mjs); --note TEXT goes into both (e.g. that other work shared the machine).
+// usage: node bench/run.mjs [--rounds N] [--no-page] [--note TEXT] [build/native/bench/llmsizer-edge-bench] [build/wasm/web]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -34,6 +38,9 @@ if (roundsAt >= 0) { rounds = Number(args[roundsAt + 1]); args.splice(roundsAt, 
 // --no-page: the core's tables only (the page's figures need Chromium: bench/page.mjs).
 const noPage = args.includes('--no-page');
 if (noPage) args.splice(args.indexOf('--no-page'), 1);
+let note = '';
+const noteAt = args.indexOf('--note');
+if (noteAt >= 0) { note = args[noteAt + 1]; args.splice(noteAt, 2); }
 const nativeBench = args[0] || 'build/native/bench/llmsizer-edge-bench';
 const webDir = args[1] || 'build/wasm/web';
 
@@ -62,6 +69,29 @@ const cases = [
   // bytes would make the data section run past the end: an error answer, not the summary).
   [`GGUF header (${(gguf.bytes.length / 1e6).toFixed(1)} MB)`, 'inspect', 5, `${ggufPath}\t${gguf.fileSize}`],
 ];
+// The page's scenarios, each the request the page sends for that view (web/lib/state.js). The dropped
+// GGUF's first call is the "GGUF header" case above (its cold column).
+const { defaults, toRequest, recommendRequest } = await import('../web/lib/state.js');
+const optionsCore = await loadCore(webDir);
+const pageDefaults = defaults(JSON.parse(optionsCore.listOptions()).defaults);
+const view = (changes) => ({ ...pageDefaults, ...changes });
+const llamaCpp = view({ engine: 'llama.cpp', weights: 'q4_k_m', input_tokens: 3072, output_tokens: 1024, hardware: 'nvidia-rtx-4090' });
+const qlora = view({ task: 'training', method: 'qlora', seq_len: 4096, micro_batch: 4, hardware: 'nvidia-rtx-4090' });
+const scenarios = [
+  ['scenario: generic engine (the default view)', 'estimate', 40, toRequest(pageDefaults)],
+  ['scenario: llama.cpp, Qwen2.5-7B Q4_K_M, 4k, RTX 4090', 'estimate', 20, toRequest(llamaCpp)],
+  ['scenario: Ollama, Llama-3.1-8B Q4_K_M, 8k, RTX 4060', 'estimate', 20, toRequest(view({ model: 'llama-3.1-8b-instruct', engine: 'ollama', weights: 'q4_k_m', input_tokens: 7168, output_tokens: 1024, hardware: 'nvidia-rtx-4060' }))],
+  ['scenario: transformers, Qwen2.5-7B bf16, 6k, A100 80GB', 'estimate', 20, toRequest(view({ engine: 'transformers', input_tokens: 5120, output_tokens: 1024, hardware: 'nvidia-a100-80gb-sxm' }))],
+  ['scenario: QLoRA, Qwen2.5-7B, 4k × 4, RTX 4090', 'estimate', 20, toRequest(qlora)],
+  ['scenario: the training ranking (QLoRA 7B, best 10)', 'recommend', 10, recommendRequest(qlora, 10)],
+  ['scenario: recommend, llama.cpp Q4_K_M, best 10', 'recommend', 10, recommendRequest(llamaCpp, 10)],
+];
+// A scenario the core rejects would time an error answer: the run stops instead.
+for (const [name, call, , request] of scenarios) {
+  const answer = JSON.parse(optionsCore[call](JSON.stringify(request)));
+  if (answer.error) throw new Error(`${name}: ${JSON.stringify(answer.error)}`);
+}
+cases.push(...scenarios.map(([name, call, runs, request]) => [name, call, runs, JSON.stringify(request)]));
 const casesPath = join(dir, 'cases.tsv');
 writeFileSync(casesPath, cases.map((c) => c.join('\t')).join('\n') + '\n');
 
@@ -146,9 +176,34 @@ console.log('| call (JSON edge), cold: the first call in a fresh Node process | 
 console.log('|---|---:|');
 cases.forEach(([name], i) => console.log(`| ${name} | ${spread(cold[i])} |`));
 
+let pageLines = null;
 if (!noPage) {
   const { pageBench } = await import('./page.mjs');
   const { lines } = await pageBench(webDir, rounds);
   console.log('');
   console.log(lines.join('\n'));
+  pageLines = lines;
 }
+
+// The record of this run, and docs/performance.md written from it.
+const stats = (xs) => ({ min: Math.min(...xs), median: median(xs), max: Math.max(...xs), n: xs.length });
+const stamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+const result = {
+  date: stamp, cpu, cores: cpus().length, node: process.version, rounds, note,
+  cases: cases.map(([name, call, runs, arg], i) => ({
+    name, call, runs_per_round: runs, request: call === 'inspect' ? { bytes: gguf.bytes.length, file_size: gguf.fileSize } : arg ? JSON.parse(arg) : null,
+    scenario: name.startsWith('scenario: ') || call === 'inspect',
+    native_cpu_ms: stats(clocks.cpu.times.native[i]), wasm_cpu_ms: stats(clocks.cpu.times.wasm[i]),
+    native_wall_ms: stats(clocks.wall.times.native[i]), wasm_wall_ms: stats(clocks.wall.times.wasm[i]),
+    wasm_first_call_ms: stats(cold[i]),
+  })),
+  page: pageLines,
+};
+const root = fileURLToPath(new URL('..', import.meta.url));
+const resultsDir = join(root, 'bench', 'results');
+mkdirSync(resultsDir, { recursive: true });
+const resultPath = join(resultsDir, `${stamp.replace(/:/g, '')}.json`);
+writeFileSync(resultPath, `${JSON.stringify(result, null, 1)}\n`);
+const { writeReport } = await import('./report.mjs');
+const docPath = writeReport(resultPath, join(root, 'docs', 'performance.md'));
+console.log(`\nrecorded ${resultPath}; wrote ${docPath}`);

@@ -75,6 +75,18 @@ TEST_CASE("Out-of-range and inconsistent fields are rejected by path", "[config]
   c = {{"model_type", "qwen3_moe"}, {"hidden_size", 2048}, {"num_hidden_layers", 4}, {"num_attention_heads", 32},
        {"vocab_size", 1000}, {"num_experts", 8}, {"moe_intermediate_size", 64}, {"mlp_only_layers", {9}}};
   CHECK(error_field(c) == "model.config.mlp_only_layers");
+  // Mixtral-8x7B's config (mistralai/Mixtral-8x7B-v0.1) with 9 experts per token of its 8: refused,
+  // naming the field, instead of "8 of 8 experts active".
+  const json mixtral = {{"model_type", "mixtral"}, {"hidden_size", 4096}, {"num_hidden_layers", 32}, {"num_attention_heads", 32},
+                        {"num_key_value_heads", 8}, {"intermediate_size", 14336}, {"vocab_size", 32000},
+                        {"num_local_experts", 8}, {"num_experts_per_tok", 2}};
+  CHECK(error_field(mixtral) == "(no error)");
+  c = mixtral;
+  c["num_experts_per_tok"] = 9;
+  CHECK(error_field(c) == "model.config.num_experts_per_tok");
+  c = mixtral;
+  c["num_experts_per_tok"] = 8;  // every expert for every token: a (costly) mixture still
+  CHECK(error_field(c) == "(no error)");
 }
 
 TEST_CASE("Unknown fields are ignored with a warning that lists them", "[config]") {

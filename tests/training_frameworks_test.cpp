@@ -207,4 +207,38 @@ TEST_CASE("The largest sequence and micro-batch that fit are where the estimate 
   CHECK(training_fit(m, s, 1LL << 30).max_seq_len == 0);
 }
 
+TEST_CASE("Under Unsloth more work never needs less memory, except where Cut Cross-Entropy takes over, which the answer names", "[training][unsloth]") {
+  // gemma-3-1b-it LoRA with Unsloth's offloaded checkpointing: 1 x 1,024 tokens keeps 1,024 rows of
+  // 16-bit logits of its 262,144-entry vocabulary (512 MiB); 1 x 2,048 crosses Unsloth's 1,024-token
+  // switch to Cut Cross-Entropy (training_frameworks.hpp kUnslothLogitsTokens), which keeps none.
+  auto estimate_at = [](int micro_batch, int seq_len) {
+    return test_support::estimate({{"model", "gemma-3-1b-it"}, {"task", "training"},
+                                   {"training", {{"method", "lora"}, {"framework", "unsloth"}, {"micro_batch", micro_batch},
+                                                 {"seq_len", seq_len}, {"gradient_checkpointing", true}}}});
+  };
+  auto names_the_rule = [](const nlohmann::json& a) {
+    for (const auto& w : a["warnings_data"]) {
+      if (w["id"] == "warning.training.unsloth_cut_cross_entropy") return true;
+    }
+    return false;
+  };
+  std::int64_t last = 0;
+  bool last_named = false;
+  for (const int seq_len : {256, 512, 1024, 2048, 4096, 8192}) {
+    const nlohmann::json a = estimate_at(1, seq_len);
+    const std::int64_t bytes = a["memory"]["device_bytes"];
+    const bool named = names_the_rule(a);
+    CAPTURE(seq_len, bytes, last);
+    CHECK(named == (seq_len > 1024));
+    // Less than the step before only where the rule switched on between them.
+    if (bytes < last) CHECK((named && !last_named));
+    last = bytes;
+    last_named = named;
+  }
+  CHECK(estimate_at(1, 2048)["memory"]["device_bytes"] < estimate_at(1, 1024)["memory"]["device_bytes"]);
+  // Doubling the micro-batch is the same number of tokens: the same switch.
+  CHECK(names_the_rule(estimate_at(2, 1024)));
+  CHECK_FALSE(names_the_rule(estimate_at(2, 512)));
+}
+
 }  // namespace training_frameworks_test

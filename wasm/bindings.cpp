@@ -36,6 +36,7 @@ using llmsizer::wasm::js_string;
 
 val estimate(const std::string& request) { return js_string(llmsizer::estimate(request)); }
 val recommend(const std::string& request) { return js_string(llmsizer::recommend(request)); }
+val page_answer(const std::string& request) { return js_string(llmsizer::page_answer(request)); }
 
 /// A listing (the core makes each once: the data never change), decoded once, then the same
 /// JavaScript string every call (listModels, 197 KB: 0.75 ms to decode again).
@@ -50,6 +51,8 @@ val listing() {
 EMSCRIPTEN_BINDINGS(llmsizer) {
   emscripten::function("estimate", &estimate);
   emscripten::function("recommend", &recommend);
+  // One edit's estimate, chart points, format rows and ranking in one call (api.hpp: page_answer).
+  emscripten::function("pageAnswer", &page_answer);
   emscripten::function("listModels", &listing<llmsizer::list_models>);
   emscripten::function("listHardware", &listing<llmsizer::list_hardware>);
   emscripten::function("listOptions", &listing<llmsizer::list_options>);

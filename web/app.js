@@ -38,7 +38,7 @@ const modelById = new Map();
 const hardwareById = new Map();
 const NUMBER_KEYS = ['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'budget_gb',
   'machine_ram_gib', 'machine_vram_gib', 'machine_gpus'];
-const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens', 'ubatch', 'parallel'];  // empty means "not set" (0)
+const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens', 'ubatch', 'parallel', 'draft_max', 'draft_acceptance'];  // empty means "not set" (0)
 const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal', 'cpu'];
 /** The cost table's inputs (outside the form, like the ranking's goal): they change only the table. */
 const USAGE_KEYS = ['hours_per_day', 'tokens_per_day', 'electricity', ...Object.keys(OWNERSHIP_KEYS)];
@@ -137,6 +137,14 @@ function fillMenus() {
   });
   if (state.file_model) $('weights').prepend(option('file', t('import.asStored')));
   fillGrouped($('kv_cache'), options.kv_cache || [], { value: idOf, text: formatName });
+  // The draft: any preset (none chosen: no draft), in any format (none chosen: the model's).
+  fillGrouped($('draft_model'), models.length ? models : state.draft_model ? [{ id: state.draft_model, name: state.draft_model }] : [],
+    { value: (m) => m.id, text: (m) => m.name || m.id, groupOf: (m) => m.family || t('model.otherFamily') });
+  $('draft_model').prepend(option('', t('draft.none')));
+  $('draft_model').value = state.draft_model || '';
+  fillGrouped($('draft_weights'), ordered, { value: idOf, text: formatName });
+  $('draft_weights').prepend(option('', t('draft.sameWeights')));
+  $('draft_weights').value = state.draft_weights || '';
   fillGrouped($('engine'), options.engines || [], { value: idOf, text: nameOf('engine') });
   const training = options.training || {};
   fillGrouped($('method'), training.methods || [...menus.method], { value: idOf, text: nameOf('method') });
@@ -235,6 +243,9 @@ function writeForm() {
   $('mmap').checked = state.mmap;
   // A link that sets any of llama.cpp's settings opens their group.
   if (state.ubatch || state.parallel || state.gpu_layers !== '' || state.kv_unified || !state.mmap) $('llama-cpp-settings').open = true;
+  if ($('draft_model').options.length) $('draft_model').value = state.draft_model || '';
+  if ($('draft_weights').options.length) $('draft_weights').value = state.draft_weights || '';
+  if (state.draft_model) $('draft-settings').open = true;
   $(`task-${state.task}`).checked = true;
   const targets = new Set(state.lora_targets.split(',').flatMap((n) => (targetPreset(n).length ? targetPreset(n) : [n])));
   for (const name of targetPreset('all-linear')) $(`target-${name}`).checked = targets.has(name);
@@ -270,6 +281,8 @@ function readForm() {
   s.gpu_layers = $('gpu_layers').value.trim() === '' && !$('gpu_layers').validity.badInput ? '' : numberOf($('gpu_layers'));
   s.kv_unified = $('kv_unified').checked;
   s.mmap = $('mmap').checked;
+  if ($('draft_model').options.length) s.draft_model = $('draft_model').value;
+  if ($('draft_weights').options.length) s.draft_weights = $('draft_weights').value;
   s.task = $('task-training').checked ? 'training' : 'inference';
   if (targetPreset('all-linear').length) {
     // The boxes checked, under a preset's name when they are exactly its modules.
@@ -407,7 +420,7 @@ function update({ fromForm = true } = {}) {
   if (state.hardware === MACHINE_HARDWARE && before.hardware !== MACHINE_HARDWARE && hardwareById.has(before.hardware)) adoptMachineBase(before.hardware);
   showSections();
   scheduleUrl();
-  const response = call('estimate', JSON.stringify(toRequest(state)));
+  const response = askPage(JSON.stringify(toRequest(state)));
   clearErrors();
   if (response.error) {
     showFieldError(response.error);
@@ -416,7 +429,10 @@ function update({ fromForm = true } = {}) {
   }
   render(response);
   renderHubQuants();
-  scheduleExtras();
+  // The extras' answers came with the estimate's (askPage): drawn in the same frame, no longer put
+  // off for the typing to pause.
+  if (pageAnswers.size) drawExtrasNow();
+  else scheduleExtras();
 }
 
 function render(response) {
@@ -442,7 +458,7 @@ function renderSummary(response) {
   // Whatever the core adds to the response is shown; the fit and the training run open, the rest folded.
   const blocks = [['fit', 'section.fit', ['fits', 'summary', 'fixes', 'assumptions']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
     ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types', 'name']],
-    ['llama_cpp', 'section.llamaCpp', []], ['ollama', 'section.ollama', []]];
+    ['llama_cpp', 'section.llamaCpp', []], ['ollama', 'section.ollama', []], ['draft', 'section.draft', ['command_line']]];
   for (const [key, title, skip] of blocks) {
     const value = response[key];
     if (!value || typeof value !== 'object') continue;
@@ -456,8 +472,9 @@ function renderSummary(response) {
     }
     const details = el('details', { attrs: { id: `summary-${key}` } }, el('summary', { text: t(title) }), renderFields(value, ctx, skip));
     if (key === 'weights_detail' && Array.isArray(value.types)) details.append(renderFields({ types: value.types }, ctx));
-    details.open = key === 'fit' || key === 'throughput' || key === 'training';
+    details.open = key === 'fit' || key === 'throughput' || key === 'training' || key === 'draft';
     box.append(details);
+    if (key === 'draft' && typeof value.command_line === 'string') box.append(commandLine('draft', value.command_line, 'section.draftCommand'));
   }
 }
 
@@ -520,13 +537,26 @@ function scheduleExtras(delay = 120) {
   extrasTimer = setTimeout(() => {
     if (generation !== extrasGeneration) return;
     flushUrl();
-    if (lastResponse) {
-      renderChart();
-      renderPrecisions();
-      renderOptions();
-    }
+    drawExtras();
     delete document.body.dataset.busy;
   }, delay);
+}
+
+/** The chart, the weight formats and the ranking, drawn from the last answer. */
+function drawExtras() {
+  if (!lastResponse) return;
+  renderChart();
+  renderPrecisions();
+  renderOptions();
+}
+
+/** drawExtras at once, in place of any still waiting for its timer. */
+function drawExtrasNow() {
+  clearTimeout(extrasTimer);
+  ++extrasGeneration;
+  flushUrl();  // as the timed extras do: the link is written once the answer is whole
+  drawExtras();
+  delete document.body.dataset.busy;
 }
 
 function maxContextOf() {
@@ -534,21 +564,57 @@ function maxContextOf() {
   return (modelById.get(state.model) || {}).max_context || 0;
 }
 
-function renderChart() {
+/** The answers of the last edit's one core call (pageAnswer: its estimate, the chart's points, the
+ *  formats' rows and the ranking, sharing one request's work), by the request each answers. The
+ *  renderers read them through answerOf, which asks the core itself only for a request that call did
+ *  not include (every format or option shown on request, the chart drawn before the menus' lists
+ *  arrived, a core without pageAnswer). */
+let pageAnswers = new Map();
+function answerOf(kind, fn, body) {
+  const known = pageAnswers.get(`${kind} ${body}`);
+  return known !== undefined ? known : call(fn, body);
+}
+
+/** One call to the core for everything an edit shows (core: page_answer); returns the estimate's answer. */
+function askPage(estimateBody) {
+  pageAnswers = new Map();
+  const chart = chartRequests().map((p) => p.body);
+  const formats = state.task === 'training' || !orderedWeights().length ? [] : shownPrecisions().shown.map((w) => precisionRequest(idOf(w)));
+  const ranking = JSON.stringify(recommendRequest(state, showAllOptions ? 0 : RANKING_ROWS));
+  const r = call('pageAnswer', `{"estimate":${estimateBody},"chart":[${chart.join(',')}],"formats":[${formats.join(',')}],"recommend":${ranking}}`);
+  if (r.error || !r.estimate) return call('estimate', estimateBody);
+  chart.forEach((body, i) => pageAnswers.set(`row ${body}`, r.chart[i]));
+  formats.forEach((body, i) => pageAnswers.set(`row ${body}`, r.formats[i]));
+  pageAnswers.set(`recommend ${ranking}`, r.recommend);
+  return r.estimate;
+}
+
+/** The chart's points: each token count and the request that sizes it. */
+function chartRequests() {
   const training = state.task === 'training';
   const current = training ? Number(state.seq_len) : Number(state.input_tokens) + Number(state.output_tokens);
   const limit = Math.min(Math.max(maxContextOf() || 32768, current || 0, 4096), 1 << 23);
   const xs = new Set();
   for (let x = 256; x <= limit; x *= 2) xs.add(x);
   if (Number.isFinite(current) && current > 0) xs.add(current);
-  const points = [];
+  const out = [];
   for (const x of [...xs].sort((a, b) => a - b)) {
     const s = { ...state };
     if (training) s.seq_len = x;
     else if (x > Number(state.output_tokens)) s.input_tokens = x - Number(state.output_tokens);
     else continue;
     // Memory only: without `hardware` the core skips its fit search (max context, max batch) per point.
-    const r = call('estimate', JSON.stringify(numbersOnly(toRequest(s, { withHardware: false }))));
+    out.push({ x, body: JSON.stringify(numbersOnly(toRequest(s, { withHardware: false }))) });
+  }
+  return out;
+}
+
+function renderChart() {
+  const training = state.task === 'training';
+  const current = training ? Number(state.seq_len) : Number(state.input_tokens) + Number(state.output_tokens);
+  const points = [];
+  for (const { x, body } of chartRequests()) {
+    const r = answerOf('row', 'estimate', body);
     if (!r.error) points.push({ x, y: totalBytes(r) });
   }
   const verdict = verdictOf(lastResponse, state, hardwareName(state.hardware));
@@ -588,6 +654,19 @@ function numbersOnly(request) {
   return { ...request, english_text: false };
 }
 
+/** The formats the core suggests for this engine (llama.cpp: the GGUF files people download) and the
+ *  chosen one; every format on request. */
+function shownPrecisions() {
+  const all = orderedWeights();
+  const suggested = (options.suggested_weights || {})[state.engine] || (weightGroups().find((g) => g.ecosystem === 'generic') || {}).formats || all.slice(0, 5).map(idOf);
+  return { all, shown: showAllPrecisions ? all : all.filter((w) => suggested.includes(idOf(w)) || idOf(w) === state.weights) };
+}
+
+/** A format's row: the request with that format, read for its bytes and verdict. */
+function precisionRequest(id) {
+  return JSON.stringify(numbersOnly(toRequest({ ...state, weights: id })));
+}
+
 function renderPrecisions() {
   const table = $('precisions');
   table.replaceChildren();
@@ -598,17 +677,13 @@ function renderPrecisions() {
   const head = table.createTHead().insertRow();
   for (const h of ['table.format', 'part.weights', 'result.total', 'table.fits']) head.append(el('th', { text: t(h), attrs: { scope: 'col' } }));
   const body = table.createTBody();
-  // The formats the core suggests for this engine (llama.cpp: the GGUF files people download) and the
-  // chosen one; every format on request (one core call per row).
-  const all = orderedWeights();
-  const suggested = (options.suggested_weights || {})[state.engine] || (weightGroups().find((g) => g.ecosystem === 'generic') || {}).formats || all.slice(0, 5).map(idOf);
-  const shown = showAllPrecisions ? all : all.filter((w) => suggested.includes(idOf(w)) || idOf(w) === state.weights);
+  const { all, shown } = shownPrecisions();
   const more = $('precisions-more');
   more.hidden = shown.length === all.length && !showAllPrecisions;
   more.textContent = showAllPrecisions ? t('precisions.fewer') : t('precisions.all', { count: f.whole(all.length) });
   for (const w of shown) {
     const id = idOf(w);
-    const r = call('estimate', JSON.stringify(numbersOnly(toRequest({ ...state, weights: id }))));
+    const r = answerOf('row', 'estimate', precisionRequest(id));
     const row = body.insertRow();
     row.dataset.weights = id;
     if (id === state.weights) row.className = 'current';
@@ -641,7 +716,7 @@ function renderOptions() {
   table.replaceChildren();
   $('near-misses').replaceChildren();
   // The ranking shows its first rows until the reader asks for all: only those are asked for.
-  const r = call('recommend', JSON.stringify(recommendRequest(state, showAllOptions ? 0 : RANKING_ROWS)));
+  const r = answerOf('recommend', 'recommend', JSON.stringify(recommendRequest(state, showAllOptions ? 0 : RANKING_ROWS)));
   renderCosts(r);
   if (r.error || !Array.isArray(r.options)) {
     note.textContent = `${t('options.unavailable')} ${r.error ? message(t, f, r.error.message_data, r.error.message) : ''}`;

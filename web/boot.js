@@ -81,3 +81,27 @@ if (location.hash.length > 1 || location.search.length > 1) document.documentEle
     setTimeout(load, 1000);
   }
 })();
+// The page offline after its first visit (sw.js, a service worker): registered once the page is ready
+// (its answer shown, the core and the strings loaded), so that the worker finds the page's files in the
+// browser's HTTP cache and adds no download to the first visit. The worker that controls the page, and
+// any that takes over later (a new build), is told that the page has loaded: it then keeps, from that
+// cache, what it has not kept yet.
+if ('serviceWorker' in navigator && window.isSecureContext) {
+  const loaded = () => {
+    const worker = navigator.serviceWorker.controller;
+    if (worker) worker.postMessage('fill');
+  };
+  const register = () => {
+    navigator.serviceWorker.addEventListener('controllerchange', loaded);
+    navigator.serviceWorker.register('sw.js').then(() => navigator.serviceWorker.ready).then(loaded, () => {});
+  };
+  const whenReady = () => {
+    if (document.body && document.body.dataset.ready) { setTimeout(register, 0); return; }
+    const observer = new MutationObserver(() => {
+      if (document.body.dataset.ready) { observer.disconnect(); setTimeout(register, 0); }
+    });
+    observer.observe(document.body, { attributes: true, attributeFilter: ['data-ready'] });
+  };
+  if (document.readyState === 'complete') whenReady();
+  else addEventListener('load', whenReady);
+}

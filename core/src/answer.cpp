@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "llmsizer/context_limit.hpp"
 #include "llmsizer/machine.hpp"
 
 namespace llmsizer {
@@ -91,6 +92,7 @@ InferenceOnHardware place_inference(const Request& r, const MemoryByDevices& mem
   if (r.gpus == 0 && !hw.is_cpu()) hw.device_count = 0;  // gpus 0: the host's CPU and RAM
   FitOptions options;
   options.gpus = hw.is_cpu() ? 0 : std::max(1, r.gpus);
+  options.search_limits = r.search_limits;
   out.fit = fit_request(memory, hw, options);
   const SpeedPlacement where = speed_placement(out.fit, hw, options.gpus);
   SpeedOptions speed_options;
@@ -113,7 +115,27 @@ InferenceOnHardware place_inference(const Request& r, const MemoryByDevices& mem
   // The bytes fit, PyTorch's caching allocator does not (hardware.hpp: allocator_runs_out).
   if (f.verdict == Verdict::no_fit && f.allocator_out_of_memory) out.summary = Message("verdict.no_fit_allocator").bytes("headroom", f.headroom_bytes);
   // Each fix is the request with one change, estimated again against the same device.
-  if (f.verdict != Verdict::comfortable) out.fixes = worth_saying(inference_fixes(r.model, memory.settings(), fit_target(hw, f)), f.verdict);
+  if (f.verdict != Verdict::comfortable && r.search_limits) {
+    out.fixes = worth_saying(inference_fixes(r.model, memory.settings(), fit_target(hw, f)), f.verdict);
+  }
+  // Beyond the model's trained context (context_limit.hpp): vLLM and SGLang do not start, Ollama
+  // cuts the context, the others run without the model's guarantee. The verdict says which.
+  const std::int64_t context = r.input_tokens + r.output_tokens;
+  const std::int64_t trained = trained_context(r.model);
+  if (trained > 0 && context > trained) {
+    const BeyondContext rule = beyond_context(r.engine);
+    if (rule == BeyondContext::refuses) {
+      std::optional<Fix> fix = trained_context_fix(r.model, memory.settings(), fit_target(hw, f), trained);
+      out.fit.fits = false;
+      out.fit.verdict = Verdict::no_fit;
+      out.fit.placement = Placement::none;
+      out.summary = Message("verdict.beyond_context.refused").text("engine", engine_id(r.engine)).grouped("context", context).grouped("trained", trained);
+      out.fixes.clear();
+      if (fix) out.fixes.push_back(std::move(*fix));
+    } else {
+      out.summary.then(Message(rule == BeyondContext::caps ? "verdict.beyond_context.capped" : "verdict.beyond_context.warned").grouped("trained", trained));
+    }
+  }
   MemoryAssumptionInputs in;
   in.hardware = &hw;
   in.fit = &f;
@@ -184,6 +206,24 @@ BudgetFit fit_budget(const Request& r, const MemoryEstimate& memory, std::int64_
   return f;
 }
 
+/// The draft's memory beside the request's, and on a device the pair's fit and speed.
+DraftAnswer answer_draft(const Request& r, const InferenceOnHardware* placed) {
+  DraftAnswer d;
+  const InferenceSettings target = r.inference();
+  d.memory = draft_memory(*r.draft, target);
+  if (placed == nullptr) return d;
+  const FitResult& f = placed->fit;
+  d.fit = fit_with_draft(f, d.memory);
+  d.summary = fit_summary(d.fit->verdict, d.fit->headroom_bytes, d.fit->margin_bytes, &f.offload, r.model.num_layers, 0);
+  if (placed->throughput.known) {
+    const HardwareSpec& hw = placed->hardware;
+    SpeedOptions options;
+    options.enforce_eager = r.enforce_eager;
+    d.speed = draft_speed(r.model, target, *r.draft, d.memory, hw, speed_placement(f, hw, hw.is_cpu() ? 0 : std::max(1, r.gpus)), options);
+  }
+  return d;
+}
+
 }  // namespace
 
 Answer answer(const Request& r, const Catalog& catalog) {
@@ -204,6 +244,7 @@ Answer answer(const Request& r, const Catalog& catalog) {
       // Metal has no CUDA context: the estimate shown is the one the fit compared.
       if (a.inference_hardware->hardware.unified_memory) a.memory = without_cuda_context(std::move(a.memory));
     }
+    if (r.draft) a.draft = answer_draft(r, a.inference_hardware ? &*a.inference_hardware : nullptr);
   } else {
     const WeightsLayout layout = weights_layout(r.model, format, r.group_size);
     TrainingEstimate training = estimate_training(r.model, r.training);
@@ -219,7 +260,7 @@ Answer answer(const Request& r, const Catalog& catalog) {
   if (r.task == Task::training && (a.training_hardware || a.budget_fit)) {
     // The longest sequence and the largest micro-batch that fit what the device can hold.
     const std::int64_t capacity = a.training_hardware ? a.training_hardware->usable_bytes : a.budget_fit->usable_bytes;
-    if (a.memory.device_bytes > 0) {
+    if (a.memory.device_bytes > 0 && r.search_limits) {
       a.training_fit = training_fit(r.model, r.training, capacity, kMaxTrainingFitTokens, kMaxTrainingFitBatch);
     }
   }

@@ -140,6 +140,20 @@ void rank(std::vector<Fix>& fixes) {
 
 }  // namespace
 
+std::optional<Fix> trained_context_fix(const ModelSpec& model, const InferenceSettings& settings, const FitTarget& target,
+                                       std::int64_t trained_tokens) {
+  const std::int64_t input = trained_tokens - settings.output_tokens;
+  if (input < 1) return std::nullopt;
+  InferenceSettings s = settings;
+  s.input_tokens = input;
+  std::int64_t headroom = 0;
+  const Verdict v = InferenceCheck{model, target}.verdict(s, target.gpus, target.usable_bytes, headroom);
+  if (!verdict_fits(v)) return std::nullopt;
+  Message message = Message("fix.trained_context").grouped("tokens", trained_tokens);
+  message.then(result_clause(v, headroom));
+  return Fix{FixCost::less, {FixChange::of_integer("input_tokens", input)}, v, headroom, std::move(message)};
+}
+
 std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings& settings, const FitTarget& target) {
   std::vector<Fix> fixes;
   const InferenceCheck check{model, target};

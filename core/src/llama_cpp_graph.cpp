@@ -968,7 +968,7 @@ std::int64_t compute_buffer_bytes_all_layers(const GraphParams& params) {
   return allocate(gf);
 }
 
-std::int64_t input_bytes(const GraphParams& params) {
+std::int64_t input_bytes_all_layers(const GraphParams& params) {
   Ctx ctx;
   Graph gf;
   Builder b(params, ctx, gf);
@@ -981,7 +981,10 @@ std::int64_t input_bytes(const GraphParams& params) {
   return bytes + DynAllocator::align(params.n_embd * params.n_tokens * 4);
 }
 
-std::int64_t compute_buffer_bytes(const GraphParams& params) {
+namespace {
+
+/// The graph compute_buffer_bytes and input_bytes build in place of the whole one.
+GraphParams shortened(const GraphParams& params) {
   // The layers repeat: every layer of a kind builds the same nodes, and only the residual stream
   // and the graph inputs live from one layer into the next, so after a few layers the allocator
   // starts each layer in the state it started an earlier one in (the residual alternating between
@@ -989,7 +992,8 @@ std::int64_t compute_buffer_bytes(const GraphParams& params) {
   // kind, the last layer (which keeps only the output rows) and the head. A graph with the first
   // layers and the last ones, the pattern of sliding layers kept in phase, has the same high-water
   // mark (checked against the whole graph for every preset and against llama.cpp itself,
-  // tests/llama_cpp_validation_test.cpp) at a fraction of the nodes.
+  // tests/llama_cpp_validation_test.cpp; against the whole graph, tests/llama_cpp_graph_test.cpp)
+  // at a fraction of the nodes.
   const int n = params.n_layer;
   int period = 1;
   while (period < n) {
@@ -1002,12 +1006,21 @@ std::int64_t compute_buffer_bytes(const GraphParams& params) {
   const int tail = cycle + 1;
   int head = params.n_layer_dense_lead + 2 * cycle;
   head += ((n - tail - head) % cycle + cycle) % cycle;  // the tail continues the head's phase
-  if (head + tail >= n) return compute_buffer_bytes_all_layers(params);
+  if (head + tail >= n) return params;
   GraphParams reduced = params;
   reduced.n_layer = head + tail;
   reduced.is_swa.assign(params.is_swa.begin(), params.is_swa.begin() + head);
   reduced.is_swa.insert(reduced.is_swa.end(), params.is_swa.end() - tail, params.is_swa.end());
-  return compute_buffer_bytes_all_layers(reduced);
+  return reduced;
 }
+
+}  // namespace
+
+std::int64_t compute_buffer_bytes(const GraphParams& params) { return compute_buffer_bytes_all_layers(shortened(params)); }
+
+/// The shortened graph has every input of the whole one: each is made once per graph (kv_inputs,
+/// the token and output ids), and the head and the tail keep every kind of layer (full attention,
+/// sliding window) and the last layer, which uses the output ids.
+std::int64_t input_bytes(const GraphParams& params) { return input_bytes_all_layers(shortened(params)); }
 
 }  // namespace llmsizer::llama_cpp_graph

@@ -70,6 +70,8 @@ std::int64_t compute_buffer_bytes_all_layers(const GraphParams& params);
  *  GPU (ggml-backend.cpp ggml_backend_sched_backend_id_from_cur: "graph input" goes to the last
  *  backend, the CPU; token_embd stays on the CPU, so its get_rows runs there). */
 std::int64_t input_bytes(const GraphParams& params);
+/// The same from the graph of every layer (the reference input_bytes is checked against).
+std::int64_t input_bytes_all_layers(const GraphParams& params);
 
 /// The architectures whose graph is built here.
 bool graph_known(const std::string& arch);

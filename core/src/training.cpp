@@ -504,6 +504,7 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     if (communicator > 0) formula.then(Message("explain.training.overhead.nccl").integer("gpus", s.gpus).bytes("nccl", communicator));
     e.explain.push_back({"overhead", std::move(formula), Message("explain.training.overhead.values").bytes("overhead", e.parts.overhead), e.parts.overhead});
   }
+  if (training_detail::unsloth_cut_cross_entropy(s)) e.warnings.push_back(Message("warning.training.unsloth_cut_cross_entropy").grouped("tokens", kUnslothLogitsTokens));
   if (is_paged(s.optimizer)) e.warnings.push_back(Message("warning.training.paged_optimizer"));
   if (!s.packing) e.warnings.push_back(Message("warning.training.no_packing"));
 

@@ -198,7 +198,7 @@ TrainingActivations training_activations(const ModelSpec& m, const TrainingSetti
     // One chunk of logits (its gradient is written in place) in fp32, plus the gradient of
     // the hidden states for all tokens.
     act.loss_bytes = std::min(chunk, tokens) * vocab * 8 + tokens * h * 4;
-  } else if (s.framework == TrainingFramework::unsloth && tokens > kUnslothLogitsTokens) {
+  } else if (unsloth_cut_cross_entropy(s)) {
     // Unsloth (2025, unsloth/models/llama.py CausalLM_fast_forward) above 1024 tokens calls Apple's
     // Cut Cross-Entropy (cut_cross_entropy linear_cross_entropy; Wijmans et al. 2024, "Cut Your
     // Losses in Large-Vocabulary Language Models"): the logits are never stored, only one fp32

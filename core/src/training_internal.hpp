@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "llmsizer/training.hpp"
+#include "llmsizer/training_frameworks.hpp"
 
 namespace llmsizer::training_detail {
 
@@ -26,6 +27,12 @@ inline bool kbit_upcast(const TrainingSettings& s) {
 /// outputs, dequantizing the 4-bit weight inside.
 inline bool unsloth_fast_lora(const TrainingSettings& s) {
   return s.framework == TrainingFramework::unsloth && (s.method == TrainingMethod::lora || s.method == TrainingMethod::qlora) && s.lora_dropout == 0;
+}
+
+/// Unsloth's loss above kUnslothLogitsTokens tokens per micro-batch: Cut Cross-Entropy, whose logits
+/// are never stored, so a longer micro-batch can need less memory than a shorter one (said in the answer).
+inline bool unsloth_cut_cross_entropy(const TrainingSettings& s) {
+  return s.framework == TrainingFramework::unsloth && !s.chunked_loss && s.seq_len * s.micro_batch > kUnslothLogitsTokens;
 }
 
 /// Bytes kept per token by one decoder layer whose weights train, and by one whose weights are

@@ -52,6 +52,18 @@ try {
   await page.waitForFunction(() => !document.body.dataset.busy && document.getElementById('model').options.length > 1, null, { timeout: 60000 });
   await page.waitForLoadState('networkidle');
   await Promise.all(pending);
+  // The service worker's script (web/sw.js), which the page registers once it is ready: the browser
+  // fetches it outside the page's own requests, so it is counted here. Installing, the worker takes the
+  // page's files from the HTTP cache and requests nothing (tests/js/page_offline.mjs counts the
+  // server's bytes).
+  const worker = await page.evaluate(() => navigator.serviceWorker && Promise.race([
+    navigator.serviceWorker.ready.then((r) => r.active && r.active.scriptURL),
+    new Promise((ok) => { setTimeout(ok, 10000, null); })]));
+  if (worker) {
+    const name = decodeURIComponent(new URL(worker).pathname.slice(1));
+    const body = readFileSync(join(webDir, name));
+    transfers.push({ name, raw: body.length, gz: gz(body) });
+  }
 } finally {
   await b.close();
 }

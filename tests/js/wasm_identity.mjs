@@ -82,5 +82,38 @@ for (const [name, fn, args] of [['listModels', 'models', ['models', '--json']], 
   const native = spawnSync(cli, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
   if (native.stdout !== wasm + '\n') { failed++; console.error(`MISMATCH for ${fn}`); } else passed++;
 }
+// The page's one call per edit (CLI `page`, export pageAnswer): the same bytes both ways, and its
+// estimate byte for byte the estimate call's, its ranking the recommend call's.
+const pageRequest = (estimate, extra = {}) => {
+  const row = { ...estimate, english_text: false };
+  return { estimate, chart: [{ ...row, hardware: undefined, input_tokens: 255 }, { ...row, hardware: undefined, input_tokens: 1000 }],
+           formats: [{ ...row, weights: 'int4' }, { ...row, weights: 'q4_k_m', engine: 'llama.cpp' }, { ...row, model: 'no-such-model' }],
+           recommend: { ...row, max_options: 10 }, ...extra };
+};
+const pageBodies = [
+  pageRequest({ model: 'qwen2.5-7b-instruct', engine: 'llama.cpp', weights: 'q4_k_m', input_tokens: 3072, output_tokens: 1024, hardware: 'nvidia-rtx-4090' }),
+  pageRequest({ model: 'qwen2.5-72b-instruct', weights: 'int4', hardware: 'nvidia-rtx-4060' }),
+  pageRequest({ model: 'qwen2.5-7b-instruct', task: 'training', training: { method: 'qlora', seq_len: 4096, micro_batch: 4 }, hardware: 'nvidia-rtx-4090' }, { formats: [] }),
+  pageRequest({ model: 'qwen2.5-7b-instruct', input_tokens: -5 }),
+  { estimate: { model: 'qwen2.5-7b-instruct' } },
+].map((b) => JSON.stringify(b));
+for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
+  const wasm = core.pageAnswer(body);
+  const native = spawnSync(cli, ['page', '-'], { input: body, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const expectedCode = wasm.startsWith('{"error":') ? 2 : 0;
+  let parts = true;
+  if (expectedCode === 0) {
+    const request = JSON.parse(body);
+    const whole = wasm;
+    parts = whole.startsWith(`{"schema_version":1,"estimate":${core.estimate(JSON.stringify(request.estimate))},"chart":[`) &&
+      (!request.recommend || whole.endsWith(`,"recommend":${core.recommend(JSON.stringify(request.recommend))}}`));
+  }
+  if (native.stdout !== wasm + '\n' || native.status !== expectedCode || !parts) {
+    failed++;
+    console.error(`MISMATCH for page ${body.slice(0, 120)}${parts ? '' : ' (its estimate or ranking is not the estimate or recommend call\'s)'}\n  native (exit ${native.status}): ${native.stdout.slice(0, 200)}\n  wasm: ${wasm.slice(0, 200)}`);
+  } else {
+    passed++;
+  }
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -188,6 +188,7 @@ export function formatter(lang, unit, t) {
       if (name.endsWith('_s')) return t('unit.seconds', { value: sig3.format(value) });
       if (name === 'mfu' || name.endsWith('_fraction')) return `${sig3.format(value * 100)} %`;
       if (name === 'flops' || name.endsWith('_flops') || name.startsWith('flops_per')) return t('unit.flop', { value: f.count(value) });
+      if (name.endsWith('_step')) return t('unit.tokens', { value: sig3.format(value) });  // expected tokens per step: a fraction
       if (name.includes('tokens') || name.endsWith('context')) return t('unit.tokens', { value: f.count(value) });
       if (name.includes('params')) return f.count(value);
       if (name.startsWith('bits')) return t('unit.bitsPerWeight', { value: sig3.format(value) });

@@ -6,14 +6,17 @@
 
 /** Keys a URL may carry, in the order they are written. */
 export const KEYS = ['model', 'config', 'file_model', 'name', 'task', 'weights', 'group_size',
-  'kv_cache', 'engine', 'ubatch', 'parallel', 'gpu_layers', 'kv_unified', 'mmap', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'machine_base',
+  'kv_cache', 'engine', 'ubatch', 'parallel', 'gpu_layers', 'kv_unified', 'mmap', 'draft_model', 'draft_weights', 'draft_max', 'draft_acceptance', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'machine_base',
   'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified', 'machine_os', 'memory_option_gib', 'goal', 'method',
   'optimizer', 'precision', 'quantization', 'seq_len', 'micro_batch', 'checkpointing', 'lora_rank', 'lora_targets',
   'zero_stage', 'offload', 'dataset_tokens', 'cpu', 'hours_per_day', 'tokens_per_day', 'electricity',
   'lifetime_years', 'utilization', 'pue', 'upkeep', 'unit', 'lang'];
 /** Keys that are left out of a link while they hold their "not set" value. */
 const OPTIONAL_KEYS = new Set(['cpu', 'config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang', 'machine_base', 'machine_os', 'memory_option_gib', 'tokens_per_day',
-  'ubatch', 'parallel']);
+  'ubatch', 'parallel', 'draft_model', 'draft_weights', 'draft_max', 'draft_acceptance']);
+/** A draft model for speculative decoding (the request's `draft`): in a link and a request only with a
+ *  draft model chosen, for inference. */
+const DRAFT_KEYS = new Set(['draft_model', 'draft_weights', 'draft_max', 'draft_acceptance']);
 /** llama.cpp's own settings (llama-server -ub, -np, -ngl, --kv-unified, --no-mmap): in a link and a
  *  request only with the llama.cpp engine. `gpu_layers` '' is "not set" (all layers, the core's -1);
  *  0 is a choice (every layer on the CPU). */
@@ -30,10 +33,10 @@ export const PROBE_HARDWARE = 'probe';
 
 
 const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage',
-  'dataset_tokens', 'machine_gpus', 'tokens_per_day', 'ubatch', 'parallel', 'gpu_layers']);
+  'dataset_tokens', 'machine_gpus', 'tokens_per_day', 'ubatch', 'parallel', 'gpu_layers', 'draft_max']);
 /** Plain decimals (ranges are the core's): the budget, my machine's memory, the cost table's hours a day and $/kWh. */
 const DECIMAL_KEYS = new Set(['budget_gb', 'machine_ram_gib', 'machine_vram_gib', 'memory_option_gib', 'hours_per_day', 'electricity',
-  'lifetime_years', 'utilization', 'pue', 'upkeep']);
+  'lifetime_years', 'utilization', 'pue', 'upkeep', 'draft_acceptance']);
 /** How one owns hardware (the cost table's request `cost`), each by its name there: '' is not set
  *  (the core's default, which the field shows as its placeholder), 0 a value (no upkeep, never at
  *  full power). The core checks their ranges and names them in its error. */
@@ -103,6 +106,10 @@ export function defaults(coreDefaults) {
     gpu_layers: '',
     kv_unified: Boolean(d.kv_unified),
     mmap: d.mmap !== false,
+    draft_model: '',
+    draft_weights: '',
+    draft_max: 0,
+    draft_acceptance: 0,
     input_tokens: d.input_tokens,
     output_tokens: d.output_tokens,
     batch: d.batch,
@@ -230,6 +237,10 @@ export function readUrl(href, menus, base) {
     } else if (key === 'machine_os') {
       if (!MACHINE_OS.includes(value)) { reject('unknown-id'); continue; }
       state[key] = value;
+    } else if (key === 'draft_model' || key === 'draft_weights') {
+      const menu = menus[key === 'draft_model' ? 'model' : 'weights'];
+      if (!(menu ? menu.has(value) : /^[A-Za-z0-9._-]{1,100}$/.test(value))) { reject('unknown-id'); continue; }
+      state[key] = value;
     } else if (key === 'model' || key === 'hardware' || key === 'machine_base' || key === 'cpu') {
       const menu = key === 'machine_base' || key === 'cpu' ? menus.hardware : menus[key];
       const known = menu ? menu.has(value) : /^[A-Za-z0-9._-]{1,100}$/.test(value);
@@ -256,6 +267,7 @@ export function toParams(state) {
     if (OPTIONAL_KEYS.has(key) && !value) continue;
     if (key in OWNERSHIP_KEYS && value === '') continue;
     if (LLAMA_CPP_KEYS.has(key) && (state.engine !== 'llama.cpp' || value === '')) continue;
+    if (DRAFT_KEYS.has(key) && (!state.draft_model || state.task === 'training')) continue;
     if (key === 'model' && (state.config || state.file_model)) continue;
     if (key === 'config' && state.file_model) continue;
     if (key === 'hardware' && value === PROBE_HARDWARE) continue;  // a link opens with the default hardware
@@ -329,6 +341,13 @@ export function toRequest(state, { withHardware = true } = {}) {
       if (state.kv_unified) request.kv_unified = true;
       if (state.mmap === false) request.mmap = false;
     }
+    if (state.draft_model) {
+      const draft = { model: state.draft_model };
+      if (state.draft_weights) draft.weights = state.draft_weights;
+      if (state.draft_max) draft.draft_max = state.draft_max;
+      if (state.draft_acceptance) draft.acceptance_rate = state.draft_acceptance;
+      request.draft = draft;
+    }
   }
   if (withHardware && state.hardware === PROBE_HARDWARE) {
     if (state.probe) request.hardware = state.probe;  // the probe document itself (contract: hardware object)
@@ -365,6 +384,7 @@ export function recommendRequest(state, maxOptions) {
   if (maxOptions) request.max_options = maxOptions;
   delete request.budget_bytes;
   delete request.cpu;
+  delete request.draft;
   if (typeof request.hardware === 'object') delete request.hardware;  // a probe file: the ranking lists it
   request.usage = state.tokens_per_day ? { tokens_per_day: state.tokens_per_day } : { hours_per_day: state.hours_per_day };
   request.cost = { electricity_usd_per_kwh: state.electricity };
@@ -375,6 +395,7 @@ export function recommendRequest(state, maxOptions) {
 /** Which state key a core error's `field` (a JSON path) points at. */
 export function stateKeyForField(field) {
   const f = String(field || '');
+  if (f.startsWith('draft')) return { 'draft.weights': 'draft_weights', 'draft.draft_max': 'draft_max', 'draft.acceptance_rate': 'draft_acceptance' }[f] || 'draft_model';
   if (f.startsWith('model')) return 'model';
   if (f.startsWith('hardware')) return 'hardware';
   if (f === 'budget_bytes') return 'budget_gb';

@@ -20,6 +20,7 @@
 #include "llmsizer/quantization.hpp"
 #include "llmsizer/recommend.hpp"
 #include "llmsizer/request.hpp"
+#include "llmsizer/speculative.hpp"
 #include "llmsizer/throughput.hpp"
 #include "llmsizer/training.hpp"
 
@@ -87,6 +88,15 @@ struct BudgetFit {
   FitVerdict verdict;
 };
 
+/// A draft for speculative decoding (request `draft`): its memory, and on a device the set's fit and
+/// the speed it gives.
+struct DraftAnswer {
+  DraftMemory memory;
+  std::optional<DraftFit> fit;     ///< with hardware: the model and its draft together
+  Message summary;                 ///< the set's verdict in one sentence (with fit)
+  std::optional<DraftSpeed> speed; ///< with hardware of known bandwidth
+};
+
 struct Answer {
   ModelSummary model;
   MemoryEstimate memory;              ///< the request's estimate (training: its memory)
@@ -100,6 +110,7 @@ struct Answer {
   /// micro-batch and the largest micro-batch at this sequence length that fit (0: not even 1).
   std::optional<TrainingFit> training_fit;
   std::vector<Message> warnings;  ///< the request's, the estimate's, then the download's
+  std::optional<DraftAnswer> draft;  ///< request `draft` (inference)
 };
 
 /// The answer to `request`. Lays the weights out once and estimates the request's memory once; the

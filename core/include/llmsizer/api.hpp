@@ -15,6 +15,14 @@ std::string recommend(const std::string& request_json);
 class Catalog;  // catalog.hpp
 /// The same against `catalog` instead of the compiled-in one (bench/: the catalog grown ten-fold).
 std::string recommend(const std::string& request_json, const Catalog& catalog);
+/** Everything the page shows for one edit, in one call: {"estimate": request, "chart": [request,
+ *  ...], "formats": [request, ...], "recommend": request} (each member but `estimate` optional)
+ *  answers {"schema_version": 1, "estimate": estimate(its request), "chart": [...], "formats":
+ *  [...], "recommend": recommend(its request) or null}. The estimate is byte for byte estimate's.
+ *  The chart's points and the formats' rows are read for their bytes and verdict only: each is
+ *  estimate's answer without the searches and fixes that estimate the request again many times
+ *  (fit.max_context and fit.max_batch null, no fixes). Each part's error is that part's answer. */
+std::string page_answer(const std::string& request_json);
 /// The model presets: {"schema_version": 1, "models": [...]}.
 std::string list_models();
 /// The hardware catalog: {"schema_version": 1, "hardware": [...]}.

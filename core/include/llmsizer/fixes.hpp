@@ -14,6 +14,7 @@
 ///   5. money         more GPUs
 /// Within a rank, the one leaving more headroom first.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,12 @@ FitTarget fit_target(const HardwareSpec& hw, const FitResult& fit);
  *  weight formats of its ecosystem, the longest context and largest batch that fit comfortably,
  *  and more GPUs where the hardware can take them. At most one fix per kind, ranked. */
 std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings& settings, const FitTarget& target);
+
+/** The request within the model's trained context (`trained_tokens`, context_limit.hpp): the input
+ *  cut so that input + output is that long, re-estimated on `target`; none when even that does not
+ *  fit or leaves no input. */
+std::optional<Fix> trained_context_fix(const ModelSpec& model, const InferenceSettings& settings, const FitTarget& target,
+                                       std::int64_t trained_tokens);
 
 /** Fixes for a training request on devices of `capacity_bytes` each: gradient checkpointing,
  *  micro-batch 1, an 8-bit optimizer, the longest sequence that fits comfortably, LoRA, QLoRA,

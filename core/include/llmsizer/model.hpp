@@ -149,6 +149,11 @@ struct ModelSpec {
   bool norm_has_bias = false;      ///< LayerNorm (weight + bias) vs RMSNorm (weight only)
   int norms_per_layer = 2;         ///< Gemma 2/3 use 4 (pre and post, attention and MLP)
   std::int64_t max_position_embeddings = 0;
+  /// The config's RoPE scaling that extends the trained context (context_limit.hpp): its factor
+  /// (1: none, or a kind that already counts in max_position_embeddings: llama3, longrope) and,
+  /// for YaRN, the length it scales from (`original_max_position_embeddings`; 0: not given).
+  double rope_scaling_factor = 1.0;
+  std::int64_t rope_scaling_original_tokens = 0;
   int sliding_window = 0;          ///< window of sliding layers, in tokens (0: none)
   int attention_chunk_size = 0;    ///< chunk of Llama 4 local-attention layers, in tokens (0: none)
   /// One entry per layer; empty means every layer is `full_attention` (or `sliding_attention`

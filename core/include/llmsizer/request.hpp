@@ -20,6 +20,7 @@
 #include "llmsizer/model.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/recommend.hpp"
+#include "llmsizer/speculative.hpp"
 #include "llmsizer/training.hpp"
 
 namespace llmsizer {
@@ -74,6 +75,10 @@ struct Request {
   /// whole-catalog recommendation is 16% smaller (131.8 -> 111.2 KB) and written in about half the
   /// time (natively 0.77-1.02 -> 0.42-0.55 ms, same process; issue 20).
   bool english_text = true;
+  /// False for the rows page_answer answers beside its estimate (a chart point, a weight format's
+  /// row), read for their bytes and verdict only: no longest-context or largest-batch search and no
+  /// fixes, each of which estimates the request again many times. Not a request field.
+  bool search_limits = true;
   /// `max_options` (recommend): the answer lists the best this many fitting options and says how many
   /// fit in all (`options_total`); the whole catalog is still ranked. The page shows ten rows until
   /// its reader asks for all, and asks for what it shows: over the catalog the answer is written in
@@ -84,6 +89,8 @@ struct Request {
   std::optional<std::int64_t> budget_bytes;
 
   TrainingSettings training;            ///< task training: the `training` object, defaults resolved
+  /// `draft` (inference): a draft model for speculative decoding, loaded beside the model.
+  std::optional<DraftSettings> draft;
 
   /// Warnings raised while reading (unknown fields, a group size that does not apply, what an
   /// imported config leaves out), in the order found.

@@ -54,6 +54,38 @@ std::string estimate(const std::string& request_json) {
 
 std::string recommend(const std::string& request_json) { return recommend(request_json, embedded_catalog()); }
 
+std::string page_answer(const std::string& request_json) {
+  return guarded([&] {
+    if (request_json.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("", Message("error.request.empty"));
+    const nlohmann::json body = nlohmann::json::parse(request_json);
+    if (!body.is_object()) throw InputError("", Message("error.request.not_object").text("type", body.type_name()));
+    if (!body.contains("estimate")) throw InputError("estimate", Message("error.request.empty"));
+    // A row: estimate's answer without the searches (Request::search_limits).
+    const auto row = [](const nlohmann::json& part) {
+      return guarded([&] {
+        const Catalog& catalog = embedded_catalog();
+        Request request = edge::parse_request(part.dump(), catalog, Api::estimate);
+        request.search_limits = false;
+        return edge::to_json(request, answer(request, catalog));
+      });
+    };
+    std::string out = "{\"schema_version\":" + std::to_string(kSchemaVersion) + ",\"estimate\":" + estimate(body["estimate"].dump());
+    for (const char* list : {"chart", "formats"}) {
+      out += ",\"";
+      out += list;
+      out += "\":[";
+      const auto it = body.find(list);
+      if (it != body.end() && it->is_array()) {
+        for (std::size_t i = 0; i < it->size(); ++i) out += (i > 0 ? "," : "") + row((*it)[i]);
+      }
+      out += "]";
+    }
+    const auto rec = body.find("recommend");
+    out += ",\"recommend\":" + (rec != body.end() && !rec->is_null() ? recommend(rec->dump()) : std::string("null")) + "}";
+    return out;
+  });
+}
+
 std::string recommend(const std::string& request_json, const Catalog& catalog) {
   return guarded([&] {
     const Request request = edge::parse_request(request_json, catalog, Api::recommend);

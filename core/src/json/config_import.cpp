@@ -381,6 +381,19 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     throw InputError(prefix + ".num_key_value_heads", Message("error.config.kv_heads_divide_heads").integer("heads", m.num_attention_heads).integer("kv_heads", m.num_kv_heads));
   }
   m.max_position_embeddings = read_int(cfg, "max_position_embeddings", prefix, false, 1, 1'000'000'000, 0);
+  // RoPE scaling that extends the trained context (context_limit.hpp trained_context): linear,
+  // dynamic and YaRN multiply it; llama3 and longrope already count in max_position_embeddings.
+  if (cfg.contains("rope_scaling") && cfg["rope_scaling"].is_object()) {
+    const json& rope = cfg["rope_scaling"];
+    std::string kind = rope.value("rope_type", std::string());
+    if (kind.empty() && rope.contains("type") && rope["type"].is_string()) kind = rope["type"].get<std::string>();
+    const auto factor = rope.find("factor");
+    if ((kind == "linear" || kind == "dynamic" || kind == "yarn") && factor != rope.end() && factor->is_number()) {
+      const double f = factor->get<double>();
+      if (std::isfinite(f) && f > 1.0 && f <= 1024.0) m.rope_scaling_factor = f;
+      if (kind == "yarn") m.rope_scaling_original_tokens = read_int(rope, "original_max_position_embeddings", prefix + ".rope_scaling", false, 1, 1'000'000'000, 0);
+    }
+  }
   // Gemma configs tie the output head to the embedding unless they say otherwise (GemmaConfig,
   // Gemma2Config, Gemma3TextConfig: tie_word_embeddings=True); Llama, Mistral, Qwen, Phi-3,
   // DeepSeek, gpt-oss and Jamba config classes default to untied.
@@ -532,9 +545,17 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   m.intermediate_size = dense_width;
   if (experts > 0) {
     m.moe.num_experts = static_cast<int>(experts);
-    std::int64_t top_k = read_int(cfg, "num_experts_per_tok", prefix, false, 0, 1'000'000);
-    if (top_k == 0) top_k = read_int(cfg, "experts_per_token", prefix, false, 0, 1'000'000);
-    m.moe.experts_per_token = static_cast<int>(std::min<std::int64_t>(top_k == 0 ? 2 : top_k, experts));
+    const char* top_k_key = "num_experts_per_tok";
+    std::int64_t top_k = read_int(cfg, top_k_key, prefix, false, 0, 1'000'000);
+    if (top_k == 0) {
+      top_k_key = "experts_per_token";
+      top_k = read_int(cfg, top_k_key, prefix, false, 0, 1'000'000);
+    }
+    // A token routed to more experts than the layer has is no mixture of experts: refused, not clamped.
+    if (top_k > experts) {
+      throw InputError(prefix + "." + top_k_key, Message("error.config.experts_per_token_above_experts").integer("experts", experts).integer("got", top_k));
+    }
+    m.moe.experts_per_token = static_cast<int>(top_k == 0 ? std::min<std::int64_t>(2, experts) : top_k);
     m.moe.expert_intermediate_size = read_int(cfg, "moe_intermediate_size", prefix, false, 0, 100'000'000, dense_width);
     if (m.moe.expert_intermediate_size == 0) throw InputError(prefix + ".moe_intermediate_size", Message("error.config.moe_width_required"));
     // DeepSeek: n_shared_experts experts of moe_intermediate_size each.
@@ -683,7 +704,11 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       warnings.push_back(Message("warning.config.gemma4_per_layer_embeddings"));
     }
     if (read_bool(cfg, "enable_moe_block", false) && m.moe.num_experts > 0) {
-      m.moe.experts_per_token = static_cast<int>(std::min<std::int64_t>(read_int(cfg, "top_k_experts", prefix, true, 1, 1'000'000), m.moe.num_experts));
+      const std::int64_t top_k_experts = read_int(cfg, "top_k_experts", prefix, true, 1, 1'000'000);
+      if (top_k_experts > m.moe.num_experts) {
+        throw InputError(prefix + ".top_k_experts", Message("error.config.experts_per_token_above_experts").integer("experts", m.moe.num_experts).integer("got", top_k_experts));
+      }
+      m.moe.experts_per_token = static_cast<int>(top_k_experts);
       m.moe.router_norm = true;  // Gemma4 Router: scale over hidden
       m.moe.router_bias = true;  // ... and per_expert_scale, one value per expert
       m.layer_mlp.assign(layer_count, MlpKind::dense_and_moe);

@@ -28,7 +28,8 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "enforce_eager", "budget_bytes", "ubatch", "n_batch", "parallel", "kv_unified",
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
                                             "ollama", "machine", "usage", "english_text", "max_options",
-                                            "memory_option_bytes"};
+                                            "memory_option_bytes", "draft"};
+const std::set<std::string> kDraftKeys = {"model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
 const char* const kLlamaCppFields[] = {"ubatch", "n_batch", "parallel", "kv_unified", "mmap", "n_gpu_layers",
@@ -417,6 +418,37 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   }
 }
 
+/// `draft`: the draft model of speculative decoding (speculative.hpp), its format and draft length.
+void parse_draft(const json& body, const Catalog& catalog, Request& r) {
+  if (!body.contains("draft") || body["draft"].is_null()) return;
+  const json& v = body["draft"];
+  if (!v.is_object()) throw InputError("draft", Message("error.draft.not_object").text("got", v.dump()));
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (kDraftKeys.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", "draft." + it.key()));
+  }
+  if (r.engine == Engine::ollama) throw InputError("draft", Message("error.draft.ollama"));
+  if (!v.contains("model")) throw InputError("draft.model", Message("error.model.required"));
+  DraftSettings d;
+  d.model = parse_model(v.at("model"), "draft.model", r.warnings, catalog);
+  if (!d.model.has_architecture()) throw InputError("draft.model", Message("error.draft.needs_architecture"));
+  const std::string alias = llama_cpp_alias(v, "weights");
+  d.weights = find_weight_format(!alias.empty() ? alias : text(v, "weights", "draft.weights", weight_format_ids(), std::string(r.weights->id)));
+  d.draft_max = static_cast<int>(whole_number(v, "draft_max", "draft.draft_max", 1, kMaxDraftMax, kDefaultDraftMax));
+  if (v.contains("acceptance_rate") && !v["acceptance_rate"].is_null()) {
+    d.acceptance_rate = number(v, "acceptance_rate", "draft.acceptance_rate", 0.0, 1.0, kDefaultAcceptanceRate);
+    d.acceptance_given = true;
+  }
+  d.n_gpu_layers = gpu_layers(v, "n_gpu_layers", "draft.n_gpu_layers", d.model);
+  // llama.cpp drafts only with a vocabulary within 128 tokens of the target's
+  // (common/speculative.cpp common_speculative_are_compatible, SPEC_VOCAB_MAX_SIZE_DIFFERENCE).
+  const std::int64_t vocab_gap = d.model.vocab_size - r.model.vocab_size;
+  if (d.model.vocab_size > 0 && r.model.vocab_size > 0 && (vocab_gap > 128 || vocab_gap < -128)) {
+    r.warnings.push_back(Message("warning.draft.vocab_differs").grouped("draft_vocab", d.model.vocab_size).grouped("vocab", r.model.vocab_size));
+  }
+  check_magnitude(d.model, r.input_tokens + r.output_tokens, r.batch);
+  r.draft = std::move(d);
+}
+
 /// Inference on a device: the device, what owning it costs, the GPUs it has, engine speed options,
 /// and the CPU to compare with.
 void parse_inference_hardware(const json& body, const Catalog& catalog, Request& r) {
@@ -500,6 +532,7 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
   if (r.task == Task::inference) {
     check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
     parse_llama_cpp(body, r);
+    parse_draft(body, catalog, r);
     if (body.contains("hardware") || has_machine(body)) parse_inference_hardware(body, catalog, r);
     parse_budget(body, r);
     return r;

@@ -294,6 +294,48 @@ void add_inference_hardware(JsonWriter& w, const InferenceOnHardware& h) {
   w.end_object();
 }
 
+/// The draft of speculative decoding: its memory, its speed and the pair's fit on the device.
+void draft_json(JsonWriter& w, const Request& r, const Answer& a) {
+  const DraftSettings& s = *r.draft;
+  const DraftAnswer& d = *a.draft;
+  const DraftMemory& m = d.memory;
+  w.begin_object();
+  w.field("model", s.model.id).field("weights", s.weights->id).field("draft_max", s.draft_max);
+  if (r.engine == Engine::llama_cpp) w.field("contexts", m.contexts);
+  w.field("weights_bytes", m.weights_bytes).field("kv_cache_bytes", m.kv_cache_bytes).field("compute_bytes", m.compute_bytes);
+  w.field("device_bytes", m.device_bytes).field("host_bytes", m.host_bytes);
+  w.field("acceptance_rate", s.acceptance_rate).field("acceptance_rate_given", s.acceptance_given);
+  w.field("tokens_per_target_step", rounded(tokens_per_target_step(s.acceptance_rate, s.draft_max), 4));
+  const bool known = d.speed && d.speed->known;
+  known_or_null(w, "speedup", known, known ? rounded(d.speed->speedup, 4) : 0.0);
+  known_or_null(w, "break_even_acceptance", known, known ? rounded(d.speed->break_even_acceptance, 4) : 0.0);
+  known_or_null(w, "decode_tokens_per_s", known, known ? rounded(d.speed->decode_tokens_per_s, 2) : 0.0);
+  known_or_null(w, "decode_tokens_per_s_without", known, known ? rounded(d.speed->decode_tokens_per_s_without, 2) : 0.0);
+  if (known) {
+    w.key("step_ms").begin_object();
+    w.field("target", rounded(d.speed->target_step_s * 1e3, 4)).field("verify", rounded(d.speed->verify_step_s * 1e3, 4));
+    w.field("draft", rounded(d.speed->draft_step_s * 1e3, 4));
+    w.end_object();
+  }
+  if (d.fit) {
+    const DraftFit& f = *d.fit;
+    w.key("fit").begin_object();
+    w.field("required_bytes", f.required_bytes).field("usable_bytes", f.usable_bytes).field("headroom_bytes", f.headroom_bytes);
+    w.field("verdict", verdict_id(f.verdict)).field("margin_bytes", f.margin_bytes);
+    put_message(w, "summary", d.summary);
+    w.end_object();
+  }
+  // The commands that load the pair (llama-server's flags; vLLM's --speculative-config).
+  if (a.memory.llama_cpp && r.engine == Engine::llama_cpp) {
+    std::string line = a.memory.llama_cpp->command_line + " -md DRAFT.gguf --draft-max " + std::to_string(s.draft_max) + " -ngld ";
+    line += s.n_gpu_layers < 0 ? std::string("all") : std::to_string(s.n_gpu_layers);
+    w.field("command_line", line);
+  } else if (r.engine == Engine::vllm) {
+    w.field("command_line", "vllm serve MODEL --speculative-config '{\"model\": \"DRAFT\", \"num_speculative_tokens\": " + std::to_string(s.draft_max) + "}'");
+  }
+  w.end_object();
+}
+
 /// Training's fit: the longest sequence at this micro-batch and the largest micro-batch at this
 /// sequence length that fit (0: not even 1), and when it does not fit, the verdict in words.
 /// Members of the fit object the caller opened.
@@ -416,6 +458,10 @@ std::string to_json(const Request& r, const Answer& a) {
   if (a.inference_hardware) add_inference_hardware(w, *a.inference_hardware);
   if (a.training_hardware) add_training_hardware(w, *a.training_hardware, training_fit, r.training);
   if (a.budget_fit) add_budget_fit(w, *a.budget_fit, a.training_hardware ? nullptr : training_fit, r.training);
+  if (a.draft) {
+    w.key("draft");
+    draft_json(w, r, a);
+  }
   w.end_object();
   return w.take();
 }

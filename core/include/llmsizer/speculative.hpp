@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// Speculative decoding with a draft model: the draft's memory as each engine allocates it beside the
+/// target, the set's fit on the device, and the speed it gives from an acceptance rate α and a draft
+/// length k (Leviathan, Kalman, Matias 2023, "Fast Inference from Transformers via Speculative
+/// Decoding", ICML, §3.1 eq. 1 and Theorem 3.8; Chen et al. 2023, "Accelerating Large Language Model
+/// Decoding with Speculative Sampling", §2). Pure functions over plain structs.
+#include <cstdint>
+
+#include "llmsizer/hardware.hpp"
+#include "llmsizer/memory.hpp"
+#include "llmsizer/model.hpp"
+#include "llmsizer/precision.hpp"
+#include "llmsizer/throughput.hpp"
+#include "llmsizer/verdict.hpp"
+
+namespace llmsizer {
+
+/// Draft tokens per target step when the request gives none: llama.cpp's `--draft-max` default
+/// (common/common.h common_params_speculative: n_max = 16).
+constexpr int kDefaultDraftMax = 16;
+/// Most draft tokens a request may ask for (llama.cpp accepts any; past 64 the expected gain is flat
+/// for every α < 0.95: α^65 < 0.04).
+constexpr int kMaxDraftMax = 64;
+/** Acceptance rate α when the request gives none: 0.7. Leviathan et al. 2023 Table 3 measure α of
+ *  0.53-0.82 for T5-XXL with T5-small/base/large drafts (translation and summarization, greedy and
+ *  sampled; median 0.685); llama.cpp's llama-speculative measured 72% of Llama-3.2-1B's drafts accepted
+ *  by Llama-3.1-8B (ggml-org/llama.cpp issue 5877, comment by oxfighterjet). */
+constexpr double kDefaultAcceptanceRate = 0.7;
+
+/// The draft as a request describes it.
+struct DraftSettings {
+  ModelSpec model;
+  const WeightFormat* weights = nullptr;  ///< required
+  int group_size = 0;
+  int draft_max = kDefaultDraftMax;       ///< k: tokens drafted per target step
+  double acceptance_rate = kDefaultAcceptanceRate;  ///< α: probability the target accepts a drafted token
+  bool acceptance_given = false;          ///< α came from the request (else the default above)
+  int n_gpu_layers = -1;                  ///< llama.cpp -ngld: the draft's layers on the GPU (-1: all)
+};
+
+/** Expected tokens one target step produces: (1 − α^(k+1)) / (1 − α) (Leviathan et al. 2023 eq. 1:
+ *  the accepted prefix of k drafted tokens plus the target's own token); k + 1 at α = 1. */
+double tokens_per_target_step(double alpha, int k);
+
+/** Smallest α at which speculation is not slower than plain decoding: the α whose
+ *  tokens_per_target_step equals `cost_ratio` = (verify step + k draft steps) / plain target step.
+ *  0 when cost_ratio ≤ 1 (any α gains), 1 when cost_ratio ≥ k + 1 (no α gains). */
+double break_even_acceptance(int k, double cost_ratio);
+
+/// The draft's memory beside the target's, as the engine allocates it.
+struct DraftMemory {
+  std::int64_t weights_bytes = 0;
+  std::int64_t kv_cache_bytes = 0;  ///< every draft context's cache together
+  std::int64_t compute_bytes = 0;   ///< compute (and llama.cpp output) buffers, or activations
+  std::int64_t device_bytes = 0;    ///< of the above, per GPU
+  std::int64_t host_bytes = 0;      ///< of the above, in RAM
+  int contexts = 1;                 ///< llama.cpp: draft contexts (one per server slot)
+  InferenceSettings settings;       ///< the draft's own settings (weights layout and counts not kept)
+};
+
+/** The draft's memory for a target run with `target` settings.
+ *  - llama.cpp (llama-server --model-draft): one draft model, and per slot its own draft context of
+ *    the slot's context with one sequence (--ctx-size-draft 0), its cache F16 unless -ctkd/-ctvd say
+ *    otherwise, with the target's -b/-ub (tools/server: params_dft copies params_base, n_parallel 1,
+ *    n_ctx = n_ctx_seq; each slot calls llama_init_from_model for its ctx_dft). Its layers on the GPU
+ *    as -ngld says. The weights once, the caches and compute buffers per slot.
+ *  - vLLM and SGLang (speculative_config with a draft model; --speculative-draft-model-path): the
+ *    draft runs in the target's process, on its GPUs, its KV cache for the same sequences and
+ *    tokens in the same pool; CUDA context shared.
+ *  - transformers (generate(assistant_model=...)): the same, in the same process.
+ *  Throws InputError("draft", ...) for Ollama, which runs no draft model. */
+DraftMemory draft_memory(const DraftSettings& draft, const InferenceSettings& target);
+
+/// The speed speculation gives on a device.
+struct DraftSpeed {
+  bool known = false;               ///< false when the device's bandwidth is unknown
+  double target_step_s = 0;         ///< one plain decode step of the target
+  double verify_step_s = 0;         ///< the target verifying k + 1 tokens in one step
+  double draft_step_s = 0;          ///< one decode step of the draft
+  double tokens_per_target_step = 0;
+  double speedup = 0;               ///< tokens/s with the draft over tokens/s without
+  double break_even_acceptance = 0;
+  double decode_tokens_per_s = 0;   ///< one sequence, with the draft
+  double decode_tokens_per_s_without = 0;
+};
+
+/** speedup = tokens_per_target_step × target step / (verify step + k × draft step) (Leviathan et al.
+ *  2023 Theorem 3.8 with the cost coefficient c taken from the step model instead of a constant).
+ *  Each step from throughput.hpp's decode_step at the middle of the generation: the verify step as a
+ *  step of k + 1 tokens per sequence (the weights read once, k + 1 times the FLOPs) whose cache is
+ *  read once per sequence (a step of batch × (k + 1) at a one-token context plus what the context
+ *  adds to a plain step), the draft's on the same device. */
+DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& target, const DraftSettings& draft,
+                       const DraftMemory& memory, const HardwareSpec& hw, const SpeedPlacement& where,
+                       const SpeedOptions& options = {});
+
+/// The target and its draft together against the device the target's fit used.
+struct DraftFit {
+  std::int64_t required_bytes = 0;  ///< the target's required bytes plus the draft's on that memory
+  std::int64_t usable_bytes = 0;
+  std::int64_t headroom_bytes = 0;
+  std::int64_t margin_bytes = 0;
+  Verdict verdict = Verdict::no_fit;
+};
+/** The set's fit: on a GPU the draft's device bytes join the target's, on the CPU its host bytes.
+ *  A target that already needs a partial offload stays an offload; one that does not fit, does not. */
+DraftFit fit_with_draft(const FitResult& target_fit, const DraftMemory& draft);
+
+}  // namespace llmsizer

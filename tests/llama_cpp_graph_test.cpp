@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// The shortened llama.cpp graph (core/src/llama_cpp_graph.cpp: compute_buffer_bytes and input_bytes
+// build the first and the last layers only) against the graph of every layer, its reference: the
+// same bytes for dense, sliding-window, mixture-of-experts and MLA shapes, prompt and decode
+// micro-batches, one and several sequences, with and without flash attention.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../llama_cpp_graph.hpp"  // core/src (the tests see core/src/json)
+
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace llama_cpp_graph_test {
+
+using llmsizer::llama_cpp_graph::GraphParams;
+
+/// The shapes of published configs (config.json of each model on Hugging Face).
+std::vector<GraphParams> shapes() {
+  std::vector<GraphParams> out;
+  {  // Qwen2.5-7B-Instruct: dense, GQA 28:4, qkv bias
+    GraphParams g;
+    g.arch = "qwen2";
+    g.n_layer = 28;
+    g.n_embd = 3584;
+    g.n_head = 28;
+    g.n_head_kv = 4;
+    g.n_embd_head_k = g.n_embd_head_v = 128;
+    g.n_ff = 18944;
+    g.n_vocab = 152064;
+    g.qkv_bias = true;
+    g.is_swa.assign(28, false);
+    out.push_back(g);
+  }
+  {  // Gemma-3-4B: five sliding-window layers to one global, QK norm
+    GraphParams g;
+    g.arch = "gemma3";
+    g.n_layer = 34;
+    g.n_embd = 2560;
+    g.n_head = 8;
+    g.n_head_kv = 4;
+    g.n_embd_head_k = g.n_embd_head_v = 256;
+    g.n_ff = 10240;
+    g.n_vocab = 262208;
+    g.qk_norm = true;
+    for (int il = 0; il < 34; ++il) g.is_swa.push_back((il + 1) % 6 != 0);
+    out.push_back(g);
+  }
+  {  // gpt-oss-20b: sliding and full attention alternating, 32 experts, 4 used
+    GraphParams g;
+    g.arch = "gpt-oss";
+    g.n_layer = 24;
+    g.n_embd = 2880;
+    g.n_head = 64;
+    g.n_head_kv = 8;
+    g.n_embd_head_k = g.n_embd_head_v = 64;
+    g.n_ff = 2880;
+    g.n_vocab = 201088;
+    g.qkv_bias = true;
+    g.o_bias = true;
+    g.n_expert = 32;
+    g.n_expert_used = 4;
+    g.n_ff_exp = 2880;
+    for (int il = 0; il < 24; ++il) g.is_swa.push_back(il % 2 == 0);
+    out.push_back(g);
+  }
+  {  // Qwen3-30B-A3B: 128 experts, 8 used, QK norm
+    GraphParams g;
+    g.arch = "qwen3moe";
+    g.n_layer = 48;
+    g.n_embd = 2048;
+    g.n_head = 32;
+    g.n_head_kv = 4;
+    g.n_embd_head_k = g.n_embd_head_v = 128;
+    g.n_ff = 6144;
+    g.n_vocab = 151936;
+    g.qk_norm = true;
+    g.n_expert = 128;
+    g.n_expert_used = 8;
+    g.n_ff_exp = 768;
+    g.is_swa.assign(48, false);
+    out.push_back(g);
+  }
+  {  // DeepSeek-V2-Lite: MLA (kv_lora_rank 512), one dense layer first, 64 experts, 6 used, 2 shared
+    GraphParams g;
+    g.arch = "deepseek2";
+    g.n_layer = 27;
+    g.n_embd = 2048;
+    g.n_head = 16;
+    g.n_head_kv = 16;
+    g.n_embd_head_k = 512 + 64;
+    g.n_embd_head_v = 512;
+    g.n_ff = 10944;
+    g.n_vocab = 102400;
+    g.n_expert = 64;
+    g.n_expert_used = 6;
+    g.n_ff_exp = 1408;
+    g.n_ff_shexp = 2 * 1408;
+    g.n_layer_dense_lead = 1;
+    g.kv_lora_rank = 512;
+    g.n_embd_head_qk_rope = 64;
+    g.n_embd_head_k_mla = 128 + 64;
+    g.n_embd_head_v_mla = 128;
+    g.is_swa.assign(27, false);
+    out.push_back(g);
+  }
+  return out;
+}
+
+TEST_CASE("The shortened llama.cpp graph needs the bytes of the whole one", "[llama_cpp]") {
+  for (const GraphParams& shape : shapes()) {
+    for (const std::int64_t seqs : {1, 4}) {
+      for (const bool flash : {false, true}) {
+        for (const std::int64_t tokens : {seqs, std::int64_t{512}}) {  // decode, then a prompt micro-batch
+          for (const std::int64_t cells : {4096, 33024}) {
+            GraphParams g = shape;
+            g.n_seqs = seqs;
+            g.n_stream = seqs;
+            g.flash_attn = flash;
+            g.kv_size = cells;
+            g.kv_size_swa = std::min<std::int64_t>(cells, 1536);
+            g.n_tokens = tokens;
+            g.n_outputs = seqs;
+            INFO(g.arch << " sequences " << seqs << " flash " << flash << " tokens " << tokens << " cells " << cells);
+            CHECK(llmsizer::llama_cpp_graph::compute_buffer_bytes(g) == llmsizer::llama_cpp_graph::compute_buffer_bytes_all_layers(g));
+            CHECK(llmsizer::llama_cpp_graph::input_bytes(g) == llmsizer::llama_cpp_graph::input_bytes_all_layers(g));
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace llama_cpp_graph_test

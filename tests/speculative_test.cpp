@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// Speculative decoding with a draft model (speculative.hpp): the expected tokens per target step,
+// the break-even acceptance, and one pairing worked by hand through the JSON edge: Qwen2.5-32B
+// Q4_K_M with a Qwen2.5-0.5B Q8_0 draft in llama-server on a 24 GB RTX 4090 at a 16k context.
+#include <cmath>
+
+#include <catch2/catch.hpp>
+
+#include "llmsizer/speculative.hpp"
+#include "test_support.hpp"
+
+// The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
+namespace speculative_test {
+
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using nlohmann::json;
+using namespace llmsizer;
+
+TEST_CASE("Tokens per target step follow (1 - a^(k+1)) / (1 - a)", "[speculative]") {
+  // α = 0.7, k = 8: 0.7^9 = 0.040353607; (1 - 0.040353607) / 0.3 = 3.198821310.
+  CHECK_THAT(tokens_per_target_step(0.7, 8), WithinAbs(3.198821310, 1e-9));
+  // α = 0: only the target's own token; α = 1: all k drafted tokens and the target's.
+  CHECK_THAT(tokens_per_target_step(0.0, 8), WithinAbs(1.0, 1e-12));
+  CHECK_THAT(tokens_per_target_step(1.0, 8), WithinAbs(9.0, 1e-12));
+  // α = 0.5, k = 1: (1 - 0.25) / 0.5 = 1.5.
+  CHECK_THAT(tokens_per_target_step(0.5, 1), WithinAbs(1.5, 1e-12));
+}
+
+TEST_CASE("The break-even acceptance is where the expected tokens pay for the step", "[speculative]") {
+  // k = 1 and a step costing 1.5 plain steps: 1 + α = 1.5 → α = 0.5.
+  CHECK_THAT(break_even_acceptance(1, 1.5), WithinAbs(0.5, 1e-9));
+  // k = 2, cost 1.75: 1 + α + α² = 1.75 → α = (−1 + √(1 + 3)) / 2 = 0.5.
+  CHECK_THAT(break_even_acceptance(2, 1.75), WithinAbs(0.5, 1e-9));
+  CHECK(break_even_acceptance(4, 1.0) == 0.0);  // free speculation: any α gains
+  CHECK(break_even_acceptance(4, 5.0) == 1.0);  // k + 1 tokens cannot pay for it
+}
+
+namespace {
+
+json pairing(const char* kv_cache) {
+  return {{"model", "qwen2.5-32b-instruct"}, {"weights", "q4_k_m"}, {"kv_cache", kv_cache}, {"engine", "llama.cpp"},
+          {"input_tokens", 15360}, {"output_tokens", 1024}, {"hardware", "nvidia-rtx-4090"},
+          {"draft", {{"model", "qwen2.5-0.5b-instruct"}, {"weights", "q8_0"}, {"draft_max", 8}, {"acceptance_rate", 0.7}}}};
+}
+
+}  // namespace
+
+TEST_CASE("Qwen2.5-32B Q4_K_M with a Qwen2.5-0.5B Q8_0 draft on a 24 GB card at 16k, by hand", "[speculative][llama_cpp]") {
+  const json r = test_support::estimate(pairing("q8_0"));
+  REQUIRE(r.contains("draft"));
+  const json& d = r["draft"];
+
+  // The draft's weights (Q8_0: 34 B per 32 weights; 24 layers of hidden 896, 2 KV heads of 64, FFN 4864):
+  //   matrices per layer 896×896 × 2 + 896×128 × 2 + 896×4864 × 3 = 14,909,440 weights × 34/32 = 15,841,280 B,
+  //   × 24 = 380,190,720 B; F32 q/k/v biases and two norms (896 + 128 + 128 + 2 × 896) × 4 = 11,776 B × 24
+  //   = 282,624 B; output norm 3,584 B; the tied embedding 151,936 × 896 × 34/32 = 144,643,072 B, mapped
+  //   on the CPU and copied to the GPU as the output head.
+  //   GPU: 380,190,720 + 282,624 + 3,584 + 144,643,072 = 525,120,000 B; with the CPU's copy 669,763,072 B.
+  CHECK(d["weights_bytes"].get<std::int64_t>() == 669763072);
+  // Its cache: one slot, so one draft context of the slot's 16,384 cells, F16 (the draft's default):
+  //   24 layers × 2 (K, V) × 2 KV heads × 64 × 16,384 × 2 B = 201,326,592 B.
+  CHECK(d["contexts"] == 1);
+  CHECK(d["kv_cache_bytes"].get<std::int64_t>() == 201326592);
+  // Its compute buffer holds at least one micro-batch's logits, 512 × 151,936 × 4 B = 311,164,928 B,
+  // and the output buffer, 151,936 × 4 B = 607,744 B; the graph's other tensors add less than 10%.
+  const double compute = d["compute_bytes"].get<double>();
+  CHECK(compute >= 311164928.0 + 607744.0);
+  CHECK(compute <= 1.10 * (311164928.0 + 607744.0));
+  // On the GPU: its weights there, its cache and its device compute buffer; the CUDA context is the target's.
+  const std::int64_t device = d["device_bytes"].get<std::int64_t>();
+  CHECK(device >= 525120000 + 201326592);
+  CHECK(device <= 525120000 + 201326592 + static_cast<std::int64_t>(compute));
+  CHECK(d["host_bytes"].get<std::int64_t>() >= 144643072);  // the mapped embedding
+
+  // The pair on the card: 24 GiB less the 1.5 GiB desktop reserve = 25,769,803,776 − 1,610,612,736
+  // = 24,159,191,040 B usable; the model's own required bytes plus the draft's GPU bytes.
+  const json& fit = d["fit"];
+  CHECK(fit["usable_bytes"].get<std::int64_t>() == 24159191040);
+  CHECK(fit["required_bytes"].get<std::int64_t>() == r["fit"]["required_bytes"].get<std::int64_t>() + device);
+  CHECK(fit["headroom_bytes"].get<std::int64_t>() == 24159191040 - fit["required_bytes"].get<std::int64_t>());
+  // With the 32B's cache at q8_0 the pair fits within the 10% margin (2,415,919,104 B): tight.
+  CHECK(fit["headroom_bytes"].get<std::int64_t>() > 0);
+  CHECK(fit["headroom_bytes"].get<std::int64_t>() < 2415919104);
+  CHECK(fit["verdict"] == "tight");
+
+  // Speed at α = 0.7, k = 8: 3.19882 tokens per target step (above).
+  CHECK_THAT(d["tokens_per_target_step"].get<double>(), WithinAbs(3.1988, 1e-4));
+  const double target = d["step_ms"]["target"].get<double>();
+  const double verify = d["step_ms"]["verify"].get<double>();
+  const double draft = d["step_ms"]["draft"].get<double>();
+  // Decode of the 32B is bound by reading ~19.4 GB of weights at the 4090's 1,008 GB/s: the 9 tokens of a
+  // verify step add 9 × 2 × 32.8e9 = 5.9e11 FLOPs, ~6 ms at 60% of its 165 TFLOPS, hidden under the read:
+  // a verify step costs what a plain step does (within 10%).
+  CHECK(target > 19.4e9 / 1008e9 * 1e3);
+  CHECK(verify >= target * 0.999);
+  CHECK(verify <= target * 1.10);
+  // The draft reads its 0.525 GB on the GPU per step: at least 0.52 ms.
+  CHECK(draft >= 0.525e9 / 1008e9 * 1e3);
+  // speedup = 3.19882 × target / (verify + 8 × draft).
+  const double expected = 3.198821310 * target / (verify + 8.0 * draft);
+  CHECK_THAT(d["speedup"].get<double>(), WithinRel(expected, 1e-3));
+  CHECK(d["speedup"].get<double>() > 2.0);
+  // The break-even α solves (1 − α⁹) / (1 − α) = (verify + 8 × draft) / target.
+  const double ratio = (verify + 8.0 * draft) / target;
+  const double be = d["break_even_acceptance"].get<double>();
+  CHECK_THAT(tokens_per_target_step(be, 8), WithinRel(ratio, 2e-3));
+  CHECK_THAT(d["decode_tokens_per_s"].get<double>(), WithinRel(d["decode_tokens_per_s_without"].get<double>() * d["speedup"].get<double>(), 1e-3));
+  CHECK(d["command_line"].get<std::string>().find("-md DRAFT.gguf --draft-max 8 -ngld all") != std::string::npos);
+}
+
+TEST_CASE("At an F16 cache the 32B alone needs the GPU's last bytes; with its draft it offloads", "[speculative][llama_cpp]") {
+  // The 32B's F16 cache: 64 layers × 2 × 8 KV heads × 128 × 16,384 × 2 B = 4,294,967,296 B, beside its
+  // 19.4 GB of weights: more than the 24,159,191,040 B usable with the CUDA context and compute buffers.
+  const json r = test_support::estimate(pairing("fp16"));
+  CHECK(r["llama_cpp"]["buffers"]["kv_device"].get<std::int64_t>() == 4294967296);
+  CHECK(r["fit"]["verdict"] == "offload");
+  CHECK(r["draft"]["fit"]["verdict"] == "offload");
+  CHECK(r["draft"]["fit"]["headroom_bytes"].get<std::int64_t>() < 0);
+}
+
+TEST_CASE("A draft is only in the answer when asked for, and its errors name its field", "[speculative][api]") {
+  json plain = pairing("q8_0");
+  plain.erase("draft");
+  CHECK_FALSE(test_support::estimate(plain).contains("draft"));
+
+  json bad = pairing("q8_0");
+  bad["draft"]["draft_max"] = 0;
+  CHECK(test_support::estimate(bad)["error"]["field"] == "draft.draft_max");
+  bad = pairing("q8_0");
+  bad["draft"]["acceptance_rate"] = 1.5;
+  CHECK(test_support::estimate(bad)["error"]["field"] == "draft.acceptance_rate");
+  bad = pairing("q8_0");
+  bad["draft"]["model"] = "no-such-model";
+  CHECK(test_support::estimate(bad)["error"]["field"] == "draft.model");
+  bad = pairing("q8_0");
+  bad["draft"] = 3;
+  CHECK(test_support::estimate(bad)["error"]["field"] == "draft");
+  bad = pairing("q8_0");
+  bad["engine"] = "ollama";
+  CHECK(test_support::estimate(bad)["error"]["field"] == "draft");
+  bad = pairing("q8_0");
+  bad["draft"]["model"] = json{{"params", 1000000}};
+  CHECK(test_support::estimate(bad)["error"]["field"] == "draft.model");
+
+  // Several slots: one draft context per slot, its cache and compute buffer each, the weights once.
+  json slots = pairing("q8_0");
+  slots["parallel"] = 2;
+  const json one = test_support::estimate(pairing("q8_0"))["draft"];
+  const json two = test_support::estimate(slots)["draft"];
+  CHECK(two["contexts"] == 2);
+  CHECK(two["weights_bytes"] == one["weights_bytes"]);
+  CHECK(two["kv_cache_bytes"].get<std::int64_t>() == 2 * one["kv_cache_bytes"].get<std::int64_t>());
+  CHECK(two["compute_bytes"].get<std::int64_t>() == 2 * one["compute_bytes"].get<std::int64_t>());
+
+  // Without hardware: the memory and the expected tokens per step, no speed and no fit.
+  json bare = pairing("q8_0");
+  bare.erase("hardware");
+  const json d = test_support::estimate(bare)["draft"];
+  CHECK(d["speedup"].is_null());
+  CHECK_FALSE(d.contains("fit"));
+  CHECK_THAT(d["tokens_per_target_step"].get<double>(), WithinAbs(3.1988, 1e-4));
+}
+
+TEST_CASE("Every engine and placement answers a draft: the speed-up grows with the acceptance and is 1 at the break-even", "[speculative][api]") {
+  const char* engines[] = {"generic", "transformers", "vllm", "llama.cpp", "sglang", "litgpt"};
+  const char* devices[] = {"nvidia-a100-80gb-sxm", "apple-m4-max", "amd-ryzen-9-7950x"};
+  for (const char* engine : engines) {
+    for (const char* device : devices) {
+      for (int gpus : {0, 1, 2}) {
+        if (gpus == 2 && std::string(device) != "nvidia-a100-80gb-sxm") continue;
+        json request = {{"model", "qwen2.5-7b-instruct"}, {"engine", engine}, {"gpus", gpus}, {"hardware", device},
+                        {"input_tokens", 2048}, {"output_tokens", 512}, {"draft", {{"model", "qwen2.5-0.5b-instruct"}, {"draft_max", 4}}}};
+        CAPTURE(engine, device, gpus);
+        const json low = test_support::estimate(request);
+        REQUIRE(low.contains("draft"));
+        const json& d = low["draft"];
+        CHECK(d["acceptance_rate"] == kDefaultAcceptanceRate);
+        CHECK_FALSE(d["acceptance_rate_given"].get<bool>());
+        CHECK(d["weights_bytes"].get<std::int64_t>() > 0);
+        CHECK(d["device_bytes"].get<std::int64_t>() + d["host_bytes"].get<std::int64_t>() >=
+              d["kv_cache_bytes"].get<std::int64_t>());
+        REQUIRE(d["speedup"].is_number());
+        const double be = d["break_even_acceptance"].get<double>();
+        CHECK(be >= 0.0);
+        CHECK(be <= 1.0);
+        // At a higher acceptance more tokens per step for the same steps: faster.
+        request["draft"]["acceptance_rate"] = 0.9;
+        const double high = test_support::estimate(request)["draft"]["speedup"].get<double>();
+        CHECK(high > d["speedup"].get<double>());
+        // At the break-even acceptance (when one exists below 1), the draft neither gains nor loses.
+        if (be > 0.0 && be < 1.0) {
+          request["draft"]["acceptance_rate"] = be;
+          CHECK_THAT(test_support::estimate(request)["draft"]["speedup"].get<double>(), WithinAbs(1.0, 2e-3));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace speculative_test
