@@ -125,7 +125,8 @@ InferenceOnHardware place_inference(const Request& r, const MemoryByDevices& mem
   if (trained > 0 && context > trained) {
     const BeyondContext rule = beyond_context(r.engine);
     if (rule == BeyondContext::refuses) {
-      std::optional<Fix> fix = trained_context_fix(r.model, memory.settings(), fit_target(hw, f), trained);
+      // The fix is estimated only where fixes are wanted (not for a chart point or a format row).
+      std::optional<Fix> fix = r.search_limits ? trained_context_fix(r.model, memory.settings(), fit_target(hw, f), trained) : std::nullopt;
       out.fit.fits = false;
       out.fit.verdict = Verdict::no_fit;
       out.fit.placement = Placement::none;
