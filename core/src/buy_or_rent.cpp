@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <vector>
 
 #include "arithmetic.hpp"
 
@@ -22,6 +24,28 @@ const char* cost_kind_id(CostKind kind) {
 namespace {
 
 using detail::kSecondsPerHour;
+
+/** The rows a table keeps: per kind in `kinds`' order, up to kCostRowsPerKind of that kind, the
+ *  cheapest per million tokens first (a selection by scans: a sort would be code the WASM module
+ *  carries for one table). Ties keep the rows' order. Indices into `rows`. */
+template <class Row>
+std::vector<std::size_t> cheapest_per_kind(const std::vector<Row>& rows, std::initializer_list<CostKind> kinds) {
+  std::vector<std::size_t> kept;
+  std::vector<bool> taken(rows.size(), false);
+  for (const CostKind kind : kinds) {
+    for (std::size_t n = 0; n < kCostRowsPerKind; ++n) {
+      std::size_t best = rows.size();
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (taken[i] || rows[i].kind != kind) continue;
+        if (best == rows.size() || rows[i].usd_per_million_tokens < rows[best].usd_per_million_tokens) best = i;
+      }
+      if (best == rows.size()) break;
+      taken[best] = true;
+      kept.push_back(best);
+    }
+  }
+  return kept;
+}
 
 /// A life in whole years is said so ("3-year"), else with its tenths.
 int years_digits(double years) { return years == std::floor(years) ? 0 : 1; }
@@ -149,22 +173,10 @@ CostComparison compare_costs(const CatalogOptions& evaluated, const HardwareSpec
     if (!o.cost.known) o.cost.power_w = purchase_of(*mine, o.fit.gpus_used, o.fit.memory_option_bytes, 0, costs).power_w;
     if (std::optional<CostNumbers> row = price_numbers(o, CostKind::mine, usage, costs)) out.rows.push_back(explained_row(*row, std::move(o), usage, costs));
   }
-  // Per kind, the cheapest per million tokens, cheapest first (a selection by scans: a sort of the
-  // rows would be code the WASM module carries for one table). Ties keep catalog order.
-  std::vector<bool> taken(candidates.size(), false);
-  for (CostKind kind : {CostKind::laptop, CostKind::desktop_gpu, CostKind::desktop_cpu, CostKind::cloud}) {
-    for (std::size_t n = 0; n < kCostRowsPerKind; ++n) {
-      std::size_t best = candidates.size();
-      for (std::size_t i = 0; i < candidates.size(); ++i) {
-        if (taken[i] || candidates[i].kind != kind) continue;
-        if (best == candidates.size() || candidates[i].usd_per_million_tokens < candidates[best].usd_per_million_tokens) best = i;
-      }
-      if (best == candidates.size()) break;
-      taken[best] = true;
-      // The reference rent: the instance that costs least per token, the first cloud row.
-      if (kind == CostKind::cloud && n == 0) out.rent_reference = static_cast<int>(out.rows.size());
-      out.rows.push_back(explained_row(candidates[best], *candidate_options[best], usage, costs));
-    }
+  // The reference rent: the instance that costs least per token, the first cloud row.
+  for (const std::size_t best : cheapest_per_kind(candidates, {CostKind::laptop, CostKind::desktop_gpu, CostKind::desktop_cpu, CostKind::cloud})) {
+    if (candidates[best].kind == CostKind::cloud && out.rent_reference < 0) out.rent_reference = static_cast<int>(out.rows.size());
+    out.rows.push_back(explained_row(candidates[best], *candidate_options[best], usage, costs));
   }
   const CostRow* reference = out.rent_reference >= 0 ? &out.rows[static_cast<std::size_t>(out.rent_reference)] : nullptr;
   if (reference != nullptr) {
@@ -317,21 +329,10 @@ TrainingCostComparison compare_training_costs(const std::vector<TrainingCostCand
   for (const TrainingCostCandidate& c : candidates) {
     if (std::optional<TrainingCostRow> row = training_row(c, out.run_tokens, out.hours_per_day, costs)) priced.push_back(std::move(*row));
   }
-  // Per kind, the cheapest per token (every option trains the same tokens: the cheapest run), by
-  // scans as in compare_costs. Ties keep the candidates' order.
-  std::vector<bool> taken(priced.size(), false);
-  for (CostKind kind : {CostKind::laptop, CostKind::desktop_gpu, CostKind::cloud}) {
-    for (std::size_t n = 0; n < kCostRowsPerKind; ++n) {
-      std::size_t best = priced.size();
-      for (std::size_t i = 0; i < priced.size(); ++i) {
-        if (taken[i] || priced[i].kind != kind) continue;
-        if (best == priced.size() || priced[i].usd_per_million_tokens < priced[best].usd_per_million_tokens) best = i;
-      }
-      if (best == priced.size()) break;
-      taken[best] = true;
-      if (kind == CostKind::cloud && n == 0) out.rent_reference = static_cast<int>(out.rows.size());
-      out.rows.push_back(std::move(priced[best]));
-    }
+  // Per kind, the cheapest per token (every option trains the same tokens: the cheapest run).
+  for (const std::size_t best : cheapest_per_kind(priced, {CostKind::laptop, CostKind::desktop_gpu, CostKind::cloud})) {
+    if (priced[best].kind == CostKind::cloud && out.rent_reference < 0) out.rent_reference = static_cast<int>(out.rows.size());
+    out.rows.push_back(std::move(priced[best]));
   }
   const TrainingCostRow* reference = out.rent_reference >= 0 ? &out.rows[static_cast<std::size_t>(out.rent_reference)] : nullptr;
   // Buying pays for itself once the rent saved on the tokens trained (the reference's price per
