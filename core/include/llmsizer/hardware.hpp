@@ -108,6 +108,20 @@ constexpr std::int64_t kDisplayReserveBytes = 3LL << 29;
 /// Microsoft's Windows 11 specifications and system requirements; a desktop OS with a browser
 /// holds about 3-4 GiB).
 constexpr std::int64_t kOsReserveBytes = 4LL << 30;
+/// Dual-channel DDR5 desktop host assumed behind a desktop GPU or a Windows laptop for offloaded
+/// layers, and for a machine whose CPU is not named: 83.2 GB/s (catalog amd-ryzen-9-7950x,
+/// DDR5-5200 × 2 channels × 8 B, JEDEC JESD79-5).
+constexpr double kAssumedHostBandwidthGbPerS = 83.2;
+/// All-core clock assumed for CPU compute (the catalog has no clocks): 3.0 GHz.
+constexpr double kAssumedCpuClockGhz = 3.0;
+
+/// Peak CPU matrix throughput from cores × clock × FLOPs per cycle and core: AMX BF16 tiles 1024
+/// (Intel: 2048 INT8 / 1024 BF16 ops per cycle per core), AVX-512 with two FMA units 64 FP32,
+/// AVX2 with two FMA units 32 FP32 (16 lanes × 2 per FMA). TFLOPS.
+constexpr double cpu_tflops(int cores, bool avx512, bool amx) {
+  return cores * kAssumedCpuClockGhz * 1e9 * (amx ? 1024.0 : (avx512 ? 64.0 : 32.0)) / 1e12;
+}
+
 /// RAM assumed for a desktop GPU's or a Windows laptop's host PC, whose RAM the catalog does not
 /// give (hardware-sources.md: "System RAM is separate (typically 16-64 GB DDR5)"): 32 GiB.
 constexpr std::int64_t kAssumedHostRamBytes = 32LL << 30;

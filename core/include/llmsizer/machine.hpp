@@ -27,13 +27,13 @@ struct MachineSpec {
   OperatingSystem os = OperatingSystem::unspecified;
 };
 
-/** A typical PC's host, for a machine whose CPU is not named: dual-channel DDR5-5200, 83.2 GB/s
- *  (2 channels × 8 B × 5,200 MT/s, JEDEC JESD79-5; the catalog's Ryzen 9 7950X), and 8 cores with
- *  AVX2 at the catalog's assumed 3.0 GHz (a mainstream laptop chip: Ryzen 7 7840U has 8 cores,
- *  amd.com product page): 8 × 3.0e9 × 32 FP32 FLOPs per cycle = 0.768 TFLOPS. */
-constexpr double kTypicalPcBandwidthGbPerS = 83.2;
+/** A typical PC's host, for a machine whose CPU is not named: the assumed dual-channel DDR5 host
+ *  (kAssumedHostBandwidthGbPerS, 83.2 GB/s) with 8 cores with AVX2 (a mainstream laptop chip: Ryzen 7
+ *  7840U has 8 cores, amd.com product page): cpu_tflops(8) = 8 × 3.0e9 × 32 FP32 FLOPs per cycle =
+ *  0.768 TFLOPS. */
+constexpr double kTypicalPcBandwidthGbPerS = kAssumedHostBandwidthGbPerS;
 constexpr int kTypicalPcCores = 8;
-constexpr double kTypicalPcTflops = 8 * 3.0 * 32 / 1000.0;
+constexpr double kTypicalPcTflops = cpu_tflops(kTypicalPcCores, false, false);
 
 /** The machine as hardware: its own memory and GPU count with the speed figures of
  *  - its base (a catalog entry the person said it is like), else

@@ -42,15 +42,20 @@ std::string guarded(F&& f) {
   }
 }
 
-}  // namespace
-
-std::string estimate(const std::string& request_json) {
+/// `estimate`'s answer; `search_limits` false leaves out the fit's searches and fixes (a chart point,
+/// a format row: Request::search_limits).
+std::string estimate_json(const std::string& request_json, bool search_limits) {
   return guarded([&] {
     const Catalog& catalog = embedded_catalog();
-    const Request request = edge::parse_request(request_json, catalog, Api::estimate);
+    Request request = edge::parse_request(request_json, catalog, Api::estimate);
+    request.search_limits = search_limits;
     return edge::to_json(request, answer(request, catalog));
   });
 }
+
+}  // namespace
+
+std::string estimate(const std::string& request_json) { return estimate_json(request_json, true); }
 
 std::string recommend(const std::string& request_json) { return recommend(request_json, embedded_catalog()); }
 
@@ -61,14 +66,7 @@ std::string page_answer(const std::string& request_json) {
     if (!body.is_object()) throw InputError("", Message("error.request.not_object").text("type", body.type_name()));
     if (!body.contains("estimate")) throw InputError("estimate", Message("error.request.empty"));
     // A row: estimate's answer without the searches (Request::search_limits).
-    const auto row = [](const nlohmann::json& part) {
-      return guarded([&] {
-        const Catalog& catalog = embedded_catalog();
-        Request request = edge::parse_request(part.dump(), catalog, Api::estimate);
-        request.search_limits = false;
-        return edge::to_json(request, answer(request, catalog));
-      });
-    };
+    const auto row = [](const nlohmann::json& part) { return estimate_json(part.dump(), false); };
     std::string out = "{\"schema_version\":" + std::to_string(kSchemaVersion) + ",\"estimate\":" + estimate(body["estimate"].dump());
     for (const char* list : {"chart", "formats"}) {
       out += ",\"";

@@ -25,14 +25,6 @@ bool flag(const json& d, const char* key) {
   return it != d.end() && it->is_boolean() && it->get<bool>();
 }
 
-/// Peak CPU matrix throughput from cores × clock × FLOPs per cycle and core: AMX BF16 tiles 1024
-/// (Intel: 2048 INT8 / 1024 BF16 ops per cycle per core), AVX-512 with two FMA units 64 FP32,
-/// AVX2 with two FMA units 32 FP32 (16 lanes × 2 per FMA).
-double cpu_tflops(int cores, bool avx512, bool amx) {
-  const double per_cycle = amx ? 1024.0 : (avx512 ? 64.0 : 32.0);
-  return cores * kAssumedCpuClockGhz * 1e9 * per_cycle / 1e12;
-}
-
 /// `quantity`: the term naming what the number is ("quantity.gb_per_s": GB/s).
 void need_positive(double value, const std::string& field, const char* quantity) {
   if (!(value > 0)) throw InputError(field, Message("error.hardware.positive").term("quantity", quantity));

@@ -12,12 +12,6 @@
 
 namespace llmsizer {
 
-/// Dual-channel DDR5 desktop host assumed behind a desktop GPU or a Windows laptop for offloaded
-/// layers: 83.2 GB/s (catalog amd-ryzen-9-7950x, DDR5-5200 × 2 channels × 8 B).
-constexpr double kAssumedHostBandwidthGbPerS = 83.2;
-/// All-core clock assumed for CPU compute (the catalog has no clocks): 3.0 GHz.
-constexpr double kAssumedCpuClockGhz = 3.0;
-
 /// The string at `d[key]`, or "" when absent or not a string.
 std::string json_string(const nlohmann::json& d, const char* key);
 
