@@ -198,4 +198,22 @@ TEST_CASE("Every engine and placement answers a draft: the speed-up grows with t
   }
 }
 
+TEST_CASE("llama.cpp pairs a draft only within 128 tokens of the target's vocabulary", "[speculative]") {
+  ModelSpec target;
+  ModelSpec draft;
+  target.vocab_size = 152064;  // Qwen2.5-7B's padded vocabulary
+  draft.vocab_size = 151936;   // Qwen2.5-0.5B's: 128 fewer, still paired
+  CHECK(draft_vocab_compatible(target, draft));
+  draft.vocab_size = 151935;  // 129 fewer
+  CHECK_FALSE(draft_vocab_compatible(target, draft));
+  draft.vocab_size = 0;  // unknown: not refused
+  CHECK(draft_vocab_compatible(target, draft));
+  // Through a request: a Llama draft for a Qwen model is warned about, naming both vocabularies.
+  const json a = test_support::estimate({{"model", "qwen2.5-7b-instruct"}, {"engine", "llama.cpp"}, {"weights", "q4_k_m"},
+                                         {"draft", {{"model", "llama-3.2-1b-instruct"}}}});
+  bool warned = false;
+  for (const json& w : a["warnings_data"]) warned = warned || w["id"] == "warning.draft.vocab_differs";
+  CHECK(warned);
+}
+
 }  // namespace speculative_test

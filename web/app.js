@@ -401,7 +401,6 @@ function adoptMachineBase(id) {
     state.machine_unified = true;
     // The configuration chosen for the device, else its smallest.
     state.machine_ram_gib = state.memory_option_gib || gib(Math.min(...h.memory_options_bytes));
-    state.machine_os = 'macos';
   } else if (h.kind === 'cpu') {
     state.machine_unified = false;
     state.machine_gpus = 0;

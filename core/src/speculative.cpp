@@ -129,4 +129,10 @@ DraftFit fit_with_draft(const FitResult& f, const DraftMemory& draft) {
   return out;
 }
 
+bool draft_vocab_compatible(const ModelSpec& target, const ModelSpec& draft) {
+  if (target.vocab_size <= 0 || draft.vocab_size <= 0) return true;
+  const std::int64_t gap = draft.vocab_size - target.vocab_size;
+  return gap <= kDraftVocabMaxDifference && gap >= -kDraftVocabMaxDifference;
+}
+
 }  // namespace llmsizer

@@ -28,6 +28,12 @@ constexpr int kMaxDraftMax = 64;
  *  by Llama-3.1-8B (ggml-org/llama.cpp issue 5877, comment by oxfighterjet). */
 constexpr double kDefaultAcceptanceRate = 0.7;
 
+/// Most tokens a draft's vocabulary may differ from the target's for llama.cpp to pair them
+/// (common/speculative.cpp common_speculative_are_compatible, SPEC_VOCAB_MAX_SIZE_DIFFERENCE).
+constexpr std::int64_t kDraftVocabMaxDifference = 128;
+/// True when llama.cpp pairs `draft` with `target` by their vocabularies (unknown sizes pass).
+bool draft_vocab_compatible(const ModelSpec& target, const ModelSpec& draft);
+
 /// The draft as a request describes it.
 struct DraftSettings {
   ModelSpec model;

@@ -439,10 +439,7 @@ void parse_draft(const json& body, const Catalog& catalog, Request& r) {
     d.acceptance_given = true;
   }
   d.n_gpu_layers = gpu_layers(v, "n_gpu_layers", "draft.n_gpu_layers", d.model);
-  // llama.cpp drafts only with a vocabulary within 128 tokens of the target's
-  // (common/speculative.cpp common_speculative_are_compatible, SPEC_VOCAB_MAX_SIZE_DIFFERENCE).
-  const std::int64_t vocab_gap = d.model.vocab_size - r.model.vocab_size;
-  if (d.model.vocab_size > 0 && r.model.vocab_size > 0 && (vocab_gap > 128 || vocab_gap < -128)) {
+  if (!draft_vocab_compatible(r.model, d.model)) {
     r.warnings.push_back(Message("warning.draft.vocab_differs").grouped("draft_vocab", d.model.vocab_size).grouped("vocab", r.model.vocab_size));
   }
   check_magnitude(d.model, r.input_tokens + r.output_tokens, r.batch);
