@@ -207,11 +207,13 @@ BudgetFit fit_budget(const Request& r, const MemoryEstimate& memory, std::int64_
   return f;
 }
 
-/// The draft's memory beside the request's, and on a device the pair's fit and speed.
-DraftAnswer answer_draft(const Request& r, const InferenceOnHardware* placed) {
+/// The draft's memory beside the request's (`memory`), its launch command, and on a device the pair's
+/// fit and speed.
+DraftAnswer answer_draft(const Request& r, const MemoryEstimate& memory, const InferenceOnHardware* placed) {
   DraftAnswer d;
   const InferenceSettings target = r.inference();
   d.memory = draft_memory(*r.draft, target);
+  d.command_line = draft_command_line(r.engine, *r.draft, memory.llama_cpp ? memory.llama_cpp->command_line : std::string());
   if (placed == nullptr) return d;
   const FitResult& f = placed->fit;
   d.fit = fit_with_draft(f, d.memory);
@@ -245,7 +247,7 @@ Answer answer(const Request& r, const Catalog& catalog) {
       // Metal has no CUDA context: the estimate shown is the one the fit compared.
       if (a.inference_hardware->hardware.unified_memory) a.memory = without_cuda_context(std::move(a.memory));
     }
-    if (r.draft) a.draft = answer_draft(r, a.inference_hardware ? &*a.inference_hardware : nullptr);
+    if (r.draft) a.draft = answer_draft(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
   } else {
     const WeightsLayout layout = weights_layout(r.model, format, r.group_size);
     TrainingEstimate training = estimate_training(r.model, r.training);

@@ -135,4 +135,15 @@ bool draft_vocab_compatible(const ModelSpec& target, const ModelSpec& draft) {
   return gap <= kDraftVocabMaxDifference && gap >= -kDraftVocabMaxDifference;
 }
 
+std::string draft_command_line(Engine engine, const DraftSettings& draft, const std::string& model_command) {
+  if (engine == Engine::llama_cpp && !model_command.empty()) {
+    return model_command + " -md DRAFT.gguf --draft-max " + std::to_string(draft.draft_max) + " -ngld " +
+           (draft.n_gpu_layers < 0 ? std::string("all") : std::to_string(draft.n_gpu_layers));
+  }
+  if (engine == Engine::vllm) {
+    return "vllm serve MODEL --speculative-config '{\"model\": \"DRAFT\", \"num_speculative_tokens\": " + std::to_string(draft.draft_max) + "}'";
+  }
+  return std::string();
+}
+
 }  // namespace llmsizer

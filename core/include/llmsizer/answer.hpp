@@ -95,6 +95,7 @@ struct DraftAnswer {
   std::optional<DraftFit> fit;     ///< with hardware: the model and its draft together
   Message summary;                 ///< the set's verdict in one sentence (with fit)
   std::optional<DraftSpeed> speed; ///< with hardware of known bandwidth
+  std::string command_line;        ///< the pair's launch command (speculative.hpp); empty: none
 };
 
 struct Answer {

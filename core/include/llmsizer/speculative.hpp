@@ -6,6 +6,7 @@
 /// Decoding", ICML, §3.1 eq. 1 and Theorem 3.8; Chen et al. 2023, "Accelerating Large Language Model
 /// Decoding with Speculative Sampling", §2). Pure functions over plain structs.
 #include <cstdint>
+#include <string>
 
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/memory.hpp"
@@ -112,5 +113,10 @@ struct DraftFit {
 /** The set's fit: on a GPU the draft's device bytes join the target's, on the CPU its host bytes.
  *  A target that already needs a partial offload stays an offload; one that does not fit, does not. */
 DraftFit fit_with_draft(const FitResult& target_fit, const DraftMemory& draft);
+
+/** The command that loads the model with its draft: llama-server's `model_command` (llama_cpp.hpp's
+ *  command line) with `-md DRAFT.gguf --draft-max k -ngld N`, or vLLM's `--speculative-config`
+ *  (docs: "Speculative Decoding", `{"model", "num_speculative_tokens"}`); empty for other engines. */
+std::string draft_command_line(Engine engine, const DraftSettings& draft, const std::string& model_command);
 
 }  // namespace llmsizer

@@ -325,14 +325,7 @@ void draft_json(JsonWriter& w, const Request& r, const Answer& a) {
     put_message(w, "summary", d.summary);
     w.end_object();
   }
-  // The commands that load the pair (llama-server's flags; vLLM's --speculative-config).
-  if (a.memory.llama_cpp && r.engine == Engine::llama_cpp) {
-    std::string line = a.memory.llama_cpp->command_line + " -md DRAFT.gguf --draft-max " + std::to_string(s.draft_max) + " -ngld ";
-    line += s.n_gpu_layers < 0 ? std::string("all") : std::to_string(s.n_gpu_layers);
-    w.field("command_line", line);
-  } else if (r.engine == Engine::vllm) {
-    w.field("command_line", "vllm serve MODEL --speculative-config '{\"model\": \"DRAFT\", \"num_speculative_tokens\": " + std::to_string(s.draft_max) + "}'");
-  }
+  if (!d.command_line.empty()) w.field("command_line", d.command_line);
   w.end_object();
 }
 
