@@ -289,4 +289,18 @@ TEST_CASE("The instances with a GPU read on their own are the catalog's", "[hard
   CHECK(with_rentals >= 5);  // RTX 4090, A100, H100, L4, ... are rented in the catalog
 }
 
+TEST_CASE("A device sold in several memory sizes is narrowed to the one the person has, at its price", "[hardware][machine]") {
+  // 13-inch MacBook Air (M3): 8, 16 or 24 GB at $1,099, $1,299, $1,499 (data/hardware/macbook-air-m3.json).
+  HardwareSpec air = *hardware_entry("macbook-air-m3");
+  REQUIRE(air.memory_options_bytes.size() == 3);
+  CHECK_FALSE(choose_memory_option(air, 12LL << 30));
+  CHECK(air.memory_options_bytes.size() == 3);
+  REQUIRE(choose_memory_option(air, 16LL << 30));
+  CHECK(air.memory_options_bytes == std::vector<std::int64_t>{16LL << 30});
+  CHECK(air.price_usd == 1299.0);
+  // Through a request: a size it is not sold in names the field.
+  const auto bad = nlohmann::json::parse(estimate(R"({"model": "qwen2.5-7b-instruct", "hardware": "macbook-air-m3", "memory_option_bytes": "12 GiB"})"));
+  CHECK(bad["error"]["field"] == "memory_option_bytes");
+}
+
 }  // namespace hardware_test

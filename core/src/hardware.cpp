@@ -61,6 +61,18 @@ Verdict memory_verdict(std::int64_t headroom_bytes, std::int64_t margin_bytes) {
   return headroom_bytes >= margin_bytes ? Verdict::comfortable : Verdict::tight;
 }
 
+bool choose_memory_option(HardwareSpec& hw, std::int64_t bytes) {
+  const auto at = std::find(hw.memory_options_bytes.begin(), hw.memory_options_bytes.end(), bytes);
+  if (at == hw.memory_options_bytes.end()) return false;
+  const auto index = static_cast<std::size_t>(at - hw.memory_options_bytes.begin());
+  if (index < hw.memory_option_prices_usd.size()) {
+    hw.price_usd = hw.memory_option_prices_usd[index];
+    hw.memory_option_prices_usd = {hw.price_usd};
+  }
+  hw.memory_options_bytes = {bytes};
+  return true;
+}
+
 void copy_accelerator_figures(HardwareSpec& to, const HardwareSpec& from) {
   to.memory_bandwidth_gb_per_s = from.memory_bandwidth_gb_per_s;
   to.matrix_tflops = from.matrix_tflops;

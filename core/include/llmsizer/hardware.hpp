@@ -152,6 +152,10 @@ std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_b
 /// True for Apple silicon (its GPU share follows Metal's working-set limit).
 bool is_apple(const HardwareSpec& hw);
 
+/** Narrows a device sold in several memory configurations to the one of `bytes`: its only memory
+ *  option then, at that option's price. False (and `hw` unchanged) when it is not sold so. */
+bool choose_memory_option(HardwareSpec& hw, std::int64_t bytes);
+
 /// Sets `to`'s accelerator figures (bandwidth, compute, links, board power) to `from`'s: a laptop's or
 /// an instance's GPU, or my machine's typical device. Not its memory, price or measured values.
 void copy_accelerator_figures(HardwareSpec& to, const HardwareSpec& from);

@@ -221,21 +221,12 @@ HardwareSpec parse_device(const json& body, const Catalog& catalog) {
   if (body.contains("hardware")) named = parse_hardware(body, "hardware", catalog);
   if (named && body.contains("memory_option_bytes") && !body["memory_option_bytes"].is_null()) {
     // A device sold in several memory configurations (a MacBook): the one the person has.
-    std::vector<std::int64_t>& options = named->memory_options_bytes;
     const std::int64_t chosen = memory_amount(body, "memory_option_bytes", "memory_option_bytes", 1, kMaxMachineBytes, 0);
-    std::string offered;
-    for (std::int64_t o : options) offered += (offered.empty() ? "" : ", ") + std::to_string(o);
-    const auto at = std::find(options.begin(), options.end(), chosen);
-    if (at == options.end()) {
+    if (!choose_memory_option(*named, chosen)) {
+      std::string offered;
+      for (std::int64_t o : named->memory_options_bytes) offered += (offered.empty() ? "" : ", ") + std::to_string(o);
       throw InputError("memory_option_bytes", Message("error.memory_option.not_offered").text("allowed", offered.empty() ? "-" : offered));
     }
-    std::vector<double>& prices = named->memory_option_prices_usd;
-    const auto index = static_cast<std::size_t>(at - options.begin());
-    if (index < prices.size()) {
-      named->price_usd = prices[index];
-      prices = {prices[index]};
-    }
-    options = {chosen};
   }
   if (has_machine(body)) return parse_machine(body, catalog, named);
   return *named;
