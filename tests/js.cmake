@@ -94,8 +94,10 @@ if(LLMSIZER_NODE)
   # and the ranking in one call, and app.js's use of it), the trained-context verdicts
   # (context_limit.cpp) and three more refusals and warnings with their messages: 363,133 bytes in 11
   # requests (module 310,360), 2,389 over the last guard, measured together in this tree; the guard
-  # 363,500 bytes.
+  # 363,500 bytes. The review's moves into the estimator (the draft's vocabulary rule and launch command,
+  # a device's memory configuration) and the speed-up's longer label: 363,723 bytes (module 310,903,
+  # +543; i18n/en.json +55); the guard 364,000 bytes.
   add_test(NAME wasm.page_size_budget
-           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 363500)
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_size.mjs ${LLMSIZER_WASM_WEB_DIR} 364000)
   set_tests_properties(wasm.page_size_budget PROPERTIES SKIP_RETURN_CODE 77 LABELS "js" TIMEOUT 180 RESOURCE_LOCK chromium WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
 endif()
