@@ -89,18 +89,28 @@ try {
     await context.close();
   }
 
+  /** Waits until `fn(arg)` holds in `p`, asking it every 250 ms: Playwright's own wait polls with eval
+   *  when its predicate is not true at once, which the page's Content-Security-Policy forbids. */
+  const until = async (p, fn, arg, what, timeout = 30000) => {
+    const end = Date.now() + timeout;
+    while (!(await p.evaluate(fn, arg))) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  };
+
   const context = await browser.newContext();
   let page = watch(await context.newPage());
   // ---------------------------------------------------------------- 1. the first visit
   let from = sent();
   await page.goto(url);
   await ready(page);
-  await page.waitForFunction(() => navigator.serviceWorker && navigator.serviceWorker.controller, null, { timeout: 30000 });
+  await until(page, () => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller), null, 'the worker to control the page');
   const core = ['index.html', 'llmsizer.wasm', 'llmsizer.js', 'app.js', 'lib/view.js', 'i18n/en.json'];
-  await page.waitForFunction(async (names) => {
+  await until(page, async (names) => {
     const keys = (await (await caches.open('llmsizer-files')).keys()).map((r) => new URL(r.url).pathname.slice(1));
     return names.every((n) => keys.includes(n));
-  }, core, { timeout: 30000, polling: 250 });
+  }, core, "the page's files in the cache");
   await quiet();
   console.log(`first visit: ${sent() - from} bytes sent by the server`);
   const firstVerdict = await verdict(page);
@@ -121,10 +131,10 @@ try {
   const embed = watch(await context.newPage());
   await embed.goto(`${url}embed.html`);
   await ready(embed);
-  await embed.waitForFunction(async () => {
+  await until(embed, async () => {
     const keys = (await (await caches.open('llmsizer-files')).keys()).map((r) => new URL(r.url).pathname.slice(1));
     return ['embed.html', 'embed.js', 'boot.js', 'style.css'].every((n) => keys.includes(n));
-  }, null, { timeout: 30000, polling: 250 });
+  }, null, "the embed's files in the cache");
   const embedVerdict = await embed.textContent('#verdict');
 
   // ---------------------------------------------------------------- 3. the network off
@@ -156,10 +166,10 @@ try {
   await ready(page);
   t.check(await page.evaluate(() => globalThis.llmsizerChangedBuild === true), `the visit after a new build runs the changed file (asked ${asked.join(' ')})`);
   // The new worker takes over and keeps the changed file under its new hash, the others as they were.
-  await page.waitForFunction(async (old) => {
+  await until(page, async (old) => {
     const keys = (await (await caches.open('llmsizer-files')).keys()).map((r) => r.url.slice(location.origin.length + 1));
     return keys.some((k) => k.startsWith('lib/view.js?') && k !== old) && !keys.includes(old);
-  }, oldKey, { timeout: 30000, polling: 250 });
+  }, oldKey, 'the changed file kept under its new hash');
   await quiet();
   const keys = await kept(page);
   t.check(keys.some((k) => k.startsWith('llmsizer.wasm?')) && keys.some((k) => k.startsWith('index.html?')),
