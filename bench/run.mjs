@@ -63,6 +63,10 @@ const cases = [
   ['recommend (catalog ×10)', 'recommendGrown', 3, JSON.stringify(base)],
   ['recommend (catalog ×10, english_text false)', 'recommendGrown', 3, JSON.stringify({ ...base, english_text: false })],
   ['recommend (catalog ×10, the page\'s request)', 'recommendGrown', 3, JSON.stringify({ ...base, english_text: false, max_options: 10 })],
+  // Serving (task serve): the contract's worked example, its simulation of 1,000 requests and the
+  // throughput-latency curve in one answer; then the serving recommendation over the catalog.
+  ['serve (1,000 requests and the curve)', 'estimate', 5, JSON.stringify({ task: 'serve', model: 'llama-3.1-8b-instruct', weights: 'fp8', kv_cache: 'fp8', engine: 'vllm', hardware: 'nvidia-h100-sxm', workload: { input_tokens: 1000, output_tokens: 1000, concurrency: 64 } })],
+  ['serve recommend (20 people, 32B AWQ, a latency target)', 'recommend', 3, JSON.stringify({ task: 'serve', model: 'qwen2.5-32b-instruct', weights: 'awq-int4', engine: 'vllm', workload: { input_tokens: 2000, output_tokens: 500, concurrency: 20 }, slo: { ttft_ms: 3000, tpot_ms: 60 } })],
   ['listModels', 'listModels', 10, ''],
   ['listHardware', 'listHardware', 10, ''],
   // The header's bytes and the whole checkpoint's size, on both sides (a size of just the header's

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The JSON edge: contract fields, and bad requests answered with an error naming the field.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -214,6 +215,133 @@ TEST_CASE("A memory size out of its range is refused as a size, naming the field
   const json negative = estimate({{"model", "qwen2.5-0.5b-instruct"}, {"machine", {{"ram_bytes", "16 GiB"}, {"gpus", 1}, {"vram_bytes", -1}}}});
   CHECK(negative["error"]["field"] == "machine.vram_bytes");
   CHECK(negative["error"]["message_data"]["id"] == "error.memory_range.not_negative");
+}
+
+TEST_CASE("engine_version is read in each engine's own numbering and echoed as written", "[api][engine_version]") {
+  // The encoding the rules compare: major × 100 + minor (transformers 4.45 → 445, vLLM 0.6 → 6,
+  // 0.10 → 10), a llama.cpp build its number. Each form as the engine's releases tag it.
+  const auto [engine, version] = GENERATE(table<std::string, std::string>({
+      {"transformers", "4.45"},
+      {"transformers", "4.46.0"},
+      {"transformers", "4.57.0.dev0"},
+      {"vllm", "0.6.0"},
+      {"vllm", "0.10.1"},
+      {"vllm", "v0.8.5"},
+      {"vllm", "0.10.1.1"},
+      {"vllm", "0.6.3.post1"},
+      {"vllm", "0.6.4.dev26+g1a2b3c4"},
+      {"sglang", "0.3.0"},
+      {"sglang", "0.4.6"},
+      {"llama.cpp", "b6918"},
+      {"llama.cpp", "6918"},
+      {"llama.cpp", "b6918-1d2e3f4a"},
+      {"llama.cpp", "version: 6918 (1d2e3f4a)"},
+      {"llama.cpp", "build 2f68ce7cf (6918)"},
+      {"llama.cpp", "build: 6918 (2f68ce7cf)"},
+      {"ollama", "0.12.3"},
+      {"autoawq", "0.2.6"},
+      {"litgpt", "0.5.3"},
+      {"generic", "1.0.0rc2"},  // TensorRT-LLM's numbering, read the same for any engine
+      {"generic", "v0.2.0"},    // LMDeploy's
+      {"generic", "0.17"},
+  }));
+  CAPTURE(engine, version);
+  const json r = estimate({{"model", "qwen2.5-7b-instruct"}, {"engine", engine}, {"engine_version", version}, {"hardware", "nvidia-h100-sxm"}});
+  REQUIRE_FALSE(r.contains("error"));
+  CHECK(r["settings"]["engine_version"] == version);
+  // An engine none of whose figures depend on the version says so rather than ignoring it.
+  std::vector<std::string> ids;
+  for (const auto& w : r["warnings_data"]) ids.push_back(w["id"].get<std::string>());
+  const bool no_rule = std::find(ids.begin(), ids.end(), "warning.engine_version.no_rule") != ids.end();
+  CHECK(no_rule == (engine != "transformers" && engine != "vllm"));
+  const bool vllm_note = std::find(ids.begin(), ids.end(), "warning.engine_version.vllm_step_overhead") != ids.end() ||
+                         std::find(ids.begin(), ids.end(), "warning.engine_version.vllm_v1_step_overhead") != ids.end();
+  CHECK(vllm_note == (engine == "vllm"));
+}
+
+TEST_CASE("engine_version encodes major × 100 + minor, and a llama.cpp build as its number", "[api][engine_version]") {
+  // transformers 4.44 and 4.45 differ (the whole prompt's logits before 4.45): the encoding orders them.
+  const auto peak = [](const char* version) {
+    return estimate({{"model", "qwen2.5-7b-instruct"}, {"engine", "transformers"}, {"engine_version", version}, {"input_tokens", 4096}})["memory"]["parts"]["activations"].get<std::int64_t>();
+  };
+  CHECK(peak("4.44") > peak("4.45"));
+  CHECK(peak("4.45") == peak("v4.45.2"));
+  // vLLM before 0.6 keeps its measured step overhead without a note; 0.6 and 0.7 (still V0) are told
+  // it was measured on v0.5.3; V1 (0.8 and later, and no version named) has its own, said to be an assumption.
+  const auto with = [](const char* version) {
+    json r = {{"model", "qwen2.5-7b-instruct"}, {"engine", "vllm"}, {"hardware", "nvidia-h100-sxm"}};
+    if (version[0] != '\0') r["engine_version"] = version;
+    return estimate(r);
+  };
+  const json old = with("0.5.3");
+  const json v0 = with("0.7.3");
+  const json v1 = with("0.10.1");
+  CHECK(old["throughput"]["step_ms"]["engine_fixed"] == 3.8);
+  CHECK(v0["throughput"]["step_ms"]["engine_fixed"] == 3.8);
+  CHECK(v1["throughput"]["step_ms"]["engine_fixed"] == 1.0);
+  CHECK(with("")["throughput"]["step_ms"]["engine_fixed"] == 1.0);
+  CHECK(old["warnings_data"].dump().find("vllm_step_overhead") == std::string::npos);
+  CHECK(v0["warnings_data"].dump().find("\"warning.engine_version.vllm_step_overhead\"") != std::string::npos);
+  CHECK(v1["warnings_data"].dump().find("vllm_v1_step_overhead") != std::string::npos);
+}
+
+TEST_CASE("engine_version out of an engine's numbering is refused, naming the field and the forms", "[api][engine_version][errors]") {
+  const auto [engine, version, id] = GENERATE(table<std::string, std::string, std::string>({
+      {"vllm", "b6918", "error.engine_version"},
+      {"vllm", "0.0", "error.engine_version"},
+      {"vllm", "0.6.0 beta", "error.engine_version"},
+      {"transformers", "four", "error.engine_version"},
+      {"transformers", "4", "error.engine_version"},
+      {"transformers", "400.1", "error.engine_version"},
+      {"sglang", "0.4.x", "error.engine_version"},
+      {"llama.cpp", "4.45", "error.engine_version_build"},
+      {"llama.cpp", "1d2e3f4a", "error.engine_version_build"},
+      {"llama.cpp", "b6918-xyz", "error.engine_version_build"},
+      {"llama.cpp", "build 2f68ce7cf", "error.engine_version_build"},
+      {"ollama", "b6918", "error.engine_version"},
+  }));
+  CAPTURE(engine, version);
+  const json r = estimate({{"model", "qwen2.5-7b-instruct"}, {"engine", engine}, {"engine_version", version}});
+  REQUIRE(r.contains("error"));
+  CHECK(r["error"]["field"] == "engine_version");
+  CHECK(r["error"]["message_data"]["id"] == id);
+  const std::string message = r["error"]["message"].get<std::string>();
+  CHECK(message.find(version) != std::string::npos);
+  if (id == "error.engine_version") {
+    CHECK(message.find(engine) != std::string::npos);
+    CHECK(message.find("major.minor") != std::string::npos);
+  } else {
+    CHECK(message.find("b6918") != std::string::npos);
+  }
+}
+
+TEST_CASE("throughput.step_ms lists every part its total sums", "[api][throughput]") {
+  // Mixtral-8x7B in transformers 4.45 (before 4.53: the loop runs all 8 experts of each of the 32
+  // layers, 32 × 8 × 80 µs = 20.48 ms, beside the device and host time), on two GPUs (a hand-off);
+  // Llama-3.1-8B in vLLM on two GPUs (all-reduces and the engine's fixed time); FP8 in
+  // transformers (synchronizing linears: host and device add up); a partial CPU offload.
+  const auto request = GENERATE(
+      json{{"model", "mixtral-8x7b-instruct-v0.1"}, {"engine", "transformers"}, {"engine_version", "4.45"}, {"hardware", "nvidia-h100-sxm"}, {"gpus", 2}},
+      json{{"model", "llama-3.1-8b-instruct"}, {"engine", "vllm"}, {"hardware", "nvidia-h100-sxm"}, {"gpus", 2}},
+      json{{"model", "qwen2.5-7b-instruct"}, {"engine", "transformers"}, {"weights", "fp8"}, {"hardware", "nvidia-h100-sxm"}},
+      json{{"model", "llama-3.1-8b-instruct"}, {"engine", "llama.cpp"}, {"weights", "q4_k_m"}, {"n_gpu_layers", 16}, {"hardware", "nvidia-rtx-4090"}});
+  CAPTURE(request.dump());
+  const json r = estimate(request);
+  REQUIRE_FALSE(r.contains("error"));
+  const json& step = r["throughput"]["step_ms"];
+  CAPTURE(step.dump());
+  double sum = 0;
+  for (const auto& part : step["sum_of"]) sum += step[part.get<std::string>()].get<double>();
+  // Each part is rounded to 1e-4 ms in the answer.
+  CHECK(std::abs(sum - step["total"].get<double>()) <= 3e-4);
+  const double device = std::max(step["memory"].get<double>(), step["compute"].get<double>());
+  CHECK(std::abs(step["device"].get<double>() - device) <= 1e-4);
+  const double host = step["host_launch"].get<double>();
+  const double overlapped = step["overlap"] == "sum" ? device + host : std::max(device, host);
+  CHECK(std::abs(step["overlapped"].get<double>() - overlapped) <= 2e-4);
+  CHECK(step["attention"].get<double>() <= step["memory"].get<double>());
+  if (request["model"] == "mixtral-8x7b-instruct-v0.1") CHECK(step["expert_loop"] == 20.48);
+  if (request.value("weights", "") == "fp8") CHECK(step["overlap"] == "sum");
 }
 
 }  // namespace api_test

@@ -254,10 +254,16 @@ TEST_CASE("quantization_config names the stored weight format", "[config][quanti
   CHECK(stored({{"quant_method", "compressed-tensors"},
                 {"config_groups", {{"group_0", {{"weights", {{"num_bits", 8}, {"type", "float"}, {"strategy", "channel"}}}}}}}}) == "fp8-channel");
   CHECK(stored({{"quant_method", "mxfp4"}}) == "mxfp4");
+  // NVFP4 as TensorRT Model Optimizer exports it (config.json, or hf_quant_config.json's nesting)
+  // and as llm-compressor writes it.
+  CHECK(stored({{"quant_method", "modelopt"}, {"quant_algo", "NVFP4"}, {"group_size", 16}}) == "nvfp4");
+  CHECK(stored({{"quant_method", "modelopt"}, {"quantization", {{"quant_algo", "NVFP4"}}}}) == "nvfp4");
+  CHECK(stored({{"quant_method", "compressed-tensors"},
+                {"config_groups", {{"group_0", {{"weights", {{"num_bits", 4}, {"type", "float"}, {"strategy", "tensor_group"}, {"group_size", 16}}}}}}}}) == "nvfp4");
   CHECK(stored({{"quant_method", "bitsandbytes"}, {"load_in_4bit", true}, {"bnb_4bit_quant_type", "nf4"}}) == "nf4");
   // A format without a catalog entry is named in a warning and leaves the default.
   json c = llama_1b();
-  c["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "NVFP4"}};
+  c["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "W4A8_AWQ"}};
   std::vector<Message> warnings;
   CHECK(model_from_hf_config(c, "config", warnings).stored_weights.empty());
   CHECK(test_support::any_contains(warnings, "modelopt"));

@@ -58,6 +58,7 @@ TEST_CASE("Transformers vLLM and MLX formats carry their scales in bits per weig
       {"gptq-int2", 2.0 + 16.0 / 128 + 2.0 / 128},
       {"awq-int4", 4.0 + 16.0 / 128 + 4.0 / 128},
       {"mxfp4", 4.25},                                 // 32 × 4 bits + 8-bit E8M0 per 32
+      {"nvfp4", 4.5},                                  // 16 × 4 bits + 8-bit E4M3 per 16
       {"mlx-4bit", 4.5},                               // 4 + (16-bit scale + 16-bit bias) / 64
       {"mlx-8bit", 8.5},
       {"fp8", 8.0}}));
@@ -329,6 +330,31 @@ TEST_CASE("The estimate reports weights_detail and group_size for quantized form
   r = test_support::estimate({{"model", "meta-llama-3-8b"}, {"weights", "q4_k_m"}, {"group_size", 64}});
   REQUIRE_FALSE(r.contains("error"));
   CHECK(r["warnings"].dump().find("group_size: ignored") != std::string::npos);
+}
+
+TEST_CASE("Llama-3.1-8B-Instruct in NVFP4: linear layers at 9 bytes per 16, the rest 16-bit, by hand", "[quantization][nvfp4]") {
+  const ModelSpec m = preset("llama-3.1-8b-instruct");
+  const WeightsLayout l = weights_layout(m, format("nvfp4"));
+  // Linear weights per layer: q 4096 x 4096, k and v 4096 x 1024, o 4096 x 4096, gate and up
+  // 4096 x 14336, down 14336 x 4096 = 218,103,808; x 32 layers = 6,979,321,856 in 224 matrices.
+  constexpr std::int64_t kLinear = 32LL * (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336);
+  static_assert(kLinear == 6'979'321'856);
+  // Each: E2M1 codes (n / 2) + one E4M3 scale per 16 (n / 16) + fp32 weight_scale_2 and input_scale.
+  constexpr std::int64_t kLinearBytes = kLinear / 2 + kLinear / 16 + 224 * 8;
+  // Embedding and lm_head (untied) 128,256 x 4,096 each, 65 RMSNorm weights of 4,096: bf16.
+  constexpr std::int64_t kSixteenBitBytes = 2 * (2 * 128256LL * 4096 + 65 * 4096);
+  CHECK(kLinearBytes + kSixteenBitBytes == 6'027'749'120);
+  CHECK(l.total_bytes == kLinearBytes + kSixteenBitBytes);
+  const auto list = tensor_list(m);
+  for (std::size_t i = 0; i < list->tensors.size(); ++i) {
+    CAPTURE(list->tensors[i].name);
+    const bool linear = list->tensors[i].is_matrix() && list->tensors[i].layer >= 0;
+    CHECK(l.tensors[i].type == std::string(linear ? "NVFP4" : "BF16"));
+  }
+  // A published NVFP4 checkpoint of this model (llm-compressor, lm_head kept bf16):
+  // huggingface.co/weiweiz1/llama3.1-8b-nvfp, model-00001-of-00002.safetensors 4.98 GB +
+  // model-00002-of-00002.safetensors 1.05 GB = 6.03 GB, each figure rounded to 10 MB: within 0.5%.
+  CHECK_THAT(static_cast<double>(l.total_bytes), WithinRel(6.03e9, 0.005));
 }
 
 TEST_CASE("list_options groups the weight formats by ecosystem", "[quantization][api]") {

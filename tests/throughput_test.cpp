@@ -2,6 +2,8 @@
 // Speed: decode roofline by hand (bytes over effective bandwidth), compute-bound at large batch, MoE
 // reads only the experts a batch touches, prefill FLOPs and time to first token, tensor-parallel
 // all-reduces, partial offload and the CPU-or-GPU comparison.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "llmsizer/hardware.hpp"
@@ -191,6 +193,50 @@ TEST_CASE("SGLang decode is a fixed step cost plus the weights at its kernels' s
   const StepTime t = decode_step(m, engine_settings("bf16", Engine::sglang, 0, 1, 2048), hw("nvidia-h20"), SpeedPlacement{1, -1}, 1025);
   CHECK_THAT(t.fixed_s, WithinRel(1.1e-3, 1e-9));
   CHECK_THAT(t.total_s, WithinRel(2049.0 / 2048 / 81.73, 0.05));
+}
+
+namespace {
+/// The additive parts of a step (StepTime), summed as its total is.
+double additive_sum(const StepTime& t) { return t.overlapped_s + t.serial_s + t.offload_s + t.communication_s + t.fixed_s; }
+}  // namespace
+
+TEST_CASE("A step's additive parts sum to its total: Mixtral's expert loop is one of them", "[throughput][moe][transformers]") {
+  // Mixtral-8x7B in transformers 4.45 (before 4.53, kTransformersHitExpertsVersion): the Python
+  // loop runs all 8 experts of each of the 32 MoE layers, 32 × 8 × 80 µs = 20.48 ms, serialized
+  // after the device and host time; two GPUs hand the hidden state over once.
+  const ModelSpec m = test_support::preset("mixtral-8x7b-instruct-v0.1");
+  const StepTime t = decode_step(m, engine_settings("bf16", Engine::transformers, 445, 1024, 1024), hw("nvidia-h100-sxm"), SpeedPlacement{2, -1}, 1536);
+  CHECK_THAT(t.serial_s, WithinRel(32 * 8 * 80e-6, 1e-9));
+  CHECK(t.communication_s > 0);
+  CHECK_FALSE(t.host_waits);
+  CHECK_THAT(t.overlapped_s, WithinRel(std::max({t.memory_s, t.compute_s, t.host_launch_s}), 1e-12));
+  CHECK_THAT(additive_sum(t), WithinRel(t.total_s, 1e-9));
+  // Without the loop the parts would fall short of the total by exactly the loop.
+  CHECK_THAT(t.total_s - (t.overlapped_s + t.communication_s + t.fixed_s), WithinRel(t.serial_s, 1e-9));
+  // 4.53 and later: the 2 chosen experts, 32 × 2 × 80 µs = 5.12 ms; still a part of the sum.
+  const StepTime hit = decode_step(m, engine_settings("bf16", Engine::transformers, 453, 1024, 1024), hw("nvidia-h100-sxm"), SpeedPlacement{1, -1}, 1536);
+  CHECK_THAT(hit.serial_s, WithinRel(32 * 2 * 80e-6, 1e-9));
+  CHECK_THAT(additive_sum(hit), WithinRel(hit.total_s, 1e-9));
+}
+
+TEST_CASE("A dense step's additive parts sum to its total on every path", "[throughput]") {
+  const ModelSpec m = test_support::preset("llama-3.1-8b-instruct");
+  // vLLM on two GPUs: the device or the launches, all-reduces and the engine's fixed time.
+  const StepTime vllm = decode_step(m, engine_settings("bf16", Engine::vllm, 0, 1024, 1024), hw("nvidia-h100-sxm"), SpeedPlacement{2, -1}, 1536);
+  CHECK(vllm.communication_s > 0);
+  CHECK(vllm.fixed_s > 0);
+  CHECK_THAT(additive_sum(vllm), WithinRel(vllm.total_s, 1e-9));
+  // transformers FP8: synchronizing linears make host and device take turns (their sum).
+  const StepTime fp8 = decode_step(m, engine_settings("fp8", Engine::transformers, 0, 1024, 1024), hw("nvidia-h100-sxm"), SpeedPlacement{1, -1}, 1536);
+  CHECK(fp8.host_waits);
+  CHECK_THAT(fp8.overlapped_s, WithinRel(fp8.host_launch_s + std::max(fp8.memory_s, fp8.compute_s), 1e-12));
+  CHECK_THAT(additive_sum(fp8), WithinRel(fp8.total_s, 1e-9));
+  // Partial offload and CPU only: the device and the CPU's layers.
+  const StepTime offload = decode_step(m, test_support::inference("q4_k_m", 1024, 1024), hw("nvidia-rtx-4090"), SpeedPlacement{1, 16}, 1536);
+  CHECK(offload.offload_s > 0);
+  CHECK_THAT(additive_sum(offload), WithinRel(offload.total_s, 1e-9));
+  const StepTime cpu = decode_step(m, test_support::inference("q4_k_m", 1024, 1024), hw("amd-ryzen-9-7950x"), SpeedPlacement{0, -1}, 1536);
+  CHECK_THAT(additive_sum(cpu), WithinRel(cpu.total_s, 1e-9));
 }
 
 }  // namespace throughput_test

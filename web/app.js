@@ -26,6 +26,7 @@ let lastResponse = null;
 let extrasTimer = 0;
 let urlTimer = 0;
 let extrasGeneration = 0;
+let extrasPending = false;  // the extras wait for their timer (scheduleExtras)
 let showAllOptions = false;
 /** Rows of the ranking shown before the reader asks for all. */
 const RANKING_ROWS = 10;
@@ -33,13 +34,18 @@ let showAllPrecisions = false;
 let probeName = '';    // the core's name for a loaded probe file's device ("measured: …")
 let probeSource = '';  // where that probe file came from (its file name, or this browser)
 let hubRead = null;    // {plan, chosen}: the repository read by id, while its model is in use
+let serveView = null;  // lib/serve.js, loaded when the Serve task is first shown
+let serveViewLoading = null;
+let serveRanking = {};  // the Serve task's ranking: its request and the core's answer, asked again only when the request changes
 
 const modelById = new Map();
 const hardwareById = new Map();
 const NUMBER_KEYS = ['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'budget_gb',
-  'machine_ram_gib', 'machine_vram_gib', 'machine_gpus'];
-const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens', 'ubatch', 'parallel', 'draft_max', 'draft_acceptance'];  // empty means "not set" (0)
-const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal', 'cpu'];
+  'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'concurrency', 'request_rate', 'serve_input_tokens', 'serve_output_tokens', 'tp'];
+const OPTIONAL_NUMBER_KEYS = ['group_size', 'dataset_tokens', 'ubatch', 'parallel', 'draft_max', 'draft_acceptance', 'ttft_ms', 'tokens_per_s'];  // empty means "not set" (0)
+const SELECT_KEYS = ['weights', 'kv_cache', 'engine', 'method', 'optimizer', 'precision', 'quantization', 'hardware', 'goal', 'cpu', 'serve_engine', 'serve_load'];
+/** The cards that answer one person's inference or a training run; the Serve task shows its own card instead. */
+const SINGLE_RUN_CARDS = ['chart-card', 'precision-card', 'options-card', 'costs-card'];
 /** The cost table's inputs (outside the form, like the ranking's goal): they change only the table. */
 const USAGE_KEYS = ['hours_per_day', 'tokens_per_day', 'electricity', ...Object.keys(OWNERSHIP_KEYS)];
 
@@ -146,6 +152,7 @@ function fillMenus() {
   $('draft_weights').prepend(option('', t('draft.sameWeights')));
   $('draft_weights').value = state.draft_weights || '';
   fillGrouped($('engine'), options.engines || [], { value: idOf, text: nameOf('engine') });
+  fillGrouped($('serve_engine'), (options.serve || {}).engines || [...menus.serve_engine], { value: idOf, text: nameOf('engine') });
   const training = options.training || {};
   fillGrouped($('method'), training.methods || [...menus.method], { value: idOf, text: nameOf('method') });
   fillGrouped($('optimizer'), training.optimizers || [...menus.optimizer], { value: idOf, text: nameOf('optimizer') });
@@ -283,7 +290,7 @@ function readForm() {
   s.mmap = $('mmap').checked;
   if ($('draft_model').options.length) s.draft_model = $('draft_model').value;
   if ($('draft_weights').options.length) s.draft_weights = $('draft_weights').value;
-  s.task = $('task-training').checked ? 'training' : 'inference';
+  s.task = $('task-training').checked ? 'training' : $('task-serve').checked ? 'serve' : 'inference';
   if (targetPreset('all-linear').length) {
     // The boxes checked, under a preset's name when they are exactly its modules.
     const checked = targetPreset('all-linear').filter((n) => $(`target-${n}`).checked);
@@ -296,8 +303,15 @@ function readForm() {
 
 function showSections() {
   const training = state.task === 'training';
-  $('fs-inference').hidden = training;
+  const serving = state.task === 'serve';
+  $('fs-inference').hidden = training || serving;
   $('fs-training').hidden = !training;
+  $('fs-serve').hidden = !serving;
+  if (!serving && $('serve-ranking')) $('serve-ranking').hidden = true;
+  $('concurrency-row').hidden = state.serve_load === 'request_rate';
+  $('request-rate-row').hidden = state.serve_load !== 'request_rate';
+  // Serving counts its GPUs itself (GPUs per replica × the replicas the load needs).
+  $('gpus-row').hidden = serving;
   $('llama-cpp-settings').hidden = state.engine !== 'llama.cpp';
   $('lora-options').hidden = !(state.method === 'lora' || state.method === 'qlora');
   $('quant-row').hidden = state.method !== 'qlora';
@@ -323,7 +337,7 @@ function showSections() {
   } else {
     $('memory_option_gib').replaceChildren();
   }
-  $('cpu-row').hidden = training || state.hardware === 'budget' || Boolean(device && device.kind === 'cpu');
+  $('cpu-row').hidden = training || serving || state.hardware === 'budget' || Boolean(device && device.kind === 'cpu');
   $('config-clear').disabled = !imported();
 }
 
@@ -336,7 +350,9 @@ function clearErrors() {
 
 /** Puts the core's (English) message next to the field it names, after a translated lead-in. */
 function showFieldError(error, forceId = '') {
-  const key = stateKeyForField(error.field);
+  let key = stateKeyForField(error.field);
+  // Serving has its own engine menu, and its GPUs per replica in place of the number of devices.
+  if (state.task === 'serve' && (key === 'engine' || key === 'gpus')) key = key === 'engine' ? 'serve_engine' : 'tp';
   const modelField = state.file_model ? 'model-file' : state.config ? 'config-text' : 'model';
   const id = forceId || (key === 'model' || key === 'config' || key === 'file_model' ? modelField : key);
   const target = id && $(id);
@@ -424,6 +440,8 @@ function update({ fromForm = true } = {}) {
   if (response.error) {
     showFieldError(response.error);
     $('results').classList.add('stale');
+    // Serving without a device yet: which to buy or rent is still answered.
+    if (state.task === 'serve' && stateKeyForField(response.error.field) === 'hardware') scheduleExtras();
     return;
   }
   render(response);
@@ -438,8 +456,12 @@ function render(response) {
   lastResponse = response;
   $('results').classList.remove('stale');
   setStatus(t('status.ready'));
+  const serving = state.task === 'serve' && response.serving;
+  for (const id of SINGLE_RUN_CARDS) if ($(id)) $(id).hidden = Boolean(serving) || (id === 'precision-card' && state.task === 'training');
+  if ($('serve-card')) $('serve-card').hidden = !serving;
   const verdict = verdictOf(response, state, hardwareName(state.hardware));
-  renderVerdict($('verdict'), response, verdict, { t, f });
+  if (serving) renderServing(response);
+  else renderVerdict($('verdict'), response, verdict, { t, f });
   renderBreakdown($('bar'), $('parts'), response, verdict, { t, f });
   renderSummary(response);
   renderModelInfo(response);
@@ -448,6 +470,32 @@ function render(response) {
   const warnings = messages(t, f, response.warnings, response.warnings_data);
   $('warnings').replaceChildren(...warnings.map((w) => el('li', { text: w })));
   $('warnings-card').hidden = !warnings.length;
+}
+
+/** Loads lib/serve.js (the first time the Serve task needs it), then `then`, and the ranking if its
+ *  timer went off before this view loaded; the page stays busy for the tests until both are drawn. */
+function loadServeView(then) {
+  document.body.dataset.busy = 'true';
+  if (!serveViewLoading) serveViewLoading = import('./lib/serve.js').then((m) => { serveView = m; });
+  serveViewLoading.then(() => {
+    then();
+    if (extrasPending) return;
+    drawExtras();
+    idle();
+  }, (error) => setStatus(`${t('status.failed')} (${String((error && error.message) || error)})`, 'error'));
+}
+
+/** The Serve task's answer (lib/serve.js). */
+function renderServing(response) {
+  if (!serveView) {
+    loadServeView(() => { if (lastResponse === response) renderServing(response); });
+    return;
+  }
+  const gpuName = (response.hardware && response.hardware.name) || hardwareName(state.hardware);
+  serveView.renderServeVerdict($('verdict'), response, { t, f, gpuName });
+  if (!$('serve-card')) return;  // the cards are not in place yet (the first paint)
+  const tpot = ((response.settings || {}).slo || {}).tpot_ms;
+  serveView.renderServeCard($('serve-card'), response, { t, f, gpuName, tpotTarget: typeof tpot === 'number' ? tpot : 0, width: $('serve-card').clientWidth - 32 || 640 });
 }
 
 function renderSummary(response) {
@@ -533,16 +581,19 @@ function scheduleExtras(delay = 120) {
   clearTimeout(extrasTimer);
   const generation = ++extrasGeneration;
   document.body.dataset.busy = 'true';  // tests wait for the extras to be drawn
+  extrasPending = true;
   extrasTimer = setTimeout(() => {
     if (generation !== extrasGeneration) return;
+    extrasPending = false;
     flushUrl();
     drawExtras();
-    delete document.body.dataset.busy;
+    idle();
   }, delay);
 }
 
-/** The chart, the weight formats and the ranking, drawn from the last answer. */
+/** The chart, the weight formats and the ranking, drawn from the last answer (the Serve task: its ranking). */
 function drawExtras() {
+  if (state.task === 'serve') return drawServeRanking();
   if (!lastResponse) return;
   renderChart();
   renderPrecisions();
@@ -553,8 +604,28 @@ function drawExtras() {
 function drawExtrasNow() {
   clearTimeout(extrasTimer);
   ++extrasGeneration;
+  extrasPending = false;
   flushUrl();  // as the timed extras do: the link is written once the answer is whole
   drawExtras();
+  idle();
+}
+
+/** "Which GPUs to buy or rent" (lib/serve.js): the core's recommend for the serve request, about 0.3 s
+ *  in WebAssembly, so asked for on the extras' timer, after the serve answer is drawn, and again only
+ *  when its request changes (not when a row's device is chosen). */
+function drawServeRanking() {
+  if (!$('serve-ranking')) return;
+  if (!serveView) return loadServeView(() => {});
+  const body = JSON.stringify(serveView.rankingRequest(toRequest(state, { withHardware: false })));
+  if (serveRanking.body !== body || serveRanking.answer.error) serveRanking = { body, answer: call('recommend', body) };
+  serveView.renderServeRanking($('serve-ranking'), serveRanking.answer, { t, f, hardware: state.hardware, tp: state.tp,
+    canUse: (id) => menus.hardware && menus.hardware.has(id),
+    use: (o) => { Object.assign(state, { hardware: o.hardware, tp: o.layout.tp }); writeForm(); update({ fromForm: false }); } });
+}
+
+/** The page is drawn (tests wait for it), unless the Serve task's view is still loading. */
+function idle() {
+  if (state.task === 'serve' && !serveView) return;
   delete document.body.dataset.busy;
 }
 
@@ -577,6 +648,11 @@ function answerOf(kind, fn, body) {
 /** One call to the core for everything an edit shows (core: page_answer); returns the estimate's answer. */
 function askPage(estimateBody) {
   pageAnswers = new Map();
+  // Serving has no chart of memory, format rows or ranking: its answer is the estimate alone.
+  if (state.task === 'serve') {
+    const r = call('pageAnswer', `{"estimate":${estimateBody},"chart":[],"formats":[]}`);
+    return r.error || !r.estimate ? call('estimate', estimateBody) : r.estimate;
+  }
   const chart = chartRequests().map((p) => p.body);
   const formats = state.task === 'training' || !orderedWeights().length ? [] : shownPrecisions().shown.map((w) => precisionRequest(idOf(w)));
   const ranking = JSON.stringify(recommendRequest(state, showAllOptions ? 0 : RANKING_ROWS));
@@ -1381,8 +1457,14 @@ function wire() {
     $('results').scrollIntoView();
   });
   let lastWidth = $('chart').clientWidth;
+  let lastServeWidth = $('serve-card').clientWidth;
   window.addEventListener('resize', () => {
     if ($('chart').clientWidth !== lastWidth) { lastWidth = $('chart').clientWidth; scheduleExtras(200); }
+    // The Serve task's curve is drawn at the card's width.
+    if ($('serve-card').clientWidth !== lastServeWidth) {
+      lastServeWidth = $('serve-card').clientWidth;
+      if (state.task === 'serve' && lastResponse && lastResponse.serving) renderServing(lastResponse);
+    }
   });
 }
 

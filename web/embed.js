@@ -16,11 +16,15 @@ let response = S.firstResponse;
 if (response.error) response = S.call('estimate', JSON.stringify(toRequest(S.base)));
 const settings = [];
 const training = state.task === 'training';
-settings.push(t(training ? 'task.training' : 'task.inference'));
+const serving = state.task === 'serve' && Boolean(response.serving);
+settings.push(t(training ? 'task.training' : serving ? 'task.serve' : 'task.inference'));
 settings.push(state.weights);
-if (training) settings.push(t('unit.tokens', { value: f.whole(state.seq_len) }));
+if (serving) {
+  settings.push(state.serve_load === 'request_rate' ? t('serve.embedRate', { rate: f.sig(state.request_rate) }) : t('serve.embedLoad', { count: f.whole(state.concurrency) }));
+  settings.push(t('unit.tokens', { value: f.whole(state.serve_input_tokens + state.serve_output_tokens) }));
+} else if (training) settings.push(t('unit.tokens', { value: f.whole(state.seq_len) }));
 else settings.push(t('unit.tokens', { value: f.whole(state.input_tokens + state.output_tokens) }));
-if (!training && state.batch > 1) settings.push(`${t('field.batch')}: ${f.whole(state.batch)}`);
+if (!training && !serving && state.batch > 1) settings.push(`${t('field.batch')}: ${f.whole(state.batch)}`);
 $('embed-title').textContent = state.config || state.file_model ? state.name || t('import.custom') : (response.model && response.model.name) || state.model;
 $('embed-settings').textContent = settings.join(' · ');
 
@@ -36,7 +40,13 @@ if (state.hardware !== 'budget') {
   hardwareName = h ? h.name || h.id : state.hardware;
 }
 const verdict = verdictOf(response, state, hardwareName);
-renderVerdict($('verdict'), response, verdict, { t, f });
+if (serving) {
+  // The Serve task: the GPUs needed and the core's sentence (lib/serve.js), over the memory of one GPU.
+  const { renderServeVerdict } = await import('./lib/serve.js');
+  renderServeVerdict($('verdict'), response, { t, f, gpuName: (response.hardware && response.hardware.name) || hardwareName });
+} else {
+  renderVerdict($('verdict'), response, verdict, { t, f });
+}
 renderBreakdown($('bar'), $('parts'), response, verdict, { t, f });
 // A training run's parts do not all fit the documented 420 px frame: the table scrolls inside it
 // (style.css), and says so: a line under it while the table is cut, and a fade at the cut edge until

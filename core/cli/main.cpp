@@ -42,7 +42,7 @@ usage:
   llmsizer hardware  [--json]
   llmsizer options
   llmsizer messages                      (every message id with its English template, as JSON)
-  llmsizer validate  [--json | --markdown] [--kind inference|training|file_size|speed]
+  llmsizer validate  [--json | --markdown] [--kind inference|training|file_size|speed|serving]
 
 FILE holds a JSON request (README: The request and response); '-' reads standard input. Flags build or
 override the request instead:
@@ -55,7 +55,7 @@ override the request instead:
        private models; default HF_TOKEN; the token is sent to the endpoint only, never stored)
   --task inference|training  --weights FMT  --kv-cache FMT  --engine NAME
   --input N  --output N  --batch N  --gpus N  --hardware ID  --goal GOAL  --max-options N (recommend: list the best N)
-  --engine-version X.Y (transformers version whose generate is modelled)
+  --engine-version V (the engine's release in its own numbering: 4.45, 0.6.0, v0.8.5; llama.cpp b6918)
   --method full|freeze|lora|qlora  --seq-len N  --micro-batch N  --checkpointing
 Sizes print in GB (10^9 bytes); --gib prints GiB (2^30 bytes).
 Exit status: 0 success, 2 bad request (one line on standard error; with --json the error JSON on
@@ -350,11 +350,13 @@ void print_recommendation(const ordered_json& r) {
 
 void print_hardware(const ordered_json& r) {
   std::printf("%-44s %-9s %5s %10s %10s %10s %10s\n", "id", "kind", "GPUs", "memory GB", "GB/s", "price $", "$/hour");
+  // A figure the catalog does not know is null: printed as 0.
+  const auto number = [](const ordered_json& h, const char* key) { return h.contains(key) && h[key].is_number() ? h[key].get<double>() : 0.0; };
   for (const auto& h : r["hardware"]) {
-    const double price = h["price_usd"].is_number() ? h["price_usd"].get<double>() : 0.0;
-    const double hourly = h["price_usd_per_hour"].is_number() ? h["price_usd_per_hour"].get<double>() : 0.0;
-    std::printf("%-44.44s %-9s %5d %10.1f %10.1f %10s %10s\n", h.value("id", "").c_str(), h.value("kind", "").c_str(), h.value("device_count", 0),
-                h.value("memory_bytes", 0.0) / 1e9, h.value("memory_bandwidth_gb_per_s", 0.0),
+    const double price = number(h, "price_usd");
+    const double hourly = number(h, "price_usd_per_hour");
+    std::printf("%-44.44s %-9s %5d %10.1f %10.1f %10s %10s\n", h.value("id", "").c_str(), h.value("kind", "").c_str(),
+                static_cast<int>(number(h, "device_count")), number(h, "memory_bytes") / 1e9, number(h, "memory_bandwidth_gb_per_s"),
                 price > 0 ? std::to_string(static_cast<long long>(price)).c_str() : "-",
                 hourly > 0 ? std::to_string(hourly).substr(0, 6).c_str() : "-");
   }
@@ -412,6 +414,7 @@ void print_validation_markdown(const llmsizer::ValidationReport& report) {
   std::map<std::string, std::vector<double>> errors, exact_errors;
   std::map<std::string, int> reason_count;
   for (const auto& r : report.rows) {
+    if (r.kind == "serving") continue;  // its own tables below (per source id, per metric)
     if (r.used) {
       if (!errors.count(r.source)) sources.push_back(r.source);
       errors[r.source].push_back(std::fabs(r.error));
@@ -430,6 +433,8 @@ void print_validation_markdown(const llmsizer::ValidationReport& report) {
   }
   std::printf("\n| rows left out | reason |\n|---:|---|\n");
   for (const auto& reason : reasons) std::printf("| %d | %s |\n", reason_count[reason], reason.c_str());
+  std::fputs(llmsizer::serving_accuracy_markdown(report).c_str(), stdout);
+  std::fputs(llmsizer::leave_one_source_out_markdown(report).c_str(), stdout);
 }
 
 int report_error(const std::string& response, bool json_output) {
@@ -565,8 +570,8 @@ int main(int argc, char** argv) {
       }
       kind = value;
     }
-    if (!kind.empty() && kind != "inference" && kind != "training" && kind != "file_size" && kind != "speed") {
-      std::cerr << "llmsizer: --kind: must be one of inference, training, file_size, speed; got " << kind << "\n";
+    if (!kind.empty() && kind != "inference" && kind != "training" && kind != "file_size" && kind != "speed" && kind != "serving") {
+      std::cerr << "llmsizer: --kind: must be one of inference, training, file_size, speed, serving; got " << kind << "\n";
       return kExitBadRequest;
     }
     const llmsizer::ValidationReport report = llmsizer::run_validation(kind);

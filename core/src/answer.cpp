@@ -5,10 +5,18 @@
 
 #include "llmsizer/context_limit.hpp"
 #include "llmsizer/machine.hpp"
+#include <optional>
 
 namespace llmsizer {
 
-const char* task_id(Task task) { return task == Task::training ? "training" : "inference"; }
+const char* task_id(Task task) {
+  switch (task) {
+    case Task::training: return "training";
+    case Task::serve: return "serve";
+    case Task::inference: break;
+  }
+  return "inference";
+}
 
 InferenceSettings Request::inference() const {
   InferenceSettings s;
@@ -227,6 +235,36 @@ DraftAnswer answer_draft(const Request& r, const MemoryEstimate& memory, const I
   return d;
 }
 
+/// Serving on `hw` with `tp` GPUs per replica: the engine's profile, the step model of one
+/// replica, and the simulated workload (serving.hpp), with the weights and reserved bytes per GPU
+/// from the engine's memory rules (`estimate`, at tp GPUs).
+ServingAnswer answer_serve(const Request& r, const HardwareSpec& hw, int tp, const WeightsLayout& layout, const MemoryEstimate& estimate,
+                           bool curve, std::int64_t max_requests = kMaxServeRequests) {
+  ServeSettings s = *r.serve;
+  s.layout.tp = std::max(1, tp);
+  s.workload.requests = std::min(s.workload.requests, max_requests);
+  const int pp = std::max(1, s.layout.pp);
+  const bool offline = s.workload.mode == LoadMode::max_throughput;
+  const ServeEngineProfile engine =
+      serve_engine_profile(s.engine, r.engine_version, s.layout.tp, offline, s.workload.input_tokens + s.workload.output_tokens, s.overrides);
+  const ModelCounts counts = count_model(r.model);
+  const StepModel step = make_step_model(r.model, counts, layout, *r.weights, *r.kv_cache, hw, s.layout.tp, pp, engine);
+  ServeInputs in;
+  in.model = &r.model;
+  in.weights = r.weights;
+  in.kv_cache = r.kv_cache;
+  in.hardware = &hw;
+  in.engine_version = r.engine_version;
+  in.engine_version_text = r.engine_version_text;
+  in.settings = s;
+  in.costs = r.costs;
+  in.weights_bytes = estimate.parts.weights / pp;
+  in.reserved_bytes = estimate.parts.activations + estimate.parts.overhead;
+  in.model_ref = r.model_ref;
+  in.curve = curve;
+  return answer_serving(in, step, engine);
+}
+
 }  // namespace
 
 Answer answer(const Request& r, const Catalog& catalog) {
@@ -248,6 +286,30 @@ Answer answer(const Request& r, const Catalog& catalog) {
       if (a.inference_hardware->hardware.unified_memory) a.memory = without_cuda_context(std::move(a.memory));
     }
     if (r.draft) a.draft = answer_draft(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
+  } else if (r.task == Task::serve) {
+    // One replica's memory by the engine's rules (tp GPUs), then the workload on it.
+    const MemoryByDevices memory(r.model, r.inference(), weights_layout(r.model, format, r.group_size));
+    a.memory = memory.at(r.gpus);
+    a.disk = checkpoint_disk_size(r.model, format, memory.layout());
+    a.weights = summarize_weights(memory.layout());
+    a.warnings.insert(a.warnings.end(), a.memory.warnings.begin(), a.memory.warnings.end());
+    if (r.hardware && r.serve) {
+      // Beyond the model's trained context vLLM, SGLang (and the engines sized like vLLM) do not
+      // start (context_limit.hpp): nothing is simulated.
+      const std::int64_t context = r.serve->workload.input_tokens + r.serve->workload.output_tokens;
+      const std::int64_t trained = trained_context(r.model);
+      if (trained > 0 && context > trained && beyond_context(r.engine) == BeyondContext::refuses) {
+        ServingAnswer refused;
+        refused.capacity.fits = false;
+        refused.meets_slo = false;
+        refused.replicas = 0;
+        refused.gpus_needed = 0;
+        refused.summary = Message("verdict.beyond_context.refused").text("engine", serve_engine_id(r.serve->engine)).grouped("context", context).grouped("trained", trained);
+        a.serving = std::move(refused);
+      } else {
+        a.serving = answer_serve(r, *r.hardware, r.serve->layout.tp, memory.layout(), a.memory, true);
+      }
+    }
   } else {
     const WeightsLayout layout = weights_layout(r.model, format, r.group_size);
     TrainingEstimate training = estimate_training(r.model, r.training);
@@ -285,6 +347,66 @@ Message fit_summary(Verdict verdict, std::int64_t headroom_bytes, std::int64_t m
     case Verdict::no_fit: break;
   }
   return Message("verdict.no_fit").bytes("short", -headroom_bytes);
+}
+
+ServeRecommendation recommend_serving(const Request& r, const Catalog& catalog) {
+  ServeRecommendation rec;
+  // Beyond the trained context the engine does not start on any device (context_limit.hpp).
+  const std::int64_t trained = trained_context(r.model);
+  if (trained > 0 && r.serve->workload.input_tokens + r.serve->workload.output_tokens > trained && beyond_context(r.engine) == BeyondContext::refuses) {
+    return rec;
+  }
+  // The engine's memory per tensor-parallel size, counted once for every device.
+  const MemoryByDevices memory(r.model, r.inference(), weights_layout(r.model, *r.weights, r.group_size));
+  for (const HardwareSpec& hw : catalog.all_hardware()) {
+    // GPUs to buy (with a list price) and instances to rent; not CPUs, laptops or unified-memory boxes.
+    if (hw.is_cpu() || hw.unified_memory || hw.kind == HardwareKind::laptop || hw.memory_bandwidth_gb_per_s <= 0) continue;
+    if (effective_tflops(hw, false) <= 0) continue;  // its prompts cannot be timed
+    if (!hw.is_rented() && !(hw.kind == HardwareKind::gpu && hw.price_usd > 0)) continue;
+    if (!hw.unsupported.id.empty()) continue;
+    const int most = hw.kind == HardwareKind::instance ? std::max(1, hw.device_count) : std::max(1, std::min(8, max_devices(hw)));
+    // Each tensor-parallel group (powers of two) whose KV cache holds one request; the cheapest a
+    // month that meets the target is kept (more GPUs per replica hold more sequences each).
+    std::optional<ServeOption> best;
+    const auto better = [](const ServeOption& a, const ServeOption& b) {
+      if (a.answer.meets_slo != b.answer.meets_slo) return a.answer.meets_slo;
+      if (a.answer.cost.per_month_usd != b.answer.cost.per_month_usd) return a.answer.cost.per_month_usd < b.answer.cost.per_month_usd;
+      return a.answer.gpus_needed < b.answer.gpus_needed;
+    };
+    for (int tp = 1; tp <= most; tp *= 2) {
+      ++rec.evaluated;
+      const MemoryEstimate& at = memory.at(tp);
+      const std::int64_t device = hw.cuda_total_bytes > 0 ? hw.cuda_total_bytes : hw.device_memory_bytes;
+      if (at.parts.weights / std::max(1, r.serve->layout.pp) >= device) continue;
+      ServeOption o;
+      o.hardware = &hw;
+      o.tp = tp;
+      o.answer = answer_serve(r, hw, tp, memory.layout(), at, false, kServeRecommendRequests);
+      if (!o.answer.capacity.fits) continue;
+      if (!best || better(o, *best)) best = std::move(o);
+    }
+    if (!best) continue;
+    if (best->answer.meets_slo && best->answer.cost.basis != "none") {
+      rec.options.push_back(std::move(*best));
+    } else {
+      best->reason = best->answer.meets_slo ? Message("serve.miss.no_price")
+                                            : Message("serve.miss.slo").integer("replicas", best->answer.replicas).integer("gpus", best->answer.gpus_needed);
+      rec.near_misses.push_back(std::move(*best));
+    }
+  }
+  const auto monthly = [](const ServeOption& a, const ServeOption& b) {
+    if (a.answer.cost.per_month_usd != b.answer.cost.per_month_usd) return a.answer.cost.per_month_usd < b.answer.cost.per_month_usd;
+    return a.hardware->id < b.hardware->id;
+  };
+  std::sort(rec.options.begin(), rec.options.end(), monthly);
+  // Near misses: the fastest per GPU first (closest to meeting the target).
+  std::sort(rec.near_misses.begin(), rec.near_misses.end(), [](const ServeOption& a, const ServeOption& b) {
+    if (a.answer.output_tokens_per_s_per_gpu != b.answer.output_tokens_per_s_per_gpu) return a.answer.output_tokens_per_s_per_gpu > b.answer.output_tokens_per_s_per_gpu;
+    return a.hardware->id < b.hardware->id;
+  });
+  if (rec.near_misses.size() > kNearMisses) rec.near_misses.resize(kNearMisses);
+  if (rec.options.size() > r.max_options) rec.options.resize(r.max_options);
+  return rec;
 }
 
 Recommendation recommend(const Request& r, const Catalog& catalog) {

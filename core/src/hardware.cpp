@@ -76,6 +76,10 @@ bool choose_memory_option(HardwareSpec& hw, std::int64_t bytes) {
 void copy_accelerator_figures(HardwareSpec& to, const HardwareSpec& from) {
   to.memory_bandwidth_gb_per_s = from.memory_bandwidth_gb_per_s;
   to.matrix_tflops = from.matrix_tflops;
+  to.fp8_tflops = from.fp8_tflops;
+  to.fp4_tflops = from.fp4_tflops;
+  to.achievable_matrix_tflops = from.achievable_matrix_tflops;
+  to.achievable_fp8_tflops = from.achievable_fp8_tflops;
   to.fp32_tflops = from.fp32_tflops;
   to.link_gb_per_s = from.link_gb_per_s;
   to.pcie_gb_per_s = from.pcie_gb_per_s;
@@ -99,6 +103,12 @@ double apple_gpu_working_set_fraction(std::int64_t ram_bytes) {
 std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_bytes) {
   if (hw.unified_memory) {
     if (hw.gpu_memory_limit_bytes > 0) return std::min(hw.gpu_memory_limit_bytes, physical_bytes);
+    // NVIDIA's unified memory (DGX Spark's GB10): CUDA may allocate all memory the operating system
+    // does not hold (its total as CUDA reports it, catalogued), so the OS's reserve comes off that,
+    // not AMD's half.
+    if (hw.cuda_total_bytes > 0 && physical_bytes == hw.device_memory_bytes) {
+      return std::max<std::int64_t>(0, std::min(hw.cuda_total_bytes, physical_bytes) - kOsReserveBytes);
+    }
     if (!is_apple(hw)) return physical_bytes / 2;  // kAmdUnifiedGpuFraction
     // Whole bytes: 2/3 or 3/4 of the RAM (apple_gpu_working_set_fraction), in integer arithmetic.
     return apple_gpu_working_set_fraction(physical_bytes) < 0.7 ? physical_bytes / 3 * 2 : physical_bytes / 4 * 3;

@@ -209,6 +209,9 @@ std::vector<Message> memory_assumptions(const MemoryAssumptionInputs& in) {
       const std::int64_t usable = usable_device_bytes(hw, ram);
       if (hw.gpu_memory_limit_bytes > 0) {
         out.push_back(Message("assumption.gpu_limit_set").bytes("usable", usable).memory_size("memory", ram));
+      } else if (hw.cuda_total_bytes > 0 && ram == hw.device_memory_bytes) {
+        out.push_back(Message("assumption.nvidia_unified").bytes("cuda_total", hw.cuda_total_bytes).bytes("reserve", kOsReserveBytes)
+                          .bytes("usable", usable).memory_size("memory", ram));
       } else if (is_apple(hw)) {
         out.push_back(Message(apple_gpu_working_set_fraction(ram) < 0.7 ? "assumption.apple_share_two_thirds" : "assumption.apple_share_three_quarters")
                           .bytes("usable", usable).memory_size("memory", ram));

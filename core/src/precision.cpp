@@ -72,6 +72,16 @@ constexpr WeightFormat kWeightFormats[] = {
     // E8M0 shared scale = 17 bytes per 32 = 4.25 bits. gpt-oss checkpoints store only the MoE
     // experts in MXFP4 (*_blocks, *_scales); attention, router, embeddings, lm_head in bf16.
     {"mxfp4", "MXFP4 (gpt-oss: MoE experts)", Ecosystem::vllm, G("MXFP4").block_elements, G("MXFP4").block_bytes, "OCP MX spec v1.0 MXFP4; openai/gpt-oss model card", S::mxfp4, 4, 32, false, GgufFileType::none},
+    // NVFP4, NVIDIA's FP4 as TensorRT Model Optimizer exports it and TensorRT-LLM, vLLM and SGLang
+    // load it (quant_algo NVFP4; compressed-tensors "nvfp4"): FP4 E2M1 values in blocks of 16, each
+    // block with one FP8 E4M3 scale, so 16 x 0.5 + 1 = 9 bytes per 16 weights = 4.5 bits, and per
+    // tensor an fp32 global scale (weight_scale_2) and the activations' fp32 input_scale. The linear
+    // layers of the decoder blocks only: embeddings, lm_head (ModelOpt's exclude_modules), norms and
+    // MoE routers stay 16-bit, as in the FP8 formats. NVIDIA technical blog "Introducing NVFP4 for
+    // Efficient and Accurate Low-Precision Inference" (developer.nvidia.com/blog, 2025): "a micro-block
+    // scaling factor of FP8 E4M3 ... applied to every 16-value micro-block" plus "a second-level FP32
+    // scalar" per tensor; TensorRT-Model-Optimizer docs, quantization formats (NVFP4).
+    {"nvfp4", "NVFP4 (FP4 E2M1, FP8 scale per 16)", Ecosystem::vllm, 16, 9, "NVIDIA NVFP4 (TensorRT Model Optimizer quant_algo NVFP4): E2M1 x 16 + E4M3 block scale, fp32 per-tensor scales", S::nvfp4, 4, 16, false, GgufFileType::none},
 
     // --- MLX (mlx.nn.quantize, mlx-lm convert -q): affine quantization, group 64, a scale and a
     // bias per group in the model's dtype (2 + 2 bytes): 4-bit = 4 + 32/64 = 4.5 bits. "Both Linear

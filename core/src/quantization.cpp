@@ -120,6 +120,13 @@ TensorStorage hf_tensor(const TensorInfo& t, const WeightFormat& f, int group) {
       if (!is_decoder_linear(t)) return keep_16bit(t);
       return stored(t, "MXFP4", bytes_for_elements(n, 32, 17), 2);
     }
+    case QuantScheme::nvfp4: {
+      if (!is_decoder_linear(t)) return keep_16bit(t);
+      // weight: two E2M1 values a byte; weight_scale: one E4M3 byte per 16 along the input; per
+      // matrix (per expert) the fp32 weight_scale_2 and input_scale.
+      const std::int64_t matrices = t.dims() > 2 ? t.shape[2] : 1;
+      return stored(t, "NVFP4", ceil_div(in, 2) * out + ceil_div(in, 16) * out + 8 * matrices, 4);
+    }
     case QuantScheme::mlx: {
       // mlx.nn.quantize: Linear and Embedding layers (the embedding and lm_head too).
       const bool quantizable = t.is_matrix() && t.role != TensorRole::bias && t.role != TensorRole::norm && t.role != TensorRole::extra &&

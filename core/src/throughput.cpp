@@ -9,6 +9,7 @@
 #include "llmsizer/machine.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/quantization.hpp"
+#include "llmsizer/serve_engine.hpp"
 
 namespace llmsizer {
 namespace {
@@ -87,7 +88,9 @@ EngineModel engine_model(const InferenceSettings& s, std::int64_t context, const
     case Engine::vllm: {
       e.graphs = !options.enforce_eager && context <= kVllmGraphMaxContext;
       e.host_per_layer_s = e.graphs ? 0.0 : kFusedKernelsPerLayer * kEagerOpS;
-      e.fixed_s = kVllmStepOverheadS;
+      // The host time per step of the serving engine at this version (serve_engine.hpp): V0's
+      // measured 3.8 ms before 0.8, V1's from 0.8 and when no version is named.
+      e.fixed_s = serve_engine_profile(ServeEngine::vllm, s.engine_version, 1, false, 0, {}).step_overhead_s;
       break;
     }
     case Engine::sglang:
@@ -390,6 +393,8 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
   const double device = std::max(t.memory_s, t.compute_s);
   // A synchronizing kernel makes host and device take turns; otherwise the host runs ahead.
   const double overlapped = k.synchronizes ? t.host_launch_s + device : std::max(device, t.host_launch_s);
+  t.overlapped_s = overlapped;
+  t.host_waits = k.synchronizes;
   t.total_s = overlapped + t.serial_s + t.communication_s + t.fixed_s;
   if (t.serial_s > overlapped) t.bound = "bound.expert_loop";
   else if (k.synchronizes) t.bound = "bound.synchronizing_kernels";
@@ -455,6 +460,7 @@ StepTime decode_step(const ModelSpec& m, const ModelCounts& counts, const Infere
     t.compute_s = tf > 0 ? flops / tf : 0;
   }
   const double device = std::max(t.memory_s, t.compute_s);
+  t.overlapped_s = device;  // no host launches here: CPU kernels are function calls
   t.total_s = device + t.offload_s;
   if (t.offload_s > device) t.bound = "bound.cpu_layers";
   else if (device == t.compute_s) t.bound = "bound.compute";

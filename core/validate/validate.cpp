@@ -2,11 +2,14 @@
 #include "llmsizer/validate.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -28,7 +31,7 @@ constexpr double kGB = 1e9;
 
 /// The kinds of measurement, in report order (each a data/validation/<kind>.json file). Their
 /// accuracy gates live in the tests (tests/validation_test.cpp), not here.
-constexpr const char* kKinds[] = {"inference", "training", "file_size", "speed"};
+constexpr const char* kKinds[] = {"inference", "training", "file_size", "speed", "serving"};
 
 std::string lower(std::string text) {
   for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -746,6 +749,12 @@ std::vector<ValidationRow> speed_rows(const json& r) {
     }
     request["engine_version"] = major_minor(version);
   }
+  if (engine == "vllm") {
+    // vLLM's host time per step depends on its engine (V0 before 0.8, V1 after: serve_engine.hpp);
+    // the Qwen2 vLLM table ran 0.4.2.
+    const std::string version = string_at(setting.value("framework_versions", json::object()), "vllm");
+    if (!version.empty() && std::isdigit(static_cast<unsigned char>(version[0]))) request["engine_version"] = major_minor(version);
+  }
   const std::int64_t batch = setting.value("batch", std::int64_t{1});
   request["input_tokens"] = input;
   request["output_tokens"] = output;
@@ -788,6 +797,392 @@ std::vector<ValidationRow> speed_rows(const json& r) {
   if (prompt_counted) row.estimated *= static_cast<double>(input + output) / static_cast<double>(output);
   row.used = true;
   return {row};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Serving under load (data/validation/serving.json). Each row names a model, its precision, an
+// engine and version, a GPU and layout, a workload and a load as the benchmark gave it; it becomes
+// one `task: "serve"` request through the JSON edge, and every metric the row printed that the
+// answer also has becomes its own comparison (id "<row id>/<metric>"), so that throughput, TTFT,
+// TPOT/ITL and end-to-end time each get their own medians. Nothing here is chosen per row: the
+// mapping rules below apply to every row of a kind of benchmark, and a row they cannot express is
+// excluded with its reason.
+
+/// "Owner/repo@commit:path" (a serving row's `source_ref`) → the file's URL at that commit.
+std::string serving_source_url(const std::string& source_ref) {
+  const std::size_t at = source_ref.find('@');
+  const std::size_t colon = source_ref.find(':', at == std::string::npos ? 0 : at);
+  if (at == std::string::npos || colon == std::string::npos) return source_ref;
+  return "https://github.com/" + source_ref.substr(0, at) + "/blob/" + source_ref.substr(at + 1, colon - at - 1) + "/" +
+         source_ref.substr(colon + 1);
+}
+
+/// The preset (and for GGUF files the weight format) of a serving row's model name.
+struct ServingModel {
+  std::string preset;
+  std::string weights;  ///< set for GGUF files (their quantization is part of the name)
+  std::string note;
+};
+
+ServingModel serving_model(const std::string& name) {
+  const std::string m = lower(name);
+  // ggml-org GGUF files of llama.cpp's DGX Spark bench: the file's type is the weight format.
+  if (contains(m, "gpt-oss-20b")) return {"gpt-oss-20b", "mxfp4_moe", "GGUF MXFP4_MOE file (experts MXFP4, the rest Q8_0) as weights mxfp4_moe"};
+  if (contains(m, "gpt-oss-120b")) return {"gpt-oss-120b", "mxfp4_moe", "GGUF MXFP4_MOE file (experts MXFP4, the rest Q8_0) as weights mxfp4_moe"};
+  if (contains(m, "qwen3-coder-30b-a3b")) return {"qwen3-coder-30b-a3b-instruct", "q8_0", ""};
+  if (contains(m, "qwen2.5-coder-7b")) {
+    return {"qwen2.5-7b", "q8_0",
+            "Qwen2.5-Coder-7B has no preset; it has the architecture of Qwen2.5-7B (qwen2: 28 layers, hidden 3584, 28 query / 4 KV "
+            "heads, intermediate 18944, vocabulary 152,064), whose preset is used"};
+  }
+  if (contains(m, "gemma-3-4b-it")) return {"gemma-3-4b-it", "q4_0", "QAT Q4_0 GGUF file as weights q4_0"};
+  if (contains(m, "mixtral 8x22b")) return {"mixtral-8x22b-v0.1", "", ""};
+  if (contains(m, "mixtral 8x7b")) return {"mixtral-8x7b-v0.1", "", ""};
+  if (contains(m, "mistral 7b")) return {"mistral-7b-v0.1", "", "\"Mistral 7B\" as Mistral-7B-v0.1 (v0.2/v0.3 differ in vocabulary and sliding window only)"};
+  if (starts_with(m, "llama2-")) {
+    const std::string size = m.substr(7);  // "7b", "13b", "70b"
+    return {"llama-2-" + size + "-hf", "", "the -chat model the benchmark config names has the architecture of the base preset"};
+  }
+  if (contains(m, "llama") && contains(m, "3.1")) {
+    for (const char* size : {"405b", "70b", "8b"}) {
+      if (contains(m, std::string(" ") + size)) {
+        return {std::string("llama-3.1-") + size + "-instruct", "", "Llama 3.1 base and Instruct share the architecture: the Instruct preset"};
+      }
+    }
+  }
+  return {};
+}
+
+/// The catalog entry of a serving row's GPU (`gpu_normalized`), with the assumption made, if any.
+/// Returns "" when the catalog has no such GPU.
+std::string serving_hardware(const std::string& normalized, const std::string& printed, std::string& note) {
+  const std::string g = lower(normalized);
+  auto present = [](const std::string& id) { return find_embedded_document("hardware", id) != nullptr ? id : std::string(); };
+  if (g == "h200") {
+    if (contains(printed, "131GB")) note = "GPU printed \"H200 131GB HBM3\" (the H200 is a 141 GB part): the H200 SXM entry";
+    return present("nvidia-h200-sxm");
+  }
+  if (g == "h100-sxm") return present("nvidia-h100-sxm");
+  if (starts_with(g, "h100")) {
+    note = "H100 form factor not stated: the SXM entry (the 80 GB HBM3 part of a multi-GPU server)";
+    return present("nvidia-h100-sxm");
+  }
+  if (g == "gh200") {
+    // "GH200 480GB": the superchip with 480 GB of LPDDR5X and the 96 GB HBM3 Hopper GPU.
+    if (contains(printed, "480GB")) note = "\"GH200 480GB\" is the 96 GB HBM3 part (480 GB is the Grace CPU's LPDDR5X): nvidia-gh200";
+    return present("nvidia-gh200");
+  }
+  if (g == "l40s") return present("nvidia-l40s");
+  if (starts_with(g, "a100-80gb")) {
+    if (contains(g, "not stated")) note = "A100 80GB form factor not stated: the SXM entry (2039 GB/s; the PCIe card has 1935 GB/s)";
+    return present("nvidia-a100-80gb-sxm");
+  }
+  if (g == "mi300x") return present("amd-mi300x");
+  if (starts_with(g, "gb10")) {
+    // The DGX Spark (GB10) entry, under whichever id the catalog gives it.
+    for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
+      if (doc->kind != "hardware") continue;
+      const std::string id(doc->id);
+      if (contains(id, "gb10") || contains(id, "dgx-spark")) return id;
+    }
+  }
+  return "";
+}
+
+/// The core's engine id of a serving row's engine text.
+std::string serving_engine(const std::string& text) {
+  const std::string e = lower(text);
+  if (contains(e, "tensorrt")) return "tensorrt-llm";
+  if (contains(e, "lmdeploy")) return "lmdeploy";
+  if (contains(e, "sglang")) return "sglang";
+  if (contains(e, "vllm")) return "vllm";
+  if (contains(e, "llama.cpp")) return "llama.cpp";
+  return "";
+}
+
+/// One metric a serving row may print: the answer's figure it is compared with, in the row's unit.
+struct ServingMetric {
+  const char* key;       ///< the row's `metrics` member
+  const char* group;     ///< the report's metric group (throughput groups are renamed at a set request rate)
+  const char* figure;    ///< member of the answer's `serving`
+  const char* stat;      ///< member of that figure ({mean, p50, p90, p99}), or nullptr for a number
+  double scale;          ///< answer unit → row unit
+  const char* unit;
+  const char* quantity;  ///< what is compared, for the report
+};
+
+// Units: the answer gives times to first token, per output token and between tokens in ms, the
+// end-to-end latency and the simulated duration in s; each row's `_ms` / `_s` suffix is its unit.
+const ServingMetric kServingMetrics[] = {
+    {"output_tokens_per_s", "output_throughput", "output_tokens_per_s", nullptr, 1.0, "tokens/s", "serving.output_tokens_per_s"},
+    {"tokens_per_s_total_or_output_unspecified", "output_throughput", "output_tokens_per_s", nullptr, 1.0, "tokens/s",
+     "serving.output_tokens_per_s (the row does not say whether it is total or output tokens/s: ambiguous, see the notes)"},
+    {"total_tokens_per_s", "total_throughput", "total_tokens_per_s", nullptr, 1.0, "tokens/s", "serving.total_tokens_per_s"},
+    {"requests_per_s", "request_throughput", "requests_per_s", nullptr, 1.0, "requests/s", "serving.requests_per_s"},
+    {"ttft_mean_ms", "ttft", "ttft_ms", "mean", 1.0, "ms", "serving.ttft_ms.mean"},
+    {"ttft_mean_s", "ttft", "ttft_ms", "mean", 1e-3, "s", "serving.ttft_ms.mean / 1000"},
+    {"ttft_p50_ms", "ttft", "ttft_ms", "p50", 1.0, "ms", "serving.ttft_ms.p50"},
+    {"itl_mean_ms", "tpot_itl", "itl_ms", "mean", 1.0, "ms", "serving.itl_ms.mean"},
+    {"itl_p50_ms", "tpot_itl", "itl_ms", "p50", 1.0, "ms", "serving.itl_ms.p50"},
+    {"tpot_p50_ms", "tpot_itl", "tpot_ms", "p50", 1.0, "ms", "serving.tpot_ms.p50"},
+    // LMDeploy profile_generation / profile_throughput: percentiles of the per-token latency (the
+    // time between a request's successive tokens): the answer's inter-token latency percentiles.
+    {"token_latency_p50_s", "tpot_itl", "itl_ms", "p50", 1e-3, "s", "serving.itl_ms.p50 / 1000 (LMDeploy per-token latency percentile)"},
+    {"token_latency_p99_s", "tpot_itl", "itl_ms", "p99", 1e-3, "s", "serving.itl_ms.p99 / 1000 (LMDeploy per-token latency percentile)"},
+    {"e2e_latency_p50_ms", "e2e", "e2e_latency_s", "p50", 1e3, "ms", "serving.e2e_latency_s.p50 × 1000"},
+    // vLLM benchmark_latency.py times one llm.generate of the whole batch (every sequence starts at
+    // once with the same lengths): the simulated duration. llama-batched-bench's T is the same.
+    {"e2e_latency_s", "e2e", "duration_s", nullptr, 1.0, "s", "serving.duration_s (the batch's generate, all sequences started together)"},
+    {"total_time_s", "e2e", "duration_s", nullptr, 1.0, "s", "serving.duration_s (llama-batched-bench T = T_PP + T_TG)"},
+};
+
+/// The comparisons of one serving row (one per metric the answer has), or one excluded row.
+std::vector<ValidationRow> serving_rows(const json& r) {
+  ValidationRow row = row_for(r, "serving");
+  row.source_id = row.source;
+  row.source = serving_source_url(string_at(r, "source_ref"));
+  const json& metrics = r.at("metrics");
+  const std::string load = lower(string_at(r, "load_mode"));
+  const std::string workload = lower(string_at(r, "workload"));
+
+  const ServingModel model = serving_model(string_at(r, "model"));
+  if (model.preset.empty() || find_embedded_document("models", model.preset) == nullptr) {
+    return {excluded(row, "no preset for " + string_at(r, "model") + " in data/models")};
+  }
+  if (!model.note.empty()) row.notes.push_back(model.note);
+  ojson request;
+  request["task"] = "serve";
+  request["model"] = model.preset;
+
+  // Weights and KV cache: the row's precision; the KV cache only where the row states it (else the
+  // engine's default, the activations' 16-bit type).
+  const std::string precision = lower(string_at(r, "weights_precision"));
+  std::string weights = model.weights;
+  if (weights.empty()) {
+    if (starts_with(precision, "fp8")) weights = "fp8";
+    else if (starts_with(precision, "fp16")) weights = "fp16";
+    else if (starts_with(precision, "bf16")) weights = "bf16";
+    else return {excluded(row, "weights \"" + string_at(r, "weights_precision") + "\" have no weight format")};
+    if (contains(precision, "not stated")) row.notes.push_back("weights: " + string_at(r, "weights_precision"));
+  }
+  request["weights"] = weights;
+  const std::string kv = lower(string_at(r, "kv_cache_precision"));
+  if (starts_with(kv, "fp8")) request["kv_cache"] = "fp8";
+  else if (starts_with(kv, "fp16")) request["kv_cache"] = "fp16";
+
+  const std::string engine = serving_engine(string_at(r, "engine"));
+  if (engine.empty()) return {excluded(row, "engine \"" + string_at(r, "engine") + "\" is not one the core simulates")};
+  request["engine"] = engine;
+  if (engine == "llama.cpp") request["engine_version"] = "b6918";  // "build 2f68ce7cf (6918)"
+  else if (!string_at(r, "engine_version").empty()) request["engine_version"] = string_at(r, "engine_version");
+
+  std::string hardware_note;
+  const std::string hardware = serving_hardware(string_at(r, "gpu_normalized"), string_at(r, "gpu"), hardware_note);
+  if (hardware.empty()) return {excluded(row, "GPU \"" + string_at(r, "gpu_normalized") + "\" not in the catalog")};
+  if (!hardware_note.empty()) row.notes.push_back(hardware_note);
+  request["hardware"] = hardware;
+
+  // Layout: the row's tensor and pipeline sizes (a missing tp is the GPU count: every table with a
+  // null tp runs one model over all its GPUs).
+  const int gpus = r.value("gpu_count", 1);
+  const json& parallelism = r.value("parallelism", json::object());
+  const int tp = parallelism.contains("tp") && parallelism["tp"].is_number() ? parallelism["tp"].get<int>() : gpus;
+  const int pp = parallelism.contains("pp") && parallelism["pp"].is_number() ? parallelism["pp"].get<int>() : 1;
+  request["gpus"] = gpus;
+  request["layout"] = {{"tp", tp}, {"pp", pp}};
+
+  // Lengths: fixed where the row states them; for ShareGPT only where the row's own figures give
+  // the means (output = output tokens/s ÷ requests/s, input = (total − output tokens/s) ÷ requests/s).
+  std::int64_t input = 0;
+  std::int64_t output = 0;
+  bool sharegpt = false;
+  if (r.at("input_tokens").is_number() && r.at("output_tokens").is_number()) {
+    input = r.at("input_tokens").get<std::int64_t>();
+    output = r.at("output_tokens").get<std::int64_t>();
+  } else if (metrics.contains("output_tokens_per_s") && metrics.contains("total_tokens_per_s") && metrics.contains("requests_per_s")) {
+    const double rps = metrics["requests_per_s"].get<double>();
+    const double out_tps = metrics["output_tokens_per_s"].get<double>();
+    const double total_tps = metrics["total_tokens_per_s"].get<double>();
+    output = std::llround(out_tps / rps);
+    input = std::llround((total_tps - out_tps) / rps);
+    // ShareGPT's spread of lengths is not stated either: lengths uniform around the means, from
+    // none to twice (workload.range_ratio 1, vLLM's --random-range-ratio) stand in for it. Equal
+    // requests in a closed loop would stay in lockstep (every wave's prompts prefilled together),
+    // which real lengths break up. Its comparisons are approximate (out of the exact medians), like
+    // a stand-in weight format.
+    row.approximate = true;
+    sharegpt = true;
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "ShareGPT lengths not stated: their means from the row itself, output %.1f / %.3f = %lld, input (%.1f - %.1f) / %.3f = %lld "
+                  "tokens, simulated uniform from 0 to twice each mean (range_ratio 1)",
+                  out_tps, rps, static_cast<long long>(output), total_tps, out_tps, rps, static_cast<long long>(input));
+    row.notes.push_back(text);
+  } else {
+    return {excluded(row, "ShareGPT lengths not stated (and not derivable from the row: it lacks requests/s, output or total tokens/s)")};
+  }
+  if (input < 1 || output < 1) return {excluded(row, "lengths not usable")};
+
+  // Load, as the benchmark gave it.
+  ojson work = {{"input_tokens", input}, {"output_tokens", output}};
+  if (sharegpt) work["range_ratio"] = 1.0;
+  ojson serve = ojson::object();
+  const json& rate = r.at("request_rate");
+  const bool infinite_rate = rate.is_string() && lower(rate.get<std::string>()) == "inf";
+  const std::int64_t concurrency = r.at("concurrency").is_number() ? r.at("concurrency").get<std::int64_t>() : 0;
+  const std::int64_t requests = r.at("num_requests").is_number() ? r.at("num_requests").get<std::int64_t>() : 0;
+  bool at_rate = false;
+  if (engine == "llama.cpp") {
+    // llama-batched-bench: B sequences, each its own PP-token prompt, then TG tokens each, all at
+    // once (is_pp_shared = 0); llama.cpp slots = B, each holding PP + TG tokens.
+    work["max_throughput"] = true;
+    work["requests"] = concurrency;
+    serve["parallel"] = concurrency;
+    // serve.context is llama-server's -c, the context the slots share: B × (PP + TG) gives each
+    // slot its sequence. The bench's n_ubatch 2048 has no field in the request (-ub stays the
+    // engine's default); its n_batch 2048 is the default -b.
+    serve["context"] = concurrency * (input + output);
+    row.notes.push_back("llama-batched-bench: B = " + std::to_string(concurrency) + " sequences at once as B requests on B slots of " +
+                        std::to_string(input + output) + " tokens (context B x (PP + TG)); the bench's n_ubatch 2048 is not in the request");
+  } else if (starts_with(load, "static batch") && engine == "lmdeploy") {
+    // LMDeploy's profile_generation.py (benchmark/, at the table's commit ebe90bc): `batch` threads
+    // each send --test-round (default 6) requests in turn after one warm-up round, so a closed loop
+    // of `batch` with 6 × batch requests, each thread's next prompt as soon as its answer ends. The
+    // benchmark's config (benchmark_<size>.sh: max_batch_size 128, 256 for 70B) holds every batch.
+    work["concurrency"] = concurrency;
+    work["requests"] = 6 * concurrency;
+    serve["max_num_seqs"] = concurrency;
+    row.notes.push_back("profile_generation: " + std::to_string(concurrency) + " threads x 6 rounds (--test-round default 6): a closed loop of " +
+                        std::to_string(concurrency) + " with " + std::to_string(6 * concurrency) + " requests, max_num_seqs " +
+                        std::to_string(concurrency));
+  } else if (starts_with(load, "static batch")) {
+    // A static batch (vLLM benchmark_latency --batch-size: one llm.generate of the whole batch,
+    // timed over --num-iters): the batch starts together, and the engine must take all of it at once.
+    work["max_throughput"] = true;
+    work["requests"] = concurrency;
+    serve["max_num_seqs"] = concurrency;
+    row.notes.push_back("static batch of " + std::to_string(concurrency) + ": " + std::to_string(concurrency) +
+                        " requests at time 0 with max_num_seqs " + std::to_string(concurrency));
+  } else if (contains(load, "offline") || infinite_rate) {
+    work["max_throughput"] = true;
+    // Every request the benchmark sent (at most 30,000 here), uncapped: with fewer, the last wave of
+    // a full batch would weigh differently (capping at 1,000 moved estimates by up to 30%).
+    work["requests"] = requests;
+  } else if (starts_with(load, "closed loop")) {
+    // LMDeploy profile_throughput: `batch` threads (--concurrency); the v0.2.0 table's "batch" is
+    // "the max batch size during inference", and v0.1.0a1's benchmark_<size>.sh sets max_batch_size
+    // 128 (256 for 70B), at least every concurrency it runs: the engine takes every thread's request.
+    work["concurrency"] = concurrency;
+    work["requests"] = requests;
+    if (engine == "lmdeploy") serve["max_num_seqs"] = concurrency;
+  } else if (contains(load, "request rate") && rate.is_number()) {
+    work["request_rate"] = rate.get<double>();
+    work["requests"] = requests;
+    at_rate = true;
+  } else {
+    return {excluded(row, "load \"" + string_at(r, "load_mode") + "\" not expressible")};
+  }
+  if (work.contains("requests") && work["requests"].get<std::int64_t>() < 1) return {excluded(row, "no request count")};
+  request["workload"] = work;
+
+  // Engine settings the row states.
+  const std::string notes = string_at(r, "notes");
+  if (engine == "tensorrt-llm" && contains(notes, "kv_cache_free_gpu_mem_fraction 0.95")) {
+    serve["memory_fraction"] = 0.95;  // trtllm-bench's setting "in majority of cases" (the row's notes)
+  }
+  if (const std::size_t at = notes.find("max-num-seqs "); at != std::string::npos && !serve.contains("max_num_seqs")) {
+    serve["max_num_seqs"] = std::atoll(notes.c_str() + at + 13);
+  }
+  if (row.source_id == "rocm-vllm-dev-docker-readme") {
+    // AMD's README gives the commands of its tables (docs/dev-docker/README.md, "Latency Benchmark"
+    // and "Throughput Benchmark", at each row's commit): --kv-cache-dtype fp8 for the FP8 models in
+    // both, --gpu-memory-utilization 0.9; benchmark_throughput.py with --max-num-batched-tokens
+    // 131072, and at 260cc1ab (vLLM 0.8.5) also --num-scheduler-steps 10 --enable-chunked-prefill False.
+    if (weights == "fp8" && !request.contains("kv_cache")) {
+      request["kv_cache"] = "fp8";
+      row.notes.push_back("KV cache fp8: the README's benchmark_latency.py command (--kv-cache-dtype fp8 for FP8 models)");
+    }
+    serve["memory_fraction"] = 0.9;
+    if (starts_with(load, "offline")) {
+      serve["max_num_batched_tokens"] = 131072;
+      if (contains(string_at(r, "source_ref"), "@260cc1ab")) {
+        serve["scheduler_steps"] = 10;
+        serve["chunked_prefill"] = false;
+      }
+      row.notes.push_back("the README's benchmark_throughput.py command at this commit: --max-num-batched-tokens 131072" +
+                          std::string(serve.contains("scheduler_steps") ? ", --num-scheduler-steps 10, --enable-chunked-prefill False" : ""));
+    }
+  }
+  if (!serve.empty()) request["serve"] = serve;
+
+  row.request = request.dump();
+  const json response = estimate_json(request);
+  if (response.contains("error")) return {excluded(row, "estimate error: " + response["error"].value("message", response["error"].dump()))};
+  if (!response.contains("serving") || !response["serving"].is_object()) return {excluded(row, "the answer has no serving figures")};
+  const json& serving = response["serving"];
+
+  std::vector<ValidationRow> out;
+  std::vector<std::string> not_compared, degenerate;
+  for (const auto& [key, value] : metrics.items()) {
+    const ServingMetric* metric = nullptr;
+    for (const auto& each : kServingMetrics) {
+      if (key == each.key) metric = &each;
+    }
+    if (metric == nullptr || !value.is_number()) {
+      not_compared.push_back(key);
+      continue;
+    }
+    const json* figure = serving.contains(metric->figure) ? &serving.at(metric->figure) : nullptr;
+    if (figure != nullptr && metric->stat != nullptr) figure = figure->is_object() && figure->contains(metric->stat) ? &figure->at(metric->stat) : nullptr;
+    if (figure == nullptr || !figure->is_number()) {
+      not_compared.push_back(key);
+      continue;
+    }
+    if (!(figure->get<double>() > 0.0) || !std::isfinite(figure->get<double>())) {
+      // A zero or missing figure is no estimate (the step has no finite time on this hardware).
+      degenerate.push_back(key);
+      continue;
+    }
+    ValidationRow c = row;
+    c.id += "/" + key;
+    c.metric = metric->group;
+    if (at_rate && c.metric.find("throughput") != std::string::npos) {
+      // Below saturation a benchmark at a set request rate serves that rate: its throughput is the
+      // offered load, not a measure of the engine. Kept apart from the throughput medians.
+      c.metric = "throughput_at_set_rate";
+    }
+    c.unit = metric->unit;
+    c.quantity = metric->quantity;
+    c.measured = value.get<double>();
+    c.estimated = figure->get<double>() * metric->scale;
+    if (key == "tokens_per_s_total_or_output_unspecified") {
+      c.approximate = true;
+      char text[200];
+      const double total = serving.value("total_tokens_per_s", 0.0);
+      std::snprintf(text, sizeof text, "total or output tokens/s not stated (benchmark_throughput.py prints both): read as output; read as total: %.1f (%+.1f%%)",
+                    total, 100.0 * (total - c.measured) / c.measured);
+      c.notes.push_back(text);
+    }
+    c.used = true;
+    out.push_back(std::move(c));
+  }
+  auto joined = [](const std::vector<std::string>& keys) {
+    std::string list;
+    for (const auto& key : keys) list += (list.empty() ? "" : ", ") + key;
+    return list;
+  };
+  if (out.empty() && !degenerate.empty()) {
+    return {excluded(row, "the answer's figures are 0 or null on " + hardware + " (no finite step time: " + serving.value("bound", std::string()) +
+                              "); not compared: " + joined(degenerate))};
+  }
+  if (out.empty()) return {excluded(row, "no metric of the row is in the answer")};
+  if (!degenerate.empty()) {
+    for (auto& c : out) c.notes.push_back("not compared (the answer's figure is 0 or null): " + joined(degenerate));
+  }
+  if (!not_compared.empty()) {
+    for (auto& c : out) c.notes.push_back("not compared (no such figure in the answer): " + joined(not_compared));
+  }
+  return out;
 }
 
 /// A memory row that also printed a speed (the Qwen transformers tables, litgpt).
@@ -862,8 +1257,35 @@ ValidationReport run_validation(const std::string& kind) {
     const EmbeddedDocument* doc = find_validation_document(each);
     if (doc != nullptr) {
       const json data = json::parse(doc->json.begin(), doc->json.end());
-      for (const auto& r : data.at("rows")) {
-        std::vector<ValidationRow> rows = std::string(each) == "speed" ? speed_rows(r) : std::vector<ValidationRow>{validate_row(each, r)};
+      const json& rows_json = data.at("rows");
+      // Serving rows are simulations (tens of ms to ~0.5 s each, most of it the answer's curve):
+      // they run on every core, each into its own slot, so the report is the same in any order.
+      std::vector<std::vector<ValidationRow>> mapped(rows_json.size());
+      if (std::string(each) == "serving") {
+        std::atomic<std::size_t> next{0};
+        auto work = [&]() {
+          for (std::size_t i = next++; i < rows_json.size(); i = next++) {
+            try {
+              mapped[i] = serving_rows(rows_json[i]);
+            } catch (const std::exception& e) {
+              ValidationRow failed = row_for(rows_json[i], "serving");
+              failed.source_id = failed.source;
+              failed.source = serving_source_url(string_at(rows_json[i], "source_ref"));
+              mapped[i] = {excluded(failed, std::string("mapping failed: ") + e.what())};
+            }
+          }
+        };
+        const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < workers; ++t) pool.emplace_back(work);
+        work();
+        for (auto& t : pool) t.join();
+      } else {
+        for (std::size_t i = 0; i < rows_json.size(); ++i) {
+          mapped[i] = std::string(each) == "speed" ? speed_rows(rows_json[i]) : std::vector<ValidationRow>{validate_row(each, rows_json[i])};
+        }
+      }
+      for (auto& rows : mapped) {
         for (auto& row : rows) {
           if (row.used) row.error = row.measured != 0.0 ? (row.estimated - row.measured) / row.measured : 0.0;
           report.rows.push_back(std::move(row));
@@ -902,6 +1324,7 @@ std::string validation_report_json(const ValidationReport& report) {
     ojson j;
     j["id"] = r.id;
     j["kind"] = r.kind;
+    if (!r.metric.empty()) j["metric"] = r.metric;
     j["used"] = r.used;
     if (r.used) {
       j["measured"] = r.measured;
@@ -913,12 +1336,282 @@ std::string validation_report_json(const ValidationReport& report) {
       j["request"] = ojson::parse(r.request);
     } else {
       j["excluded_reason"] = r.excluded_reason;
+      if (!r.request.empty()) j["request"] = ojson::parse(r.request);  // a row the estimate refused: what was asked
     }
     if (!r.notes.empty()) j["notes"] = r.notes;
     j["source"] = r.source;
+    if (!r.source_id.empty()) j["source_id"] = r.source_id;
     out["rows"].push_back(j);
   }
   return out.dump();
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Serving report and leave-one-source-out errors (data/validation/ACCURACY.md).
+
+namespace {
+
+std::string pct(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * value);
+  return text;
+}
+
+std::string signed_pct(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.1f%%", 100.0 * value);
+  return text;
+}
+
+/// The metric groups of the serving comparisons, in report order, with the targets.
+struct ServingGroup {
+  const char* id;
+  const char* label;
+};
+const ServingGroup kServingGroups[] = {
+    {"output_throughput", "output tokens/s (offline max throughput, closed loop, static batch)"},
+    {"total_throughput", "total tokens/s (same loads)"},
+    {"request_throughput", "requests/s (same loads)"},
+    {"throughput_at_set_rate", "throughput at a set request rate (below saturation it is the offered load)"},
+    {"ttft", "time to first token"},
+    {"tpot_itl", "time per output token / inter-token latency"},
+    {"e2e", "end-to-end time (a static batch's generate; llama-batched-bench T)"},
+};
+
+std::string base_id(const std::string& id) { return id.substr(0, id.find('/')); }
+
+/// The serving file's `sources`: id → (url_or_path, description).
+std::map<std::string, std::pair<std::string, std::string>> serving_sources() {
+  std::map<std::string, std::pair<std::string, std::string>> out;
+  const EmbeddedDocument* doc = find_validation_document("serving");
+  if (doc == nullptr) return out;
+  const json data = json::parse(doc->json.begin(), doc->json.end());
+  for (const auto& s : data.value("sources", json::array())) {
+    // Repository and file (the commits are in each row's source URL and in the file's sources).
+    out[string_at(s, "id")] = {string_at(s, "repo") + " " + string_at(s, "path"), string_at(s, "description")};
+  }
+  return out;
+}
+
+/// Speed sources whose rows a constant of core/include/llmsizer/throughput.hpp was derived from,
+/// as each constant's comment cites them (the substring identifies the source's URL).
+struct DerivedConstants {
+  const char* source_part;
+  const char* constants;
+};
+const DerivedConstants kSpeedConstantsDerivedFrom[] = {
+    {"QwenLM/Qwen2.5/blob/5c4e69cb61953a590ea724e0f0f0fcb06fa979e7/docs/source/benchmark/speed_benchmark.rst",
+     "kEagerOpS, kTransformersLayerHostOldS, kTransformersDecodeAttentionBytesPerS, kAllReduceLatencyNvlinkS, kQuantGemmFloorS, "
+     "kMoeLoopIterationS, kAutoGptqInt8LinearHostS, kExllamaBandwidthShare, kAwqGemmLinearHostS, kAwqGemmBandwidthShare, "
+     "kVllmAwqBandwidthShare, kVllmFusedMoeBandwidthShare"},
+    {"QwenLM/Qwen2.5/blob/14544eb0f7a075b80f2aeb0ca8f1a838e6c26267/docs/source/benchmark/hf_infer.rst",
+     "kTransformersLayerHostOldS, kTransformersDecodeAttentionBytesPerS, kMoeLoopIterationS, kExllamaBandwidthShare, kAwqGemmLinearHostS"},
+    {"QwenLM/Qwen2.5/blob/c7f51a1a1ce3d4bb750bc545cd2673fff4c5a8f9/docs/source/getting_started/speed_benchmark.md",
+     "kTransformersLayerHostS, kTransformersDecodeAttentionBytesPerS, kAllReduceLatencyNvlinkS, kMoeLoopIterationS, "
+     "kTransformersFp8LinearHostS, kTransformersFp8BandwidthShare, kGptqModelInt8LinearHostS, kSglangStepOverheadS, "
+     "kSglangBf16BandwidthShare, kSglangFp8BandwidthShare, kSglangAwqBandwidthShare, kMarlinMoeExpertGemmS, kSglangFusedMoeShareOfDense"},
+    {"casper-hansen/AutoAWQ/blob/027758d473e3e85356d2deb952a5279c0d85c396/README.md",
+     "kAutoAwqFusedLayerHostS, kAutoAwqDecodeAttentionBytesPerS, kAutoAwqPrefillFloorS, kAutoAwqGemmBandwidthShare"},
+    {"Lightning-AI/litgpt/", "kLitgptLayerHostS, kBnbLinearHostS"},
+};
+
+}  // namespace
+
+/// Inputs of the serving model chosen after seeing a serving source's errors: none fitted to its rows,
+/// but the choice was not blind, so the source's in-sample error is not a clean leave-one-source-out one.
+std::string serving_inputs_chosen_after(const std::string& source) {
+  if (source == "llamacpp-benches-dgx-spark") {
+    return "none fitted; GB10's unpublished FP16/FP8 tensor rates are derived from its FP4 rate, and the GeForce Blackwell "
+           "ratio (8 : 2 : 1, RTX 5090 whitepaper) was taken over the B200's (4 : 2 : 1) after the latter gave 31.5% on this "
+           "source (18.4% now)";
+  }
+  if (source == "rocm-vllm-dev-docker-readme") {
+    return "none fitted; AMD's published max-achievable GEMM rates (MI300X 708 BF16 / 1,273 FP8 TFLOPS, ROCm blog) were "
+           "looked up after this source's throughput came out 60% high (52% with them: still high)";
+  }
+  return "none";
+}
+
+std::string speed_constants_derived_from(const std::string& source) {
+  for (const auto& each : kSpeedConstantsDerivedFrom) {
+    if (contains(source, each.source_part)) return each.constants;
+  }
+  return "";
+}
+
+std::string serving_accuracy_markdown(const ValidationReport& report) {
+  std::vector<const ValidationRow*> used;
+  std::vector<std::string> source_order, reason_order;
+  std::map<std::string, int> reason_count;
+  std::map<std::string, std::set<std::string>> data_rows, compared_rows;
+  std::map<std::string, int> excluded_rows;
+  for (const auto& r : report.rows) {
+    if (r.kind != "serving") continue;
+    if (!data_rows.count(r.source_id)) source_order.push_back(r.source_id);
+    data_rows[r.source_id].insert(base_id(r.id));
+    if (r.used) {
+      used.push_back(&r);
+      compared_rows[r.source_id].insert(base_id(r.id));
+    } else {
+      ++excluded_rows[r.source_id];
+      if (!reason_count.count(r.excluded_reason)) reason_order.push_back(r.excluded_reason);
+      ++reason_count[r.excluded_reason];
+    }
+  }
+  if (data_rows.empty()) return "";
+  std::string md;
+  char line[1200];
+  md += "\n## Serving under load (data/validation/serving.json)\n\n"
+        "Each published row becomes one `task: \"serve\"` request (its model, precision, engine and version, GPU, layout, lengths and "
+        "load; mapping rules in data/validation/README.md) and every metric it printed that the answer has becomes its own comparison "
+        "(`<row id>/<metric>`). Targets of the serving work: output tokens/s median |error| <= 15% and p90 <= 35%; TTFT and TPOT/ITL "
+        "medians <= 25%. *exact*: without the approximate comparisons (a metric the row leaves ambiguous, total or output "
+        "tokens/s; ShareGPT's mean lengths simulated as uniform lengths around them). In the "
+        "table of kinds above, serving's rows count comparisons (one per metric) and excluded data rows.\n\n";
+  md += "| metric | comparisons | median \\|error\\| | p90 \\|error\\| | bias | median (exact) | p90 (exact) |\n|---|---:|---:|---:|---:|---:|---:|\n";
+  std::vector<double> all_abs;
+  for (const auto& group : kServingGroups) {
+    std::vector<double> a, x, s;
+    for (const auto* r : used) {
+      if (r->metric != group.id) continue;
+      a.push_back(std::fabs(r->error));
+      s.push_back(r->error);
+      if (!r->approximate) x.push_back(std::fabs(r->error));
+    }
+    if (a.empty()) continue;
+    std::snprintf(line, sizeof line, "| %s | %zu | %s | %s | %s | %s | %s |\n", group.label, a.size(), pct(median_of(a)).c_str(),
+                  pct(percentile_of(a, 0.9)).c_str(), signed_pct(median_of(s)).c_str(), x.empty() ? "-" : pct(median_of(x)).c_str(),
+                  x.empty() ? "-" : pct(percentile_of(x, 0.9)).c_str());
+    md += line;
+  }
+  for (const auto* r : used) all_abs.push_back(std::fabs(r->error));
+  std::snprintf(line, sizeof line, "| every metric | %zu | %s | %s | | | |\n", all_abs.size(), pct(median_of(all_abs)).c_str(),
+                pct(percentile_of(all_abs, 0.9)).c_str());
+  md += line;
+
+  // Per source.
+  const auto sources = serving_sources();
+  md += "\n| source | data rows | rows compared | rows excluded | comparisons | output tokens/s median | TTFT median | TPOT/ITL median | "
+        "e2e median | every metric: median | p90 | bias |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& source : source_order) {
+    std::map<std::string, std::vector<double>> by_group;
+    std::vector<double> a, s;
+    for (const auto* r : used) {
+      if (r->source_id != source) continue;
+      by_group[r->metric].push_back(std::fabs(r->error));
+      a.push_back(std::fabs(r->error));
+      s.push_back(r->error);
+    }
+    auto cell = [&](const char* group) {
+      const auto it = by_group.find(group);
+      return it == by_group.end() ? std::string("-") : pct(median_of(it->second)) + " (" + std::to_string(it->second.size()) + ")";
+    };
+    const auto info = sources.find(source);
+    const std::string url = info != sources.end() ? info->second.first : std::string();
+    std::snprintf(line, sizeof line, "| `%s` (%s) | %zu | %zu | %d | %zu | %s | %s | %s | %s | %s | %s | %s |\n", source.c_str(), url.c_str(),
+                  data_rows[source].size(), compared_rows[source].size(), excluded_rows[source], a.size(), cell("output_throughput").c_str(),
+                  cell("ttft").c_str(), cell("tpot_itl").c_str(), cell("e2e").c_str(), a.empty() ? "-" : pct(median_of(a)).c_str(),
+                  a.empty() ? "-" : pct(percentile_of(a, 0.9)).c_str(), a.empty() ? "-" : signed_pct(median_of(s)).c_str());
+    md += line;
+  }
+
+  // The worst comparisons, all and exact only (the worst are often approximate).
+  for (const bool exact_only : {false, true}) {
+    std::vector<const ValidationRow*> worst;
+    for (const auto* r : used) {
+      if (!exact_only || !r->approximate) worst.push_back(r);
+    }
+    std::stable_sort(worst.begin(), worst.end(), [](const ValidationRow* a, const ValidationRow* b) { return std::fabs(a->error) > std::fabs(b->error); });
+    if (worst.size() > 10) worst.resize(10);
+    md += exact_only ? "\n| worst exact comparisons" : "\n| worst comparisons";
+    md += " | metric | measured | estimated | error | request |\n|---|---|---:|---:|---:|---|\n";
+    for (const auto* r : worst) {
+      std::snprintf(line, sizeof line, "| %s%s | %s | %.4g %s | %.4g %s | %s | `%s` |\n", r->id.c_str(), r->approximate ? " (approximate)" : "",
+                    r->metric.c_str(), r->measured, r->unit.c_str(), r->estimated, r->unit.c_str(), signed_pct(r->error).c_str(), r->request.c_str());
+      md += line;
+    }
+  }
+  md += "\n| serving rows left out | reason |\n|---:|---|\n";
+  for (const auto& reason : reason_order) {
+    std::snprintf(line, sizeof line, "| %d | %s |\n", reason_count[reason], reason.c_str());
+    md += line;
+  }
+  return md;
+}
+
+std::string leave_one_source_out_markdown(const ValidationReport& report) {
+  std::string md;
+  char line[1600];
+  md += "\n## Leave-one-source-out\n\n"
+        "For each source, the error on its rows when nothing was chosen by looking at them: a constant derived from a source's rows "
+        "makes that source's in-sample error no measure of accuracy on rows the project has not seen.\n";
+
+  // Serving: which step-model constants were derived from which rows.
+  std::vector<std::string> serving_order;
+  std::map<std::string, std::vector<double>> serving_all, serving_output;
+  for (const auto& r : report.rows) {
+    if (r.kind != "serving") continue;
+    if (!serving_all.count(r.source_id)) serving_order.push_back(r.source_id);
+    auto& all = serving_all[r.source_id];
+    if (!r.used) continue;
+    all.push_back(std::fabs(r.error));
+    if (r.metric == "output_throughput") serving_output[r.source_id].push_back(std::fabs(r.error));
+  }
+  if (!serving_order.empty()) {
+    md += "\n### Serving\n\n"
+          "No constant of the serving step model or scheduler is fitted to these rows (each cites its own source: vendor data, "
+          "microbenchmarks, the engines' code; core/include/llmsizer/serving.hpp), so leaving a source out changes nothing: the "
+          "leave-one-source-out figure equals the in-sample one, and both columns are printed. Two inputs were chosen after "
+          "seeing a source's errors (not fitted, but not blind either); the last column names them, and for those sources "
+          "the figure is not a clean leave-one-source-out one.\n\n"
+          "| source | comparisons | in-sample median | leave-one-source-out median | in-sample p90 | leave-one-source-out p90 | "
+          "output tokens/s in-sample median | leave-one-source-out | constants derived from it |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
+    for (const auto& source : serving_order) {
+      const auto& a = serving_all[source];
+      if (a.empty()) {
+        std::snprintf(line, sizeof line, "| `%s` | 0 | - | - | - | - | - | - | none (no row compared: see the rows left out) |\n", source.c_str());
+        md += line;
+        continue;
+      }
+      const auto it = serving_output.find(source);
+      const std::string out = it == serving_output.end() ? std::string("-") : pct(median_of(it->second));
+      std::snprintf(line, sizeof line, "| `%s` | %zu | %s | %s | %s | %s | %s | %s | ", source.c_str(), a.size(), pct(median_of(a)).c_str(),
+                    pct(median_of(a)).c_str(), pct(percentile_of(a, 0.9)).c_str(), pct(percentile_of(a, 0.9)).c_str(), out.c_str(), out.c_str());
+      md += line;
+      md += serving_inputs_chosen_after(source) + " |\n";
+    }
+  }
+
+  // Speed: the constants of throughput.hpp derived from particular sources.
+  std::vector<std::string> speed_order;
+  std::map<std::string, std::vector<double>> speed_abs;
+  for (const auto& r : report.rows) {
+    if (r.kind != "speed" || !r.used) continue;
+    if (!speed_abs.count(r.source)) speed_order.push_back(r.source);
+    speed_abs[r.source].push_back(std::fabs(r.error));
+  }
+  if (!speed_order.empty()) {
+    md += "\n### Speed\n\n"
+          "Constants of core/include/llmsizer/throughput.hpp were derived from the rows of these sources (each constant's comment "
+          "cites the table it was read from). A source with such a constant has no honest leave-one-source-out figure here: its "
+          "in-sample error is printed and marked; the figure would need the constants re-derived without it (or cited from "
+          "elsewhere).\n\n"
+          "| source | rows | in-sample median | in-sample p90 | leave-one-source-out median |\n|---|---:|---:|---:|---|\n";
+    int honest = 0;
+    for (const auto& source : speed_order) {
+      const auto& a = speed_abs[source];
+      const std::string derived = speed_constants_derived_from(source);
+      const std::string loso = derived.empty() ? pct(median_of(a)) : "not a leave-one-source-out figure (constants derived from it: " + derived + ")";
+      if (derived.empty()) ++honest;
+      std::snprintf(line, sizeof line, "| %s | %zu | %s | %s | %s |\n", source.c_str(), a.size(), pct(median_of(a)).c_str(),
+                    pct(percentile_of(a, 0.9)).c_str(), loso.c_str());
+      md += line;
+    }
+    std::snprintf(line, sizeof line, "\n%d of %zu speed sources have a leave-one-source-out figure.\n", honest, speed_order.size());
+    md += line;
+  }
+  return md;
 }
 
 }  // namespace llmsizer

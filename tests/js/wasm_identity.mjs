@@ -23,6 +23,19 @@ const requests = [
   { model: { config: { model_type: 'llama', hidden_size: 2048, num_hidden_layers: 16, num_attention_heads: 32, num_key_value_heads: 8,
                        intermediate_size: 8192, vocab_size: 128256, tie_word_embeddings: true, unknown_field: 1 } } },
   { model: 'qwen2.5-7b-instruct', task: 'training', training: { method: 'full', seq_len: 2048, gradient_checkpointing: true } },
+  // Serving: the simulation's steps, Poisson arrivals and uniform lengths (std::log, std::pow) give the
+  // same bytes in both builds.
+  { task: 'serve', model: 'llama-3.1-8b-instruct', weights: 'fp8', kv_cache: 'fp8', engine: 'vllm', hardware: 'nvidia-h100-sxm',
+    workload: { input_tokens: 1000, output_tokens: 1000, concurrency: 64 }, slo: { ttft_ms: 500, tpot_ms: 10 } },
+  { task: 'serve', model: 'llama-3.1-70b-instruct', weights: 'fp8', kv_cache: 'fp8', engine: 'vllm', engine_version: '0.9.1', hardware: 'amd-mi300x',
+    layout: { tp: 8 }, workload: { input_tokens: 500, output_tokens: 300, request_rate: 12, requests: 400, seed: 3, range_ratio: 1 } },
+  { task: 'serve', model: 'mixtral-8x7b-v0.1', weights: 'fp8', engine: 'tensorrt-llm', engine_version: '0.17', hardware: 'nvidia-h200-sxm',
+    layout: { tp: 2 }, workload: { input_tokens: 128, output_tokens: 128, max_throughput: true, requests: 3000 } },
+  { task: 'serve', model: 'gpt-oss-20b', weights: 'mxfp4_moe', engine: 'llama.cpp', hardware: 'nvidia-dgx-spark',
+    workload: { input_tokens: 4096, output_tokens: 256, concurrency: 4 }, serve: { parallel: 4, context: 20000 } },
+  { task: 'serve', model: 'qwen2.5-32b-instruct', weights: 'awq-int4', engine: 'sglang', hardware: 'nvidia-rtx-4090', layout: { tp: 2 },
+    workload: { input_tokens: 2000, output_tokens: 500, concurrency: 20, range_ratio: 0.5 } },
+  { task: 'serve', model: 'llama-3.1-8b-instruct', engine: 'lmdeploy', hardware: 'nvidia-a100-80gb-sxm', workload: { concurrency: 0 } },
   // Bad requests: each must come back as the same error JSON.
   { model: 'qwen2.5-7b-instruct', input_tokens: -5 },
   { model: 'no-such-model' },
@@ -53,6 +66,8 @@ const hardwareBodies = hardwareIds.flatMap((id) => [
 ]);
 const recommendBodies = [
   JSON.stringify({ model: 'qwen2.5-7b-instruct' }),
+  JSON.stringify({ task: 'serve', model: 'qwen2.5-32b-instruct', weights: 'awq-int4', workload: { input_tokens: 2000, output_tokens: 500, concurrency: 20 },
+                   slo: { ttft_ms: 3000, tpot_ms: 60 } }),
   JSON.stringify({ model: 'qwen2.5-72b-instruct', weights: 'int4', goal: 'cheapest' }),
   JSON.stringify({ model: 'qwen2.5-7b-instruct', task: 'training', training: { method: 'lora', seq_len: 4096 } }),
 ];

@@ -59,7 +59,7 @@ export function stackedBar(parts, capacity, { label, capacityLabel, format }) {
   return root;
 }
 
-function niceStep(max, ticks) {
+export function niceStep(max, ticks) {
   const raw = max / ticks;
   const mag = 10 ** Math.floor(Math.log10(raw));
   const norm = raw / mag;

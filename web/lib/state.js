@@ -10,7 +10,8 @@ export const KEYS = ['model', 'config', 'file_model', 'name', 'task', 'weights',
   'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified', 'machine_os', 'memory_option_gib', 'goal', 'method',
   'optimizer', 'precision', 'quantization', 'seq_len', 'micro_batch', 'checkpointing', 'lora_rank', 'lora_targets',
   'zero_stage', 'offload', 'dataset_tokens', 'cpu', 'hours_per_day', 'tokens_per_day', 'electricity',
-  'lifetime_years', 'utilization', 'pue', 'upkeep', 'unit', 'lang'];
+  'lifetime_years', 'utilization', 'pue', 'upkeep', 'serve_engine', 'serve_load', 'concurrency', 'request_rate', 'serve_input_tokens',
+  'serve_output_tokens', 'ttft_ms', 'tokens_per_s', 'tp', 'unit', 'lang'];
 /** Keys that are left out of a link while they hold their "not set" value. */
 const OPTIONAL_KEYS = new Set(['cpu', 'config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang', 'machine_base', 'machine_os', 'memory_option_gib', 'tokens_per_day',
   'ubatch', 'parallel', 'draft_model', 'draft_weights', 'draft_max', 'draft_acceptance']);
@@ -21,6 +22,16 @@ const DRAFT_KEYS = new Set(['draft_model', 'draft_weights', 'draft_max', 'draft_
  *  request only with the llama.cpp engine. `gpu_layers` '' is "not set" (all layers, the core's -1);
  *  0 is a choice (every layer on the CPU). */
 const LLAMA_CPP_KEYS = new Set(['ubatch', 'parallel', 'gpu_layers', 'kv_unified', 'mmap']);
+/** Serving many people (task 'serve', the request's `workload`, `slo`, `layout` and its own engines):
+ *  in a link and a request only for that task. `serve_load` says which load is meant: people at once
+ *  (`concurrency`) or requests per second (`request_rate`). `ttft_ms` and `tokens_per_s` (the speed
+ *  each person reads at, sent as slo.tpot_ms = 1000 / tokens_per_s) are the latency target; 0 is none. */
+const SERVE_KEYS = new Set(['serve_engine', 'serve_load', 'concurrency', 'request_rate', 'serve_input_tokens', 'serve_output_tokens',
+  'ttft_ms', 'tokens_per_s', 'tp']);
+const SERVE_LOADS = ['concurrency', 'request_rate'];
+/** The serving engines of the contract (docs/contract.md, "Serving"), until listOptions lists them. */
+const SERVE_ENGINES = ['vllm', 'sglang', 'tensorrt-llm', 'lmdeploy', 'llama.cpp', 'ollama'];
+const SLO_KEYS = new Set(['ttft_ms', 'tokens_per_s']);
 /** "My machine" typed in (hardware 'machine'): its memory in GiB as computers are sold ("16 GB" of RAM
  *  is 16 GiB), sent to the core as "16 GiB"; the core applies the OS share and says what it assumed. */
 export const MACHINE_HARDWARE = 'machine';
@@ -33,10 +44,11 @@ export const PROBE_HARDWARE = 'probe';
 
 
 const INT_KEYS = new Set(['input_tokens', 'output_tokens', 'batch', 'gpus', 'seq_len', 'micro_batch', 'lora_rank', 'zero_stage',
-  'dataset_tokens', 'machine_gpus', 'tokens_per_day', 'ubatch', 'parallel', 'gpu_layers', 'draft_max']);
+  'dataset_tokens', 'machine_gpus', 'tokens_per_day', 'ubatch', 'parallel', 'gpu_layers', 'draft_max', 'concurrency', 'serve_input_tokens',
+  'serve_output_tokens', 'tp']);
 /** Plain decimals (ranges are the core's): the budget, my machine's memory, the cost table's hours a day and $/kWh. */
 const DECIMAL_KEYS = new Set(['budget_gb', 'machine_ram_gib', 'machine_vram_gib', 'memory_option_gib', 'hours_per_day', 'electricity',
-  'lifetime_years', 'utilization', 'pue', 'upkeep', 'draft_acceptance']);
+  'lifetime_years', 'utilization', 'pue', 'upkeep', 'draft_acceptance', 'request_rate', 'ttft_ms', 'tokens_per_s']);
 /** How one owns hardware (the cost table's request `cost`), each by its name there: '' is not set
  *  (the core's default, which the field shows as its placeholder), 0 a value (no upkeep, never at
  *  full power). The core checks their ranges and names them in its error. */
@@ -69,7 +81,9 @@ export function menusFrom(options, models, hardware) {
     weights: options.weights ? new Set([...ids(options.weights), 'file']) : null,  // 'file': as stored in an imported weights file
     kv_cache: options.kv_cache ? ids(options.kv_cache) : null,
     engine: options.engines ? ids(options.engines) : null,
-    task: ids(options.tasks && options.tasks.length ? options.tasks : ['inference', 'training']),
+    task: new Set([...ids(options.tasks && options.tasks.length ? options.tasks : ['inference', 'training']), 'serve']),
+    serve_engine: ids(((options.serve || {}).engines) || SERVE_ENGINES),
+    serve_load: new Set(SERVE_LOADS),
     hardware: hardware ? ids(hardware) : null,
     // Until listOptions lists the training choices, the contract's and the training request's values;
     // the core rejects any this build does not know, and the page shows its message by the field.
@@ -144,6 +158,15 @@ export function defaults(coreDefaults) {
     utilization: '',
     pue: '',
     upkeep: '',
+    serve_engine: 'vllm',
+    serve_load: 'concurrency',
+    concurrency: 20,
+    request_rate: 1,
+    serve_input_tokens: 1000,
+    serve_output_tokens: 1000,
+    ttft_ms: 2000,
+    tokens_per_s: 20,
+    tp: 1,
     unit: 'gb',
     lang: '',
   };
@@ -214,7 +237,7 @@ export function readUrl(href, menus, base) {
       if (value !== '0' && value !== '1') { reject('bad-value'); continue; }
       state[key] = value === '1';
     } else if (DECIMAL_KEYS.has(key)) {
-      if (!/^\d{1,6}(\.\d{1,3})?$/.test(value) || (Number(value) <= 0 && !(key in OWNERSHIP_KEYS))) { reject('not-number'); continue; }
+      if (!/^\d{1,6}(\.\d{1,3})?$/.test(value) || (Number(value) <= 0 && !(key in OWNERSHIP_KEYS) && !SLO_KEYS.has(key))) { reject('not-number'); continue; }
       state[key] = Number(value);
     } else if (JSON_KEYS.has(key)) {
       if (value.length > MAX_CONFIG_CHARS) { reject('too-long'); continue; }
@@ -267,7 +290,9 @@ export function toParams(state) {
     if (OPTIONAL_KEYS.has(key) && !value) continue;
     if (key in OWNERSHIP_KEYS && value === '') continue;
     if (LLAMA_CPP_KEYS.has(key) && (state.engine !== 'llama.cpp' || value === '')) continue;
-    if (DRAFT_KEYS.has(key) && (!state.draft_model || state.task === 'training')) continue;
+    if (DRAFT_KEYS.has(key) && (!state.draft_model || state.task !== 'inference')) continue;
+    if (SERVE_KEYS.has(key) && state.task !== 'serve') continue;
+    if ((key === 'concurrency' || key === 'request_rate') && state.serve_load !== key) continue;
     if (key === 'model' && (state.config || state.file_model)) continue;
     if (key === 'config' && state.file_model) continue;
     if (key === 'hardware' && value === PROBE_HARDWARE) continue;  // a link opens with the default hardware
@@ -308,7 +333,8 @@ export function toRequest(state, { withHardware = true } = {}) {
   } else if (state.config) {
     try { model = { config: JSON.parse(state.config) }; } catch { model = { config: state.config }; }
   }
-  const request = { model, task: state.task, gpus: state.gpus };
+  const serving = state.task === 'serve';
+  const request = serving ? { model, task: state.task } : { model, task: state.task, gpus: state.gpus };
   // From a file the stored bytes stand for the weights unless a format is chosen (useFileWeights).
   if (!(fromFile && state.weights === 'file')) request.weights = state.weights;
   if (state.group_size) request.group_size = state.group_size;
@@ -330,6 +356,19 @@ export function toRequest(state, { withHardware = true } = {}) {
     if (state.method === 'qlora') training.quantization = state.quantization;
     if (state.dataset_tokens) training.dataset_tokens = state.dataset_tokens;
     request.training = training;
+  } else if (serving) {
+    // The GPUs come from the layout (GPUs per replica) and the replicas the core finds for the load.
+    request.engine = state.serve_engine;
+    request.layout = { tp: state.tp };
+    const workload = { input_tokens: state.serve_input_tokens, output_tokens: state.serve_output_tokens };
+    if (state.serve_load === 'request_rate') workload.request_rate = state.request_rate;
+    else workload.concurrency = state.concurrency;
+    request.workload = workload;
+    const slo = {};
+    if (state.ttft_ms) slo.ttft_ms = state.ttft_ms;
+    // Tokens a second each person reads → the time per output token; what is not a number goes as typed (the core names slo.tpot_ms).
+    if (state.tokens_per_s) slo.tpot_ms = typeof state.tokens_per_s === 'number' ? 1000 / state.tokens_per_s : state.tokens_per_s;
+    if (Object.keys(slo).length) request.slo = slo;
   } else {
     Object.assign(request, { kv_cache: state.kv_cache, engine: state.engine, input_tokens: state.input_tokens,
       output_tokens: state.output_tokens, batch: state.batch });
@@ -369,7 +408,7 @@ export function toRequest(state, { withHardware = true } = {}) {
     request.budget_bytes = typeof gb === 'number' && Number.isFinite(gb) ? Math.round(gb * 1e9) : gb;
   }
   // "CPU or GPU" on the CPU chosen (the core reads it for a GPU).
-  if (request.hardware && state.task !== 'training' && state.cpu) request.cpu = state.cpu;
+  if (request.hardware && state.task === 'inference' && state.cpu) request.cpu = state.cpu;
   return request;
 }
 
@@ -408,6 +447,10 @@ export function stateKeyForField(field) {
   if (f === 'usage.hours_per_day') return 'hours_per_day';
   if (f === 'usage.tokens_per_day') return 'tokens_per_day';
   if (f === 'cost.electricity_usd_per_kwh') return 'electricity';
+  const serving = { 'workload.concurrency': 'concurrency', 'workload.request_rate': 'request_rate', 'workload.input_tokens': 'serve_input_tokens',
+    'workload.output_tokens': 'serve_output_tokens', 'slo.ttft_ms': 'ttft_ms', 'slo.tpot_ms': 'tokens_per_s', 'layout.tp': 'tp' };
+  if (serving[f]) return serving[f];
+  if (f.startsWith('workload') || f.startsWith('slo') || f.startsWith('layout')) return 'concurrency';
   const owned = Object.keys(OWNERSHIP_KEYS).find((k) => f === `cost.${OWNERSHIP_KEYS[k]}`);
   if (owned) return owned;
   const map = { kv_cache: 'kv_cache', 'training.method': 'method', 'training.optimizer': 'optimizer',

@@ -225,7 +225,9 @@ export function renderFields(obj, ctx, skip = [], hint = '') {
     if (Array.isArray(v) && v.length && v.every((x) => x && typeof x === 'object')) {
       dl.append(dt, el('dd', {}, tableOf(v, ctx)));
     } else if (Array.isArray(v)) {
-      dl.append(dt, el('dd', { text: v.map((x) => f.field(k, x)).join(', ') || t('value.unknown') }));
+      // A list of field names (the parts a total adds) reads as their labels.
+      const item = (x) => (typeof x === 'string' && t(`key.${x}`) !== `key.${x}` ? t(`key.${x}`) : f.field(k, x));
+      dl.append(dt, el('dd', { text: v.map(item).join(', ') || t('value.unknown') }));
     } else if (typeof v === 'object') {
       const childHint = k === 'bytes' || k.endsWith('_bytes') ? 'bytes' : k.endsWith('_ms') ? 'ms' : '';
       dl.append(dt, el('dd', {}, renderFields(v, ctx, [], childHint)));

@@ -20,6 +20,7 @@
 #include "llmsizer/quantization.hpp"
 #include "llmsizer/recommend.hpp"
 #include "llmsizer/request.hpp"
+#include "llmsizer/serving.hpp"
 #include "llmsizer/speculative.hpp"
 #include "llmsizer/throughput.hpp"
 #include "llmsizer/training.hpp"
@@ -112,11 +113,17 @@ struct Answer {
   std::optional<TrainingFit> training_fit;
   std::vector<Message> warnings;  ///< the request's, the estimate's, then the download's
   std::optional<DraftAnswer> draft;  ///< request `draft` (inference)
+  std::optional<ServingAnswer> serving;  ///< task serve on a device
 };
 
 /// The answer to `request`. Lays the weights out once and estimates the request's memory once; the
 /// fit on a device reuses both (its searches for the longest context and largest batch reuse the layout).
 Answer answer(const Request& request, const Catalog& catalog);
+
+/** Task serve: every GPU to buy and instance to rent that serves the workload within its target,
+ *  each on the smallest tensor-parallel group that holds a request, with the replicas it needs,
+ *  cheapest a month first; and the near misses. */
+ServeRecommendation recommend_serving(const Request& request, const Catalog& catalog);
 
 /// Every catalog option for an inference request, ranked by `request.goal` (contract: Recommendation).
 Recommendation recommend(const Request& request, const Catalog& catalog);

@@ -61,6 +61,16 @@ struct HardwareSpec {
   std::int64_t cuda_total_bytes = 0;
   double memory_bandwidth_gb_per_s = 0;  ///< per device, theoretical peak, 1e9 B/s
   double matrix_tflops = 0;        ///< dense FP16/BF16 tensor throughput, FP32 accumulate, 1e12 FLOP/s
+  /// Dense FP8 and FP4 tensor throughput, 1e12 FLOP/s, as the vendor's datasheet gives them (its
+  /// sparse figures halved); 0: not published or not supported (an A100 has no FP8 tensor cores).
+  /// What FP8/FP4 kernels (fp8, nvfp4, mxfp4 weights) can reach where compute bounds a step.
+  double fp8_tflops = 0;
+  double fp4_tflops = 0;
+  /// What the vendor measured a large GEMM to sustain (AMD's "max-achievable FLOPs": the clock under
+  /// dense load, its libraries' efficiency), 16-bit and FP8, 1e12 FLOP/s; 0: not published, the
+  /// datasheet peak × kGpuMatmulEfficiency stands for it.
+  double achievable_matrix_tflops = 0;
+  double achievable_fp8_tflops = 0;
   double fp32_tflops = 0;          ///< non-tensor FP32 peak
   double link_gb_per_s = 0;        ///< device-to-device, per direction (NVLink, else PCIe), 1e9 B/s
   double pcie_gb_per_s = 0;        ///< host link, per direction

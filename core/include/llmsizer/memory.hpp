@@ -65,8 +65,9 @@ struct InferenceSettings {
   int gpus = 1;                            ///< 0: CPU only (everything in host RAM); >1: tensor parallel
   bool flash_attention = true;             ///< attention without materialised scores (SDPA/FA2, llama.cpp -fa)
   int group_size = 0;                      ///< GPTQ/AWQ/MLX group (0: the format's default; -1: GPTQ per column)
-  /// Version of the engine whose behaviour is modelled, as major × 100 + minor (transformers
-  /// "4.38" → 438); 0: current. Only `transformers` reads it: before 4.45 `generate` computed
+  /// Version of the engine whose behaviour is modelled, in the engine's own numbering: major × 100
+  /// + minor (transformers "4.38" → 438, vLLM "0.6.0" → 6), a llama.cpp build its number ("b6918"
+  /// → 6918); 0: current. Only `transformers` reads it: before 4.45 `generate` computed
   /// (and upcast to fp32) the logits of the whole prompt, before 4.42 it kept the previous step's
   /// KV cache alive while the model built the next, and before 4.45 Qwen2/Mistral-family layers
   /// each held a rotary cos/sin table of max_position_embeddings rows.

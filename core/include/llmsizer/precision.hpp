@@ -21,6 +21,7 @@ enum class QuantScheme {
   gptq,      ///< GPTQ: packed b-bit weights, fp16 scale and b-bit zero per group and column, g_idx
   awq,       ///< AWQ (GEMM packing): packed 4-bit weights, fp16 scale and 4-bit zero per group
   mxfp4,     ///< OCP MXFP4: 32 FP4 (E2M1) values share an E8M0 scale (gpt-oss: MoE experts only)
+  nvfp4,     ///< NVIDIA NVFP4: 16 FP4 (E2M1) values share an FP8 E4M3 scale, + fp32 scales per tensor
   mlx,       ///< MLX affine: packed b-bit weights, a scale and a bias per group in the model dtype
   gguf,      ///< a llama.cpp file type: a per-tensor mix of ggml block types (llama-quant.cpp)
   stored,    ///< an imported file's exact weight bytes (block_bytes) over all its parameters

@@ -20,12 +20,13 @@
 #include "llmsizer/model.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/recommend.hpp"
+#include "llmsizer/serving.hpp"
 #include "llmsizer/speculative.hpp"
 #include "llmsizer/training.hpp"
 
 namespace llmsizer {
 
-enum class Task { inference, training };
+enum class Task { inference, training, serve };
 const char* task_id(Task task);
 
 /// Largest context and batch the core sizes (contract: "a whole number from 1 to 10000000").
@@ -47,7 +48,7 @@ struct Request {
   int group_size = 0;  ///< GPTQ/AWQ/MLX group size; 0: the format's default; -1: GPTQ per column
   const KvCacheFormat* kv_cache = nullptr;
   Engine engine = Engine::generic;
-  int engine_version = 0;               ///< major × 100 + minor; 0: the engine's current behaviour
+  int engine_version = 0;               ///< major × 100 + minor (vLLM 0.6 → 6), llama.cpp: the build number; 0: current
   std::string engine_version_text;      ///< as the request wrote it (echoed in the settings)
   std::int64_t input_tokens = 1024;
   std::int64_t output_tokens = 1024;    ///< 0 for training
@@ -91,6 +92,11 @@ struct Request {
   TrainingSettings training;            ///< task training: the `training` object, defaults resolved
   /// `draft` (inference): a draft model for speculative decoding, loaded beside the model.
   std::optional<DraftSettings> draft;
+  /// Task serve: the engine, layout, workload, latency target and engine settings; `engine` above
+  /// is then the engine whose memory rules size it (serve_engine.hpp memory_engine).
+  std::optional<ServeSettings> serve;
+  /// The Hugging Face id of a preset (its `hf_repo`), for a launch command line; empty otherwise.
+  std::string model_ref;
 
   /// Warnings raised while reading (unknown fields, a group size that does not apply, what an
   /// imported config leaves out), in the order found.

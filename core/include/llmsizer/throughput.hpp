@@ -41,11 +41,21 @@ constexpr double kKernelLaunchS = 5e-6;
 /// token for 24 layers, while its 1 GB of weights stream in 0.6 ms: ~0.83 ms of host time per
 /// layer, ~45 operators per Qwen2 decoder layer in eager transformers → ~19 µs per operator.
 constexpr double kEagerOpS = 19e-6;
-/// vLLM (before v0.6) host time per decode step outside the model (scheduler, input preparation,
-/// sampling): 3.8 ms. The vLLM v0.6.0 performance blog (blog.vllm.ai/2024/09/05/perf-update.html)
-/// profiles Llama 3 8B on one H100 at 38% GPU execution and 29% scheduling and input preparation;
-/// with GPU execution of ~5 ms per step (vLLM V1 blog, 2025-01-24) that is 5 × 29/38 = 3.8 ms.
+/// vLLM host time per decode step outside the model (gathering the last step's outputs,
+/// scheduling, input preparation): 3.8 ms, measured on vLLM before 0.6. The vLLM v0.6.0
+/// performance blog (blog.vllm.ai/2024/09/05/perf-update.html) profiles v0.5.3 with Llama 3 8B on
+/// one H100 at 38% GPU execution, 29% scheduling (those three) and 33% the HTTP API server (a
+/// process of its own since 0.6, not in this figure); with GPU execution of ~5 ms per step (vLLM V1
+/// blog, 2025-01-24) that is 5 × 29/38 = 3.8 ms, and 5 / 0.38 = 13 ms per token, the blog's own
+/// "1 token every 13 ms" for Llama3 8B.
+/// From 0.6 (kVllmAsyncOutputVersion) output processing overlaps the next step (asynchronous
+/// output processing) and scheduling can cover several steps (multi-step scheduling, opt-in with
+/// --num-scheduler-steps, default 1); the blog gives no per-step split of the 29% and no profile of
+/// 0.6 at batch 1, so the v0.5.3 figure is kept for every version: for 0.6 and later an upper
+/// bound, said in a warning when the request names such a version.
 constexpr double kVllmStepOverheadS = 3.8e-3;
+/// vLLM release (major × 100 + minor: 0.6 → 6) from which output processing is asynchronous.
+constexpr int kVllmAsyncOutputVersion = 6;
 /// vLLM captures CUDA graphs only up to max_seq_len_to_capture = 8192 tokens (vLLM 0.4-0.6 engine
 /// argument default); longer sequences run eagerly.
 constexpr std::int64_t kVllmGraphMaxContext = 8192;
@@ -192,7 +202,11 @@ struct SpeedPlacement {
   int gpu_layers = -1;   ///< partial offload: decoder layers on the GPU (-1: all)
 };
 
-/// Time of one decode step (or one prefill forward), by cause, seconds.
+/** Time of one decode step (or one prefill forward), by cause, seconds. The additive parts sum to
+ *  the total: total_s = overlapped_s + serial_s + offload_s + communication_s + fixed_s, where
+ *  overlapped_s = max(device, host_launch_s), or device + host_launch_s when a kernel synchronizes
+ *  (host_waits), and device = max(memory_s, compute_s). memory_s, compute_s and host_launch_s are
+ *  inside overlapped_s, attention_s inside memory_s. */
 struct StepTime {
   double memory_s = 0;         ///< bytes read / effective bandwidth at each kernel's share of it (GPU part), attention included
   double compute_s = 0;        ///< FLOPs / effective compute
@@ -202,6 +216,8 @@ struct StepTime {
   double fixed_s = 0;          ///< engine work per step outside the model (scheduler), not overlapped
   double attention_s = 0;      ///< part of memory_s: attention over the cache (and cache copies)
   double serial_s = 0;         ///< host-synchronous work: a per-expert Python loop, synchronizing kernels
+  double overlapped_s = 0;     ///< the device and the host's launches together: max of the two, or their sum when host_waits
+  bool host_waits = false;     ///< a synchronizing kernel makes host and device take turns (overlapped_s is their sum)
   double total_s = 0;
   /// What limits it, a term id ("bound.memory_bandwidth", "bound.compute", ...): static text, not a
   /// string of its own (a recommendation makes thousands of steps; in WASM each id was an allocation).

@@ -3,8 +3,8 @@
 /// Accuracy against published measurements: every row of data/validation/*.json (compiled in) is
 /// mapped to an estimate request and compared with the quantity it measured — allocator peak
 /// (torch.cuda.max_memory_allocated) vs what nvidia-smi shows, per GPU vs summed over GPUs, GB vs
-/// GiB vs MiB as the source really meant. Each kind (inference, training, file_size, speed) has
-/// its own row function in validate.cpp.
+/// GiB vs MiB as the source really meant. Each kind (inference, training, file_size, speed,
+/// serving) has its own row function in validate.cpp.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +16,10 @@ namespace llmsizer {
 /// One measured row against its estimate.
 struct ValidationRow {
   std::string id;               ///< the row's id in data/validation/<kind>.json
-  std::string kind;             ///< "inference", "training", "file_size", "speed"
+  std::string kind;             ///< "inference", "training", "file_size", "speed", "serving"
   std::string source;           ///< where the number was published
+  std::string source_id;        ///< serving: the id of the row's entry in the file's `sources` (one publisher's document)
+  std::string metric;           ///< serving: the group of the compared figure ("output_throughput", "ttft", "tpot_itl", "e2e", ...)
   std::string request;          ///< the estimate request the row maps to (JSON), empty when excluded
   std::string quantity;         ///< what is compared, e.g. "tensor_peak_bytes (torch.cuda.max_memory_allocated)"
   std::string unit;             ///< unit of measured/estimated: "GiB", "GB", "tokens/s", ...
@@ -54,7 +56,7 @@ struct ValidationReport {
 /// The validation data files (data/validation/<kind>.json), compiled into this library only.
 const EmbeddedDocument* validation_documents_begin();
 const EmbeddedDocument* validation_documents_end();
-/// The validation document of `kind` ("inference", "training", "file_size", "speed"), or nullptr.
+/// The validation document of `kind` ("inference", "training", "file_size", "speed", "serving"), or nullptr.
 const EmbeddedDocument* find_validation_document(std::string_view kind);
 
 /// Compares every embedded validation row of `kind` ("" = all kinds) with its estimate.
@@ -63,6 +65,19 @@ ValidationReport run_validation(const std::string& kind = "");
 
 /// The report as JSON: {"schema_version": 1, "summaries": [...], "rows": [...]}.
 std::string validation_report_json(const ValidationReport& report);
+
+/// The serving rows' report in Markdown (data/validation/ACCURACY.md): errors per metric group and per
+/// source, the worst rows, the rows left out and why. Empty when the report has no serving rows.
+std::string serving_accuracy_markdown(const ValidationReport& report);
+
+/// Leave-one-source-out errors in Markdown, for speed and serving: per source, its rows' error when
+/// nothing was chosen by looking at them, beside the in-sample error, with the constants of
+/// core/include/llmsizer/throughput.hpp that were derived from that source.
+std::string leave_one_source_out_markdown(const ValidationReport& report);
+
+/// The constants of core/include/llmsizer/throughput.hpp derived from a speed source's rows (their
+/// comments cite the table), comma-separated; "" when none was.
+std::string speed_constants_derived_from(const std::string& source);
 
 /// Median and p-th percentile (nearest rank, p in [0, 1]) of `values`; 0 for none.
 double median_of(std::vector<double> values);

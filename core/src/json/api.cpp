@@ -87,6 +87,7 @@ std::string page_answer(const std::string& request_json) {
 std::string recommend(const std::string& request_json, const Catalog& catalog) {
   return guarded([&] {
     const Request request = edge::parse_request(request_json, catalog, Api::recommend);
+    if (request.task == Task::serve) return edge::to_json(request, recommend_serving(request, catalog));
     if (request.task == Task::training) {
       return edge::to_json(request, recommend_training(request.model, request.training, catalog.all_hardware(), request.goal, request.costs,
                                                        kNearMisses, request.max_options, request.usage));

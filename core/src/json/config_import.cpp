@@ -308,6 +308,14 @@ std::string stored_weights_format(const json& q, std::vector<Message>& warnings)
     return block != q.end() && block->is_array() && !block->empty() ? "fp8-block" : "fp8";
   }
   if (method == "mxfp4") return "mxfp4";
+  if (method == "modelopt") {
+    // TensorRT Model Optimizer's export: quant_algo at the top, or under "quantization" as its
+    // hf_quant_config.json has it.
+    std::string algo = read_string(q, "quant_algo");
+    const auto nested = q.find("quantization");
+    if (algo.empty() && nested != q.end() && nested->is_object()) algo = read_string(*nested, "quant_algo");
+    if (algo == "NVFP4") return "nvfp4";
+  }
   if (method == "bitsandbytes") {
     if (read_bool(q, "load_in_4bit", false)) return read_string(q, "bnb_4bit_quant_type") == "fp4" ? "fp4" : "nf4";
     if (read_bool(q, "load_in_8bit", false)) return "llm-int8";
@@ -322,6 +330,10 @@ std::string stored_weights_format(const json& q, std::vector<Message>& warnings)
       const int wbits = w.contains("num_bits") && w["num_bits"].is_number_integer() ? w["num_bits"].get<int>() : 0;
       const std::string strategy = read_string(w, "strategy");
       if (type == "float" && wbits == 8) return strategy == "channel" ? "fp8-channel" : strategy == "block" ? "fp8-block" : "fp8";
+      // llm-compressor's NVFP4 scheme: float, 4 bits, strategy tensor_group, group 16 (an E4M3
+      // scale per 16 and a global scale per tensor).
+      const int group = w.contains("group_size") && w["group_size"].is_number_integer() ? w["group_size"].get<int>() : 0;
+      if (type == "float" && wbits == 4 && strategy == "tensor_group" && group == 16) return "nvfp4";
     }
   }
   warnings.push_back(Message("warning.config.quant_method_unknown").text("method", method));

@@ -79,10 +79,15 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
     h.memory_bandwidth_gb_per_s = num(d, "memory_bandwidth_gb_per_s");
     h.fp32_tflops = num(d, "fp32_tflops");
     h.matrix_tflops = num(d, "fp16_tensor_tflops_dense");
+    h.fp8_tflops = num(d, "fp8_tensor_tflops_dense");  // null: 0, not published or no FP8 units
+    h.fp4_tflops = num(d, "fp4_tensor_tflops_dense");
+    h.achievable_matrix_tflops = num(d, "max_achievable_tflops_bf16");
+    h.achievable_fp8_tflops = num(d, "max_achievable_tflops_fp8");
     h.unified_memory = h.segment == "apple-silicon" || flag(d, "unified_memory");
     if (h.unified_memory) {
-      // Apple publishes no FP16 matrix figure; its GPUs run FP16 FMAs at the FP32 rate.
-      if (h.matrix_tflops <= 0) h.matrix_tflops = h.fp32_tflops;
+      // Apple publishes no FP16 matrix figure; its GPUs run FP16 FMAs at the FP32 rate. (Not so a
+      // chip with tensor cores, DGX Spark's GB10: its unpublished rate stays unknown.)
+      if (h.matrix_tflops <= 0 && h.segment == "apple-silicon") h.matrix_tflops = h.fp32_tflops;
       if (d.contains("memory_options_bytes") && d["memory_options_bytes"].is_array()) {
         for (const auto& v : d["memory_options_bytes"]) h.memory_options_bytes.push_back(v.get<std::int64_t>());
       }

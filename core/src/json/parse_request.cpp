@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hardware_json.hpp"
+#include "llmsizer/embedded_data.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/machine.hpp"
@@ -28,7 +29,13 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "enforce_eager", "budget_bytes", "ubatch", "n_batch", "parallel", "kv_unified",
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
                                             "ollama", "machine", "usage", "english_text", "max_options",
-                                            "memory_option_bytes", "draft"};
+                                            "memory_option_bytes", "draft", "layout", "workload", "slo", "serve"};
+const std::set<std::string> kLayoutKeys = {"tp", "pp", "ep", "dp"};
+const std::set<std::string> kWorkloadKeys = {"input_tokens", "output_tokens", "concurrency", "request_rate", "max_throughput", "requests", "seed",
+                                             "range_ratio"};
+const std::set<std::string> kSloKeys = {"ttft_ms", "tpot_ms", "percentile"};
+const std::set<std::string> kServeKeys = {"max_num_seqs", "max_num_batched_tokens", "memory_fraction", "chunked_prefill", "parallel", "context",
+                                          "scheduler_steps"};
 const std::set<std::string> kDraftKeys = {"model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
@@ -80,24 +87,147 @@ Engine parse_engine(const json& body) {
   return Engine::generic;
 }
 
-/// "4.38" or "4.38.2" → 438 (major × 100 + minor); absent → 0 (the engine's current behaviour).
-int parse_engine_version(const json& body, std::string& as_written) {
+/// Examples of `engine`'s own version numbering, for the error that refuses one (each engine's
+/// release tags: transformers v4.45.0, vLLM v0.6.0 / v0.10.1, SGLang v0.4.6, Ollama v0.12.3,
+/// TensorRT-LLM v0.17.0 / v1.0.0rc2, LMDeploy v0.2.0, AutoAWQ v0.2.6, litgpt v0.5.3).
+std::string engine_version_examples(const std::string& engine) {
+  static const std::pair<const char*, const char*> kExamples[] = {
+      {"transformers", "\"4.45\" or \"4.46.0\""}, {"vllm", "\"0.6.0\", \"0.10.1\" or \"v0.8.5\""},
+      {"sglang", "\"0.3.0\" or \"0.4.6\""},       {"ollama", "\"0.12.3\""},
+      {"tensorrt-llm", "\"0.17\" or \"1.0.0rc2\""}, {"lmdeploy", "\"v0.2.0\" or \"0.10.2\""},
+      {"autoawq", "\"0.2.6\""},                   {"litgpt", "\"0.5.3\""}};
+  for (const auto& [id, examples] : kExamples) {
+    if (engine == id) return examples;
+  }
+  return "\"1.2\" or \"1.2.3\"";
+}
+
+std::size_t digits_end(const std::string& s, std::size_t from) {
+  while (from < s.size() && std::isdigit(static_cast<unsigned char>(s[from]))) ++from;
+  return from;
+}
+
+/// A release in major.minor[.patch[.n]] numbering (lower case, as `text` returns it), with an
+/// optional leading "v" (vLLM and LMDeploy tag "v0.8.5", "v0.2.0") and optional pre-/post-release
+/// and local suffixes ("1.0.0rc2", "0.6.3.post1", "4.57.0.dev0", "0.5.3+cu118"): major × 100 +
+/// minor, 0 when it is not one. The patch level changes no rule, so it is read and dropped.
+int dotted_version(const std::string& v) {
+  std::size_t at = v.size() > 1 && v[0] == 'v' ? 1 : 0;
+  const std::size_t major_end = digits_end(v, at);
+  if (major_end == at || major_end - at > 2 || major_end >= v.size() || v[major_end] != '.') return 0;
+  const int major = std::stoi(v.substr(at, major_end - at));
+  at = major_end + 1;
+  const std::size_t minor_end = digits_end(v, at);
+  if (minor_end == at || minor_end - at > 2) return 0;
+  const int minor = std::stoi(v.substr(at, minor_end - at));
+  at = minor_end;
+  // Up to two more numeric parts (a patch level; vLLM tagged v0.10.1.1).
+  for (int part = 0; part < 2 && at + 1 < v.size() && v[at] == '.' && std::isdigit(static_cast<unsigned char>(v[at + 1])); ++part) {
+    at = digits_end(v, at + 1);
+  }
+  // Pre-, post- and development releases as PEP 440 and the engines' tags write them (rc2, .post1,
+  // .dev0, -alpha), up to three, then a local part (+cu118, +g1a2b3c4).
+  static const char* const kSuffixes[] = {"alpha", "beta", "post", "dev", "pre", "rc", "a", "b"};
+  for (int part = 0; part < 3 && at < v.size() && v[at] != '+'; ++part) {
+    std::size_t word = at + (v[at] == '.' || v[at] == '-' || v[at] == '_' ? 1 : 0);
+    std::size_t after = word;
+    for (const char* suffix : kSuffixes) {
+      if (v.compare(word, std::char_traits<char>::length(suffix), suffix) == 0) {
+        after = word + std::char_traits<char>::length(suffix);
+        break;
+      }
+    }
+    if (after == word) return 0;
+    at = digits_end(v, after);
+  }
+  if (at < v.size()) {
+    if (v[at] != '+' || at + 1 == v.size() || v.size() - at > 24) return 0;
+    for (std::size_t i = at + 1; i < v.size(); ++i) {
+      if (!std::isalnum(static_cast<unsigned char>(v[i])) && v[i] != '.') return 0;
+    }
+  }
+  return major * 100 + minor;  // 0.0 is 0: refused, 0 means "current"
+}
+
+bool hex_hash(const std::string& s, std::size_t from, std::size_t to) {
+  if (to < from + 7 || to - from > 40) return false;
+  for (std::size_t i = from; i < to; ++i) {
+    if (!std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  return true;
+}
+
+/// A build number "6918" or release tag "b6918" exactly in v[from, to): the number, else 0.
+int build_number(const std::string& v, std::size_t from, std::size_t to) {
+  if (from < to && v[from] == 'b') ++from;
+  if (from >= to || to - from > 6 || digits_end(v, from) != to) return 0;
+  return std::stoi(v.substr(from, to - from));
+}
+
+/// A llama.cpp build (lower case): the release tag "b6918" or the number "6918", alone or with the
+/// commit's short hash as llama.cpp prints them ("version: 6918 (1d2e3f4a)" from --version, "build:
+/// 6918 (1d2e3f4a)" in its logs, "build 2f68ce7cf (6918)" as llama-batched-bench tables quote it)
+/// or joined by '-' ("b6918-1d2e3f4a"). llama.cpp numbers its builds by commit count (the b<N> tags
+/// of ggml-org/llama.cpp releases), so the number orders them; a hash alone does not. 0 when it is
+/// not one.
+int llama_cpp_build(const std::string& v) {
+  std::size_t at = 0;
+  for (const char* prefix : {"version:", "build:", "build "}) {
+    if (v.rfind(prefix, 0) == 0) {
+      at = std::char_traits<char>::length(prefix);
+      break;
+    }
+  }
+  while (at < v.size() && v[at] == ' ') ++at;
+  const std::size_t open = v.find(" (", at);
+  if (open != std::string::npos && v.back() == ')') {
+    // "6918 (hash)" or "hash (6918)".
+    if (const int build = build_number(v, at, open); build > 0 && hex_hash(v, open + 2, v.size() - 1)) return build;
+    if (const int build = build_number(v, open + 2, v.size() - 1); build > 0 && hex_hash(v, at, open)) return build;
+    return 0;
+  }
+  const std::size_t dash = v.find('-', at);
+  if (dash != std::string::npos) return hex_hash(v, dash + 1, v.size()) ? build_number(v, at, dash) : 0;
+  return build_number(v, at, v.size());
+}
+
+/// Says so when the version given changes nothing in an inference estimate, so that it is not
+/// ignored silently: transformers' rules read it (memory.cpp, throughput.cpp); vLLM's per-step overhead is
+/// a measurement of v0.5.3, kept for 0.6 and 0.7 for want of a published figure (kVllmStepOverheadS),
+/// and an assumption for V1 from 0.8 (kVllmV1StepOverheadS); no other engine's figures differ by version.
+void warn_engine_version(Request& r) {
+  if (r.engine == Engine::transformers) return;
+  if (r.engine == Engine::vllm) {
+    if (r.engine_version >= kVllmAsyncOutputVersion && r.engine_version < kVllmV1Version) {
+      r.warnings.push_back(Message("warning.engine_version.vllm_step_overhead").text("version", r.engine_version_text).decimal("overhead_ms", kVllmStepOverheadS * 1e3, 1));
+    } else if (r.engine_version >= kVllmV1Version) {
+      r.warnings.push_back(Message("warning.engine_version.vllm_v1_step_overhead").text("version", r.engine_version_text).decimal("overhead_ms", kVllmV1StepOverheadS * 1e3, 1));
+    }
+    return;
+  }
+  r.warnings.push_back(Message("warning.engine_version.no_rule").text("version", r.engine_version_text).text("engine", engine_id(r.engine)));
+}
+
+/// `engine_version` in the numbering of the engine the request names (`id`): a llama.cpp build → its build number (b6918 →
+/// 6918); any other engine's release → major × 100 + minor ("4.45" → 445, vLLM "0.6.0" → 6,
+/// "0.10.1" → 10; Ollama "0.12.3" → 12). Absent → 0 (the engine's current behaviour). The text is
+/// kept as written, for the settings.
+int parse_engine_version(const json& body, const std::string& id, std::string& as_written) {
   const std::string value = text(body, "engine_version", "engine_version", {}, "");
   if (value.empty()) return 0;
-  const Message message = Message("error.engine_version").text("got", value);
-  const std::size_t dot = value.find('.');
-  if (dot == std::string::npos || dot == 0 || dot > 2) throw InputError("engine_version", message);
-  std::size_t end = value.find('.', dot + 1);
-  if (end == std::string::npos) end = value.size();
-  if (end == dot + 1 || end - dot - 1 > 2) throw InputError("engine_version", message);
-  for (std::size_t i = 0; i < value.size(); ++i) {
-    if (i != dot && i != end && !std::isdigit(static_cast<unsigned char>(value[i]))) throw InputError("engine_version", message);
+  if (id == engine_id(Engine::llama_cpp)) {
+    const int build = llama_cpp_build(value);
+    if (build <= 0) throw InputError("engine_version", Message("error.engine_version_build").text("got", body.at("engine_version").get<std::string>()));
+    as_written = body.at("engine_version").get<std::string>();
+    return build;
   }
-  const int major = std::stoi(value.substr(0, dot));
-  const int minor = std::stoi(value.substr(dot + 1, end - dot - 1));
-  if (major < 1) throw InputError("engine_version", message);
+  const int version = dotted_version(value);
+  if (version <= 0) {
+    throw InputError("engine_version", Message("error.engine_version").text("engine", id).text("examples", engine_version_examples(id))
+                                           .text("got", body.at("engine_version").get<std::string>()));
+  }
   as_written = body.at("engine_version").get<std::string>();
-  return major * 100 + minor;
+  return version;
 }
 
 int parse_group_size(const json& body, const WeightFormat& format, std::vector<Message>& warnings) {
@@ -371,7 +501,8 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   r.model = parse_model(body.at("model"), "model", model_warnings, catalog);
   r.warnings.insert(r.warnings.end(), model_warnings.begin(), model_warnings.end());
 
-  r.task = text(body, "task", "task", {"inference", "training"}, "inference") == "training" ? Task::training : Task::inference;
+  const std::string task = text(body, "task", "task", {"inference", "training", "serve"}, "inference");
+  r.task = task == "training" ? Task::training : task == "serve" ? Task::serve : Task::inference;
   // A model imported from a weights file brings its exact stored bytes: they stand for the
   // weights unless the request names a format (then params × bytes per parameter of that format).
   if (r.model.file_weight_bytes > 0 && !body.contains("weights")) {
@@ -389,7 +520,20 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   const char* kv_default = r.weights->compute == Dtype::f32 ? "fp32" : r.weights->compute == Dtype::f16 ? "fp16" : "bf16";
   const std::string kv_alias = llama_cpp_alias(body, "kv_cache");
   r.kv_cache = find_kv_cache_format(!kv_alias.empty() ? kv_alias : text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default));
-  r.engine = parse_engine(body);
+  if (r.task == Task::serve) {
+    // The serving engines (serve_engine.hpp); memory by the rules of the engine that sizes each.
+    std::vector<std::string> ids;
+    for (ServeEngine e : kServeEngines) ids.emplace_back(serve_engine_id(e));
+    const std::string id = text(body, "engine", "engine", ids, serve_engine_id(ServeEngine::vllm));
+    ServeSettings serve;
+    for (ServeEngine e : kServeEngines) {
+      if (id == serve_engine_id(e)) serve.engine = e;
+    }
+    r.serve = serve;
+    r.engine = memory_engine(serve.engine);
+  } else {
+    r.engine = parse_engine(body);
+  }
   if (r.engine == Engine::litgpt && r.model.tie_word_embeddings && r.model.has_architecture()) {
     // litgpt's GPT (lit_gpt/model.py, Lightning-AI/litgpt e51aaef) builds lm_head as an nn.Linear of
     // its own next to transformer.wte and never ties them: an output head the config ties is held
@@ -403,7 +547,10 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   r.batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
   r.gpus = static_cast<int>(whole_number(body, "gpus", "gpus", 0, kMaxGpus, 1));
   r.flash_attention = boolean(body, "flash_attention", "flash_attention", true);
-  r.engine_version = parse_engine_version(body, r.engine_version_text);
+  // The engine as the request names it: a serving engine by its own id, whose version it reads
+  // (serve_engine.hpp), though another engine's rules may size its memory.
+  r.engine_version = parse_engine_version(body, r.serve ? serve_engine_id(r.serve->engine) : engine_id(r.engine), r.engine_version_text);
+  if (r.engine_version > 0 && r.task == Task::inference) warn_engine_version(r);
   if (r.input_tokens + r.output_tokens > kMaxTokens) {
     throw InputError("output_tokens", Message("error.tokens.context_too_long").integer("max", kMaxTokens).integer("got", r.input_tokens + r.output_tokens));
   }
@@ -486,6 +633,103 @@ void parse_budget(const json& body, Request& r) {
   if (r.hardware) r.warnings.push_back(Message("warning.budget.hardware_wins"));
 }
 
+/// Warnings for the members of `object` (request field `field`) that `known` does not list.
+void unknown_members(const json& object, const std::string& field, const std::set<std::string>& known, Request& r) {
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    if (known.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", field + "." + it.key()));
+  }
+}
+
+const json& member_object(const json& body, const char* key, const json& empty) {
+  if (!body.contains(key) || body[key].is_null()) return empty;
+  if (!body[key].is_object()) throw InputError(key, Message("error.serve.not_object").text("field", key).text("got", body[key].dump()));
+  return body[key];
+}
+
+/// Task serve: `layout`, `workload`, `slo` and `serve` (contract: Serving), and the device it runs on.
+void parse_serve(const json& body, const Catalog& catalog, Request& r, bool needs_hardware) {
+  ServeSettings& s = *r.serve;
+  const json empty = json::object();
+  const json& layout = member_object(body, "layout", empty);
+  unknown_members(layout, "layout", kLayoutKeys, r);
+  const bool gpus_given = body.contains("gpus") && !body["gpus"].is_null();
+  s.layout.tp = static_cast<int>(whole_number(layout, "tp", "layout.tp", 1, kMaxGpus, gpus_given ? std::max(1, r.gpus) : 1));
+  s.layout.pp = static_cast<int>(whole_number(layout, "pp", "layout.pp", 1, kMaxGpus, 1));
+  s.layout.ep = static_cast<int>(whole_number(layout, "ep", "layout.ep", 1, kMaxGpus, 1));
+  s.layout.dp = static_cast<int>(whole_number(layout, "dp", "layout.dp", 1, kMaxGpus, 1));
+  const std::int64_t layout_gpus = static_cast<std::int64_t>(s.layout.tp) * s.layout.pp * s.layout.dp;
+  if (layout_gpus > kMaxGpus) throw InputError("layout", Message("error.serve.too_many_gpus").integer("max", kMaxGpus).integer("got", layout_gpus));
+  if (gpus_given && layout.contains("tp") && r.gpus != layout_gpus) {
+    throw InputError("gpus", Message("error.serve.gpus_layout").integer("gpus", r.gpus).integer("layout", layout_gpus));
+  }
+  r.gpus = s.layout.tp;  // one replica's tensor-parallel group: the memory estimate's devices
+
+  const json& w = member_object(body, "workload", empty);
+  unknown_members(w, "workload", kWorkloadKeys, r);
+  ServeWorkload& load = s.workload;
+  load.input_tokens = whole_number(w, "input_tokens", "workload.input_tokens", 1, kMaxTokens, body.contains("input_tokens") ? r.input_tokens : 1000);
+  load.output_tokens = whole_number(w, "output_tokens", "workload.output_tokens", 1, kMaxTokens, body.contains("output_tokens") ? r.output_tokens : 1000);
+  if (load.input_tokens + load.output_tokens > kMaxTokens) {
+    throw InputError("workload.output_tokens", Message("error.tokens.context_too_long").integer("max", kMaxTokens).integer("got", load.input_tokens + load.output_tokens));
+  }
+  const int modes = (w.contains("concurrency") ? 1 : 0) + (w.contains("request_rate") ? 1 : 0) + (boolean(w, "max_throughput", "workload.max_throughput", false) ? 1 : 0);
+  if (modes > 1) throw InputError("workload", Message("error.serve.one_load_mode"));
+  load.requests = whole_number(w, "requests", "workload.requests", 1, kMaxServeRequests, kDefaultServeRequests);
+  load.seed = static_cast<std::uint64_t>(whole_number(w, "seed", "workload.seed", 0, 1LL << 53, 0));
+  load.range_ratio = number(w, "range_ratio", "workload.range_ratio", 0.0, 1.0, 0.0);
+  if (w.contains("request_rate")) {
+    load.mode = LoadMode::request_rate;
+    load.request_rate = number(w, "request_rate", "workload.request_rate", 1e-6, 1e6, 1.0);
+  } else if (boolean(w, "max_throughput", "workload.max_throughput", false)) {
+    load.mode = LoadMode::max_throughput;
+  } else {
+    load.mode = LoadMode::concurrency;
+    load.concurrency = whole_number(w, "concurrency", "workload.concurrency", 1, kMaxServeRequests, 1);
+  }
+  r.input_tokens = load.input_tokens;
+  r.output_tokens = load.output_tokens;
+
+  const json& slo = member_object(body, "slo", empty);
+  unknown_members(slo, "slo", kSloKeys, r);
+  s.slo.ttft_ms = number(slo, "ttft_ms", "slo.ttft_ms", 1e-3, 1e9, 0);
+  s.slo.tpot_ms = number(slo, "tpot_ms", "slo.tpot_ms", 1e-3, 1e9, 0);
+  s.slo.percentile = static_cast<int>(whole_number(slo, "percentile", "slo.percentile", 50, 99, 90));
+  if (s.slo.percentile != 50 && s.slo.percentile != 90 && s.slo.percentile != 95 && s.slo.percentile != 99) {
+    throw InputError("slo.percentile", Message("error.serve.percentile").integer("got", s.slo.percentile));
+  }
+
+  const json& o = member_object(body, "serve", empty);
+  unknown_members(o, "serve", kServeKeys, r);
+  ServeEngineOverrides& e = s.overrides;
+  e.max_num_seqs = whole_number(o, "max_num_seqs", "serve.max_num_seqs", 1, kMaxServeRequests, 0);
+  e.max_num_batched_tokens = whole_number(o, "max_num_batched_tokens", "serve.max_num_batched_tokens", 1, kMaxTokens, 0);
+  e.memory_fraction = number(o, "memory_fraction", "serve.memory_fraction", 0.01, 1.0, 0);
+  if (o.contains("chunked_prefill")) e.chunked_prefill = boolean(o, "chunked_prefill", "serve.chunked_prefill", false) ? 1 : 0;
+  e.parallel = whole_number(o, "parallel", "serve.parallel", 1, 4096, 0);
+  e.context = whole_number(o, "context", "serve.context", 1, kMaxTokens, 0);
+  e.scheduler_steps = static_cast<int>(whole_number(o, "scheduler_steps", "serve.scheduler_steps", 1, 64, 0));
+
+  check_magnitude(r.model, load.input_tokens + load.output_tokens, 1);
+  r.costs = parse_costs(body);
+  // The preset's Hugging Face id names the model in the launch line.
+  if (body["model"].is_string()) {
+    if (const EmbeddedDocument* doc = find_embedded_document("models", lowercase(body["model"].get<std::string>()))) {
+      const json d = json::parse(doc->json.begin(), doc->json.end());
+      r.model_ref = d.value("hf_repo", std::string());
+    }
+  }
+  if (!needs_hardware) return;
+  if (!body.contains("hardware") && !has_machine(body)) throw InputError("hardware", Message("error.serve.needs_hardware"));
+  HardwareSpec hw = parse_device(body, catalog);
+  if (hw.is_cpu() || hw.memory_bandwidth_gb_per_s <= 0) throw InputError("hardware", Message("error.serve.needs_gpu").text("id", hw.id));
+  // Prompts are computed, not read: a device whose tensor rate is not published cannot be timed.
+  if (effective_tflops(hw, false) <= 0) throw InputError("hardware", Message("error.serve.needs_compute").text("id", hw.id));
+  if (max_devices(hw) < s.layout.tp * s.layout.pp && (hw.kind == HardwareKind::instance || hw.is_machine || max_devices(hw) == 1)) {
+    throw InputError("layout", Message("error.serve.layout_exceeds_device").text("id", hw.id).integer("gpus", max_devices(hw)).integer("got", s.layout.tp * s.layout.pp));
+  }
+  r.hardware = std::move(hw);
+}
+
 }  // namespace
 
 Request parse_request(const std::string& request_text, const Catalog& catalog, Api api) {
@@ -493,6 +737,13 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
   Request r;
   parse_common(body, catalog, r);
   r.english_text = boolean(body, "english_text", "english_text", true);
+  if (api == Api::recommend && r.task == Task::serve) {
+    parse_serve(body, catalog, r, false);
+    if (const std::int64_t n = whole_number(body, "max_options", "max_options", 1, kMaxListedOptions, 0); n > 0) {
+      r.max_options = static_cast<std::size_t>(n);
+    }
+    return r;
+  }
   if (api == Api::recommend) {
     if (r.task == Task::training) {
       r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
@@ -515,6 +766,10 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
     }
     // The hardware a person names is theirs: the "use what you have" row of the cost table.
     if (body.contains("hardware") || has_machine(body)) r.hardware = parse_device(body, catalog);
+    return r;
+  }
+  if (r.task == Task::serve) {
+    parse_serve(body, catalog, r, true);
     return r;
   }
   if (r.task == Task::inference) {

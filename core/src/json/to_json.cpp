@@ -68,7 +68,7 @@ void weights_detail_json(JsonWriter& w, const Request& r, const Answer& a) {
   const WeightFormat& f = *r.weights;
   w.begin_object();
   w.field("format", f.id).field("name", f.name).field("ecosystem", ecosystem_id(f.ecosystem));
-  if (f.group_size > 0 && f.scheme != QuantScheme::bnb_4bit && f.scheme != QuantScheme::mxfp4) w.field("group_size", r.group_size != 0 ? r.group_size : f.group_size);
+  if (f.group_size > 0 && f.scheme != QuantScheme::bnb_4bit && f.scheme != QuantScheme::mxfp4 && f.scheme != QuantScheme::nvfp4) w.field("group_size", r.group_size != 0 ? r.group_size : f.group_size);
   w.field("bits_per_weight", a.weights.bits_per_weight);
   w.key("bytes").begin_object();
   for (TensorClass c : {TensorClass::embeddings, TensorClass::attention, TensorClass::mlp, TensorClass::lm_head, TensorClass::norms, TensorClass::other}) {
@@ -91,8 +91,21 @@ void settings_json(JsonWriter& w, const Request& r) {
     w.end_object();
     return;
   }
-  w.field("kv_cache", r.kv_cache->id).field("engine", engine_id(r.engine)).field("input_tokens", r.input_tokens);
+  w.field("kv_cache", r.kv_cache->id).field("engine", r.serve ? serve_engine_id(r.serve->engine) : engine_id(r.engine)).field("input_tokens", r.input_tokens);
   w.field("output_tokens", r.output_tokens).field("batch", r.batch).field("gpus", r.gpus).field("flash_attention", r.flash_attention);
+  if (r.serve) {
+    const ServeSettings& s = *r.serve;
+    w.key("layout").begin_object().field("tp", s.layout.tp).field("pp", s.layout.pp).field("ep", s.layout.ep).field("dp", s.layout.dp).end_object();
+    const ServeWorkload& l = s.workload;
+    w.key("workload").begin_object().field("input_tokens", l.input_tokens).field("output_tokens", l.output_tokens);
+    if (l.mode == LoadMode::concurrency) w.field("concurrency", l.concurrency);
+    if (l.mode == LoadMode::request_rate) w.field("request_rate", l.request_rate);
+    if (l.mode == LoadMode::max_throughput) w.field("max_throughput", true);
+    w.field("requests", l.requests).field("seed", static_cast<std::int64_t>(l.seed));
+    if (l.range_ratio > 0) w.field("range_ratio", l.range_ratio);
+    w.end_object();
+    w.key("slo").begin_object().field("ttft_ms", s.slo.ttft_ms).field("tpot_ms", s.slo.tpot_ms).field("percentile", s.slo.percentile).end_object();
+  }
   if (r.group_size != 0) w.field("group_size", r.group_size);
   if (r.engine_version > 0) w.field("engine_version", r.engine_version_text);
   const LlamaCppOptions& l = r.llama_cpp;
@@ -251,6 +264,14 @@ void throughput_json(JsonWriter& w, const Throughput& t, bool compute_unknown, c
   known_or_null(w, "compute", !compute_unknown, rounded(t.step.compute_s * 1e3, 4));
   w.field("host_launch", rounded(t.step.host_launch_s * 1e3, 4)).field("offload", rounded(t.step.offload_s * 1e3, 4));
   w.field("communication", rounded(t.step.communication_s * 1e3, 4)).field("engine_fixed", rounded(t.step.fixed_s * 1e3, 4));
+  // Every part the total sums (StepTime): the device and host together (`overlapped`: max of
+  // `device` and `host_launch`, or their sum where `overlap` is "sum"), the per-expert loop, the CPU
+  // layers, communication and the engine's fixed time; memory, compute and host_launch are inside
+  // `overlapped`, attention inside memory.
+  w.field("device", rounded(std::max(t.step.memory_s, t.step.compute_s) * 1e3, 4));
+  w.field("overlapped", rounded(t.step.overlapped_s * 1e3, 4)).field("overlap", t.step.host_waits ? "sum" : "max");
+  w.field("expert_loop", rounded(t.step.serial_s * 1e3, 4)).field("attention", rounded(t.step.attention_s * 1e3, 4));
+  w.key("sum_of").begin_array().value("overlapped").value("expert_loop").value("offload").value("communication").value("engine_fixed").end_array();
   w.end_object();
   if (compute_unknown) w.key("unknown").begin_array().value("matrix_tflops").end_array();
   w.end_object();
@@ -295,6 +316,73 @@ void add_inference_hardware(JsonWriter& w, const InferenceOnHardware& h) {
 }
 
 /// The draft of speculative decoding: its memory, its speed and the pair's fit on the device.
+/// Latency statistics in `scale` units (1e3: milliseconds from seconds).
+void latency_json(JsonWriter& w, const char* key, const LatencyStats& s, double scale, int digits) {
+  w.key(key).begin_object();
+  w.field("mean", rounded(s.mean * scale, digits)).field("p50", rounded(s.p50 * scale, digits));
+  w.field("p90", rounded(s.p90 * scale, digits)).field("p99", rounded(s.p99 * scale, digits));
+  w.end_object();
+}
+
+/// The response's `serving` object (contract: Serving).
+void serving_json(JsonWriter& w, const ServingAnswer& a) {
+  const SimulationResult& r = a.result;
+  w.begin_object();
+  put_message(w, "summary", a.summary);
+  w.field("fits", a.capacity.fits);
+  w.field("output_tokens_per_s", rounded(a.output_tokens_per_s, 1)).field("total_tokens_per_s", rounded(a.total_tokens_per_s, 1));
+  w.field("requests_per_s", rounded(a.requests_per_s, 3)).field("output_tokens_per_s_per_gpu", rounded(a.output_tokens_per_s_per_gpu, 1));
+  w.field("per_user_output_tokens_per_s", rounded(a.per_user_output_tokens_per_s, 2));
+  w.field("duration_s", rounded(r.duration_s, 3)).field("requests_simulated", r.requests).field("preemptions", r.preemptions);
+  latency_json(w, "ttft_ms", r.ttft_s, 1e3, 2);
+  latency_json(w, "tpot_ms", r.tpot_s, 1e3, 3);
+  latency_json(w, "itl_ms", r.itl_s, 1e3, 3);
+  latency_json(w, "e2e_latency_s", r.e2e_s, 1.0, 3);
+  const ServeCapacity& c = a.capacity;
+  w.field("kv_capacity_tokens", c.kv_capacity_tokens).field("kv_pool_bytes", c.pool_bytes).field("max_concurrency", c.max_concurrency);
+  w.field("steady_batch", rounded(r.steady_batch, 2));
+  const StepParts& st = r.typical_step;
+  w.field("bound", st.bound.empty() ? std::string("bound.memory_bandwidth") : std::string(st.bound));
+  w.key("step").begin_object();
+  w.field("total_ms", rounded(st.total_s * 1e3, 4)).field("weights_ms", rounded(st.weights_s * 1e3, 4));
+  w.field("kv_read_ms", rounded(st.kv_read_s * 1e3, 4)).field("compute_ms", rounded(st.compute_s * 1e3, 4));
+  w.field("communication_ms", rounded(st.communication_s * 1e3, 4)).field("engine_overhead_ms", rounded(st.engine_overhead_s * 1e3, 4));
+  w.field("launch_ms", rounded(st.launch_s * 1e3, 4));
+  w.end_object();
+  w.key("curve").begin_array();
+  for (const ServeCurvePoint& p : a.curve) {
+    w.begin_object();
+    w.field("concurrency", p.concurrency).field("output_tokens_per_s_per_gpu", rounded(p.output_tokens_per_s_per_gpu, 1));
+    w.field("per_user_output_tokens_per_s", rounded(p.per_user_output_tokens_per_s, 2)).field("ttft_ms", rounded(p.ttft_ms, 2));
+    w.field("tpot_ms", rounded(p.tpot_ms, 3)).field("meets_slo", p.meets_slo);
+    w.end_object();
+  }
+  w.end_array();
+  w.field("replicas", a.replicas).field("gpus_per_replica", a.gpus_per_replica).field("gpus_needed", a.gpus_needed);
+  w.field("meets_slo", a.meets_slo);
+  w.key("cost").begin_object();
+  w.field("basis", a.cost.basis).field("per_month_usd", rounded(a.cost.per_month_usd, 2));
+  w.field("per_million_output_tokens_usd", rounded(a.cost.per_million_output_tokens_usd, 4));
+  w.end_object();
+  w.key("energy").begin_object();
+  w.field("watts", rounded(a.energy.watts, 1)).field("joules_per_output_token", rounded(a.energy.joules_per_output_token, 4));
+  w.field("kwh_per_month", rounded(a.energy.kwh_per_month, 1));
+  w.end_object();
+  w.field("command_line", a.command_line);
+  put_messages(w, "notes", a.notes);
+  w.key("explain").begin_array();
+  for (const ServeExplain& e : a.explain) {
+    w.begin_object();
+    w.field("id", e.id);
+    if (w.english_text()) w.field("text", render_en(e.text));
+    w.key("text_data");
+    write_message_json(w, e.text);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
 void draft_json(JsonWriter& w, const Request& r, const Answer& a) {
   const DraftSettings& s = *r.draft;
   const DraftAnswer& d = *a.draft;
@@ -455,6 +543,12 @@ std::string to_json(const Request& r, const Answer& a) {
     w.key("draft");
     draft_json(w, r, a);
   }
+  if (a.serving) {
+    w.key("hardware");
+    hardware_json(w, *r.hardware);
+    w.key("serving");
+    serving_json(w, *a.serving);
+  }
   w.end_object();
   return w.take();
 }
@@ -500,6 +594,44 @@ void costs_json(JsonWriter& w, const CostComparison& c) {
   w.end_array();
   put_message(w, "summary", c.summary);
   w.end_object();
+}
+
+std::string to_json(const Request& r, const ServeRecommendation& rec) {
+  JsonWriter w;
+  w.set_english_text(r.english_text);
+  w.begin_object();
+  w.field("schema_version", kSchemaVersion);
+  w.key("model").begin_object().field("id", r.model.id).field("name", r.model.name).end_object();
+  w.key("settings");
+  settings_json(w, r);
+  w.field("evaluated", static_cast<std::int64_t>(rec.evaluated));
+  const auto option = [&w](const ServeOption& o) {
+    const ServingAnswer& a = o.answer;
+    const SimulationResult& s = a.result;
+    w.begin_object();
+    w.field("hardware", o.hardware->id).field("name", o.hardware->name).field("kind", hardware_kind_id(o.hardware->kind));
+    w.key("layout").begin_object().field("tp", o.tp).field("replicas", a.replicas).end_object();
+    w.field("gpus_needed", a.gpus_needed).field("meets_slo", a.meets_slo);
+    w.field("output_tokens_per_s", rounded(a.output_tokens_per_s, 1)).field("output_tokens_per_s_per_gpu", rounded(a.output_tokens_per_s_per_gpu, 1));
+    w.field("per_user_output_tokens_per_s", rounded(a.per_user_output_tokens_per_s, 2));
+    latency_json(w, "ttft_ms", s.ttft_s, 1e3, 2);
+    latency_json(w, "tpot_ms", s.tpot_s, 1e3, 3);
+    w.key("cost").begin_object().field("basis", a.cost.basis).field("per_month_usd", rounded(a.cost.per_month_usd, 2));
+    w.field("per_million_output_tokens_usd", rounded(a.cost.per_million_output_tokens_usd, 4)).end_object();
+    w.field("command_line", a.command_line);
+    put_message(w, "summary", a.summary);
+    if (!o.reason.id.empty()) put_message(w, "reason", o.reason);
+    w.end_object();
+  };
+  w.key("options").begin_array();
+  for (const ServeOption& o : rec.options) option(o);
+  w.end_array();
+  w.key("near_misses").begin_array();
+  for (const ServeOption& o : rec.near_misses) option(o);
+  w.end_array();
+  put_messages(w, "warnings", r.warnings);
+  w.end_object();
+  return w.take();
 }
 
 std::string to_json(const Request& r, const Recommendation& rec) {

@@ -17,6 +17,8 @@ namespace llmsizer::edge {
 std::string to_json(const Request& request, const Answer& answer);
 /// The response text of a recommendation.
 std::string to_json(const Request& request, const Recommendation& recommendation);
+/// The response text of a serving recommendation.
+std::string to_json(const Request& request, const ServeRecommendation& recommendation);
 /// The response text of a training recommendation.
 std::string to_json(const Request& request, const TrainingRecommendation& recommendation);
 /// {"error": {"field", "message"}}.

@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: MIT
+#include "llmsizer/serving.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <limits>
+
+#include "exact_math.hpp"
+#include "llmsizer/recommend.hpp"
+
+namespace llmsizer {
+namespace {
+
+/// Hours in an average month: 365 × 24 / 12.
+constexpr double kHoursPerMonth = 730.0;
+/// Concurrencies the curve stops at: powers of two up to this many.
+constexpr std::int64_t kCurveMaxConcurrency = 1024;
+/// Requests per curve point: enough for two waves of the closed loop, at least this many.
+constexpr std::int64_t kCurveMinRequests = 16;
+
+/// Inter-token gaps are counted in a histogram (exact mean; percentiles within 0.8%): every token's
+/// gap kept and sorted would be a million values for 1,000 answers of 1,000. Its bins split each
+/// power of two from 2^-20 s (~1 µs) to 2^16 s into 64 equal parts, read off the gap's binary
+/// exponent and mantissa (frexp: exact, cheap, the same in every build).
+constexpr int kGapMinExponent = -20;
+constexpr int kGapOctaves = 36;
+constexpr int kGapBinsPerOctave = 64;
+constexpr int kGapBins = kGapOctaves * kGapBinsPerOctave;
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/// A uniform number in (0, 1] from the generator (53 bits).
+double uniform(std::uint64_t& state) { return (static_cast<double>(splitmix64(state) >> 11) + 1.0) / 9007199254740992.0; }
+
+/// Percentile by nearest rank of sorted values.
+double nearest_rank(const std::vector<double>& sorted, double percentile) {
+  if (sorted.empty()) return 0;
+  const auto rank = static_cast<std::size_t>(std::ceil(percentile / 100.0 * static_cast<double>(sorted.size())));
+  return sorted[std::min(sorted.size() - 1, rank > 0 ? rank - 1 : 0)];
+}
+
+LatencyStats stats_of(std::vector<double> values) {
+  LatencyStats s;
+  if (values.empty()) return s;
+  std::sort(values.begin(), values.end());
+  double sum = 0;
+  for (double v : values) sum += v;
+  s.mean = sum / static_cast<double>(values.size());
+  s.p50 = nearest_rank(values, 50);
+  s.p90 = nearest_rank(values, 90);
+  s.p95 = nearest_rank(values, 95);
+  s.p99 = nearest_rank(values, 99);
+  return s;
+}
+
+struct GapHistogram {
+  std::vector<double> counts = std::vector<double>(kGapBins, 0.0);
+  double sum = 0;
+  double n = 0;
+  void add(double gap, double times) {
+    if (times <= 0) return;
+    sum += gap * times;
+    n += times;
+    int exponent = 0;
+    const double mantissa = gap > 0 ? std::frexp(gap, &exponent) : 0.5;  // in [0.5, 1)
+    const int part = std::min(kGapBinsPerOctave - 1, static_cast<int>((mantissa - 0.5) * 2 * kGapBinsPerOctave));
+    const int bin = gap > 0 ? (exponent - kGapMinExponent) * kGapBinsPerOctave + part : 0;
+    counts[static_cast<std::size_t>(std::clamp(bin, 0, kGapBins - 1))] += times;
+  }
+  double percentile(double p) const {
+    const double target = std::ceil(p / 100.0 * n);
+    double seen = 0;
+    for (int i = 0; i < kGapBins; ++i) {
+      seen += counts[static_cast<std::size_t>(i)];
+      if (seen >= target && seen > 0) {
+        // The bin's middle: mantissa 0.5 + (part + 0.5) / 128 at its exponent.
+        const double mantissa = 0.5 + (i % kGapBinsPerOctave + 0.5) / (2.0 * kGapBinsPerOctave);
+        return std::ldexp(mantissa, i / kGapBinsPerOctave + kGapMinExponent);
+      }
+    }
+    return 0;
+  }
+  LatencyStats stats() const {
+    LatencyStats s;
+    if (n <= 0) return s;
+    s.mean = sum / n;
+    s.p50 = percentile(50);
+    s.p90 = percentile(90);
+    s.p95 = percentile(95);
+    s.p99 = percentile(99);
+    return s;
+  }
+};
+
+struct Sequence {
+  double arrival = 0;
+  std::int64_t prompt = 0;
+  std::int64_t output = 0;
+  std::int64_t computed = 0;   ///< tokens in the KV cache
+  std::int64_t generated = 0;  ///< answer tokens produced
+  std::int64_t blocks = 0;
+  double first_token = -1;
+  double last_token = 0;
+  std::int64_t chunk = 0;      ///< prompt tokens computed in the step being built
+  bool decoding = false;       ///< takes a decode token in the step being built
+};
+
+std::int64_t blocks_for(std::int64_t tokens, std::int64_t block) { return (tokens + block - 1) / block; }
+
+/** Decode steps that can run before anything but the cache's size changes: every running sequence
+ *  decoding, no prompt waiting that could join (`none_can_join`), each answer short of its end, no
+ *  sequence reaching a sliding window, and blocks for all of them. 0 when the next step must be
+ *  built sequence by sequence. */
+std::int64_t quiet_steps(const std::vector<Sequence>& seqs, const std::vector<std::size_t>& running, bool none_can_join,
+                         std::int64_t free_blocks, std::int64_t block, const StepModel& model) {
+  if (!none_can_join || running.empty()) return 0;
+  std::int64_t ahead = std::numeric_limits<std::int64_t>::max();
+  for (std::size_t idx : running) {
+    const Sequence& q = seqs[idx];
+    const bool decoding = q.generated > 0 && q.computed >= q.prompt + q.generated - 1;
+    if (!decoding) return 0;
+    ahead = std::min(ahead, q.output - q.generated - 1);  // the step that ends it is built in full
+    for (const StepModel::Windowed& win : model.windowed) {
+      if (q.computed + 1 < win.window) ahead = std::min(ahead, win.window - q.computed - 1);
+    }
+  }
+  // Each sequence takes a new block at most every `block` tokens.
+  const auto n = static_cast<std::int64_t>(running.size());
+  const std::int64_t affordable = (free_blocks / n - 1) * block;
+  return std::max<std::int64_t>(0, std::min(ahead, affordable));
+}
+
+}  // namespace
+
+double LatencyStats::at(int percentile) const {
+  if (percentile <= 50) return p50;
+  if (percentile <= 90) return p90;
+  if (percentile <= 95) return p95;
+  return p99;
+}
+
+ServeCapacity serve_capacity(const StepModel& step, const ServeEngineProfile& engine, std::int64_t device_bytes, std::int64_t weights_bytes,
+                             std::int64_t reserved_bytes, std::int64_t sequence_tokens) {
+  ServeCapacity c;
+  c.device_bytes = device_bytes;
+  c.weights_bytes = weights_bytes;
+  c.reserved_bytes = reserved_bytes;
+  const double per_token = sequence_kv_bytes(step, sequence_tokens) / static_cast<double>(std::max<std::int64_t>(1, sequence_tokens));
+  double pool = 0;
+  if (engine.slots > 0) {
+    // llama-server / Ollama: the context the person set, whatever memory is left.
+    pool = per_token * static_cast<double>(engine.context_tokens);
+    const double left = static_cast<double>(device_bytes - weights_bytes - reserved_bytes);
+    c.pool_bytes = static_cast<std::int64_t>(pool);
+    c.kv_capacity_tokens = pool <= left ? engine.context_tokens : 0;
+  } else {
+    if (engine.memory_basis == ServeEngineProfile::MemoryBasis::free_after_weights) {
+      pool = engine.memory_fraction * static_cast<double>(device_bytes - weights_bytes - reserved_bytes);
+    } else if (engine.engine == ServeEngine::sglang) {
+      // mem_fraction_static covers the weights and the pool; activations live in the rest.
+      pool = engine.memory_fraction * static_cast<double>(device_bytes) - static_cast<double>(weights_bytes);
+    } else {
+      pool = engine.memory_fraction * static_cast<double>(device_bytes) - static_cast<double>(weights_bytes + reserved_bytes);
+    }
+    pool = std::max(0.0, pool);
+    c.pool_bytes = static_cast<std::int64_t>(pool);
+    const std::int64_t tokens = per_token > 0 ? static_cast<std::int64_t>(pool / per_token) : 0;
+    c.kv_capacity_tokens = tokens / engine.block_tokens * engine.block_tokens;
+  }
+  const std::int64_t per_sequence = blocks_for(sequence_tokens, engine.block_tokens) * engine.block_tokens;
+  const std::int64_t held = engine.slots > 0 ? (per_sequence > 0 ? engine.context_tokens / per_sequence : 0) : c.kv_capacity_tokens / std::max<std::int64_t>(1, per_sequence);
+  c.max_concurrency = std::min(engine.max_num_seqs, held);
+  if (c.kv_capacity_tokens == 0) c.max_concurrency = 0;
+  c.fits = c.max_concurrency >= 1;
+  return c;
+}
+
+SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfile& engine, const ServeCapacity& capacity,
+                                  const ServeWorkload& w) {
+  SimulationResult r;
+  if (!capacity.fits || w.requests <= 0) return r;
+  const std::int64_t block = std::max<std::int64_t>(1, engine.block_tokens);
+  const std::int64_t total_blocks = capacity.kv_capacity_tokens / block;
+  std::int64_t free_blocks = total_blocks;
+  const std::int64_t budget = std::max<std::int64_t>(1, engine.max_num_batched_tokens);
+  const std::int64_t chunk_cap = engine.chunk_tokens > 0 ? engine.chunk_tokens : budget;
+
+  std::vector<Sequence> seqs;
+  seqs.reserve(static_cast<std::size_t>(w.requests));
+  std::vector<double> arrivals;  // request_rate: every arrival, in order
+  std::uint64_t rng = w.seed;
+  std::uint64_t lengths_rng = w.seed ^ 0x5DEECE66DULL;  // its own stream: lengths do not move the arrivals
+  std::int64_t issued = 0;
+  const auto length = [&](std::int64_t mean) {
+    if (w.range_ratio <= 0) return mean;
+    const auto low = static_cast<std::int64_t>(static_cast<double>(mean) * (1.0 - w.range_ratio));
+    const auto high = static_cast<std::int64_t>(static_cast<double>(mean) * (1.0 + w.range_ratio));
+    const auto span = static_cast<double>(high - low + 1);
+    return std::max<std::int64_t>(1, low + std::min(high - low, static_cast<std::int64_t>(uniform(lengths_rng) * span)));
+  };
+  const auto issue = [&](double at) {
+    Sequence s;
+    s.arrival = at;
+    s.prompt = length(w.input_tokens);
+    s.output = length(std::max<std::int64_t>(1, w.output_tokens));
+    seqs.push_back(s);
+    ++issued;
+  };
+  std::deque<std::size_t> waiting;
+  std::vector<std::size_t> running;
+  std::size_t next_arrival = 0;  // request_rate: index into arrivals
+  if (w.mode == LoadMode::request_rate && w.request_rate > 0) {
+    double t = 0;
+    for (std::int64_t i = 0; i < w.requests; ++i) {
+      t += -exact::log(uniform(rng)) / w.request_rate;
+      arrivals.push_back(t);
+    }
+  } else {
+    const std::int64_t first = w.mode == LoadMode::concurrency ? std::min(w.requests, std::max<std::int64_t>(1, w.concurrency)) : w.requests;
+    for (std::int64_t i = 0; i < first; ++i) {
+      issue(0.0);
+      waiting.push_back(seqs.size() - 1);
+    }
+  }
+
+  std::vector<double> ttft;
+  std::vector<double> tpot;
+  std::vector<double> e2e;
+  GapHistogram gaps;
+  double t = 0;
+  double first_arrival = w.mode == LoadMode::request_rate && !arrivals.empty() ? arrivals.front() : 0.0;
+  double last_finish = 0;
+  double batch_time = 0;
+  double batch_weighted = 0;
+  std::int64_t completed = 0;
+  const std::int64_t step_limit = kMaxSimulatedSteps;
+  // vLLM's preemption by recompute: the newest running sequence gives its blocks back and waits at
+  // the front of the queue to compute its prompt (and what it had generated) again.
+  const auto preempt_newest = [&]() {
+    const std::size_t victim = running.back();
+    Sequence& v = seqs[victim];
+    free_blocks += v.blocks;
+    v.blocks = 0;
+    v.computed = 0;
+    running.pop_back();
+    waiting.push_front(victim);
+    ++r.preemptions;
+  };
+
+  while (completed < w.requests && r.steps < step_limit) {
+    while (next_arrival < arrivals.size() && arrivals[next_arrival] <= t) {
+      issue(arrivals[next_arrival++]);
+      waiting.push_back(seqs.size() - 1);
+    }
+    if (running.empty() && waiting.empty()) {
+      if (next_arrival < arrivals.size()) {
+        t = arrivals[next_arrival];
+        continue;
+      }
+      break;
+    }
+    // Steps with nothing to decide — every running sequence decoding, no prompt that could join, no
+    // answer ending, blocks enough — differ only in the cache they read, which grows linearly:
+    // they are timed in a row without visiting each sequence (the same steps, the same times).
+    if (const std::int64_t ahead = quiet_steps(seqs, running, waiting.empty() || static_cast<std::int64_t>(running.size()) >= engine.max_num_seqs,
+                                               free_blocks, block, model);
+        ahead > 1) {
+      const double next = next_arrival < arrivals.size() ? arrivals[next_arrival] : 1e300;
+      const auto n = static_cast<std::int64_t>(running.size());
+      double kv = 0;
+      double slope = model.kv_bytes_per_token * static_cast<double>(n);
+      for (std::size_t idx : running) {
+        const Sequence& q = seqs[idx];
+        kv += sequence_kv_bytes(model, q.computed + 1);
+        for (const StepModel::Windowed& win : model.windowed) {
+          if (q.computed + 1 < win.window) slope += win.bytes_per_token;
+        }
+      }
+      std::int64_t done = 0;
+      while (done < ahead && t < next) {
+        StepBatch quiet;
+        quiet.decode_sequences = n;
+        quiet.decode_kv_bytes = kv + slope * static_cast<double>(done);
+        const double dt = step_time(model, quiet).total_s;
+        t += dt;
+        if (done == 0) {
+          // The first gap runs from each sequence's own last token (a prompt step may have come between).
+          for (std::size_t idx : running) gaps.add(t - seqs[idx].last_token, 1.0);
+        } else {
+          gaps.add(dt, static_cast<double>(n));
+        }
+        batch_time += dt;
+        batch_weighted += dt * static_cast<double>(n);
+        ++done;
+      }
+      r.steps += done;
+      for (std::size_t idx : running) {
+        Sequence& q = seqs[idx];
+        q.computed += done;
+        q.generated += done;
+        q.last_token = t;
+        const std::int64_t blocks = blocks_for(q.computed, block);
+        free_blocks -= blocks - q.blocks;
+        q.blocks = blocks;
+      }
+      continue;
+    }
+    // Decode: every running sequence whose prompt is in the cache takes its next token; blocks for
+    // it come first, preempting the newest sequence when the cache is full (vLLM's recompute).
+    std::int64_t decode = 0;
+    for (std::size_t i = 0; i < running.size(); ++i) {
+      Sequence& s = seqs[running[i]];
+      s.chunk = 0;
+      s.decoding = s.computed >= s.prompt + std::max<std::int64_t>(0, s.generated - 1) && s.generated > 0;
+      if (!s.decoding) continue;
+      const std::int64_t need = blocks_for(s.computed + 1, block) - s.blocks;
+      while (need > free_blocks && running.size() - 1 > i) {
+        preempt_newest();
+      }
+      if (need > free_blocks) {
+        s.decoding = false;
+        continue;
+      }
+      free_blocks -= need;
+      s.blocks += need;
+      ++decode;
+    }
+    // Prompts: chunks of running prompts, then new ones, within the token budget.
+    const bool prefill_only = engine.policy == BatchPolicy::prefill_first;
+    std::int64_t room = budget - (prefill_only ? 0 : decode);
+    std::int64_t prefill_tokens = 0;
+    StepBatch b;
+    const auto chunk_of = [&](Sequence& s, std::int64_t whole) -> bool {
+      const std::int64_t target = s.prompt + std::max<std::int64_t>(0, s.generated - 1);
+      std::int64_t chunk = std::min({target - s.computed, room, chunk_cap});
+      if (chunk <= 0) return false;
+      // Blocks for the chunk (the whole prompt where the engine admits whole prompts).
+      const std::int64_t upto = whole > 0 ? std::max(s.computed + chunk, whole) : s.computed + chunk;
+      const std::int64_t need = blocks_for(upto, block) - s.blocks;
+      if (need > free_blocks) return false;
+      free_blocks -= need;
+      s.blocks += need;
+      s.chunk = chunk;
+      room -= chunk;
+      prefill_tokens += chunk;
+      return true;
+    };
+    for (std::size_t idx : running) {
+      Sequence& s = seqs[idx];
+      if (s.decoding || room <= 0) continue;
+      chunk_of(s, 0);
+    }
+    // SGLang admits a prompt only while the pool keeps new_token_ratio of every running answer.
+    double reserved_tokens = 0;
+    if (engine.admission_output_share > 0) {
+      for (std::size_t idx : running) reserved_tokens += engine.admission_output_share * static_cast<double>(seqs[idx].output - seqs[idx].generated);
+    }
+    while (!waiting.empty() && room > 0 && static_cast<std::int64_t>(running.size()) < engine.max_num_seqs) {
+      Sequence& s = seqs[waiting.front()];
+      if (engine.admission_output_share > 0) {
+        const double after = static_cast<double>(free_blocks * block) - static_cast<double>(s.prompt) - reserved_tokens -
+                             engine.admission_output_share * static_cast<double>(s.output - s.generated);
+        if (after < 0) break;
+        reserved_tokens += engine.admission_output_share * static_cast<double>(s.output - s.generated);
+      }
+      // vLLM V0 and SGLang (prefill first) allocate the whole prompt at admission.
+      if (!chunk_of(s, prefill_only ? s.prompt + std::max<std::int64_t>(0, s.generated - 1) : 0)) break;
+      running.push_back(waiting.front());
+      waiting.pop_front();
+    }
+    if (prefill_only && prefill_tokens > 0) {
+      // A prompt step: the decode tokens wait (their blocks stay allocated for the next step).
+      for (std::size_t idx : running) seqs[idx].decoding = false;
+      decode = 0;
+    }
+    if (decode == 0 && prefill_tokens == 0) {
+      // Nothing fits: preempt the newest sequence to free its blocks (the oldest always fits).
+      if (running.size() > 1) {
+        preempt_newest();
+        continue;
+      }
+      if (next_arrival < arrivals.size()) {
+        t = std::max(t, arrivals[next_arrival]);
+        continue;
+      }
+      break;  // cannot happen when the capacity fits one sequence
+    }
+    // The step's work.
+    for (std::size_t idx : running) {
+      const Sequence& s = seqs[idx];
+      if (s.decoding) {
+        b.decode_kv_bytes += sequence_kv_bytes(model, s.computed + 1);
+      } else if (s.chunk > 0) {
+        const double prefix = static_cast<double>(s.computed);
+        b.prefill_attention_pairs += static_cast<double>(s.chunk) * (prefix + static_cast<double>(s.chunk) / 2.0);
+        if (s.computed > 0) b.prefill_kv_bytes += sequence_kv_bytes(model, s.computed);
+        b.prefill_sequences += 1;
+        if (s.computed + s.chunk >= s.prompt + std::max<std::int64_t>(0, s.generated - 1)) b.prefill_logit_sequences += 1;
+      }
+    }
+    b.decode_sequences = decode;
+    b.prefill_tokens = prefill_tokens;
+    const StepParts parts = step_time(model, b);
+    t += parts.total_s;
+    ++r.steps;
+    if (decode > 0) {
+      batch_time += parts.total_s;
+      batch_weighted += parts.total_s * static_cast<double>(decode);
+    }
+    // Advance every sequence; finished ones leave and free their blocks.
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < running.size(); ++i) {
+      const std::size_t idx = running[i];
+      Sequence& s = seqs[idx];
+      bool token = false;
+      if (s.decoding) {
+        s.computed += 1;
+        token = true;
+      } else if (s.chunk > 0) {
+        s.computed += s.chunk;
+        token = s.computed >= s.prompt + std::max<std::int64_t>(0, s.generated - 1);
+      }
+      if (token) {
+        if (s.first_token < 0) {
+          s.first_token = t;
+          ttft.push_back(t - s.arrival);
+        } else {
+          gaps.add(t - s.last_token, 1.0);
+        }
+        s.last_token = t;
+        s.generated += 1;
+      }
+      s.chunk = 0;
+      s.decoding = false;
+      if (s.generated >= s.output) {
+        free_blocks += s.blocks;
+        s.blocks = 0;
+        e2e.push_back(t - s.arrival);
+        if (s.output > 1) tpot.push_back((t - s.first_token) / static_cast<double>(s.output - 1));
+        last_finish = t;
+        ++completed;
+        r.output_tokens += s.output;
+        r.input_tokens += s.prompt;
+        if (w.mode == LoadMode::concurrency && issued < w.requests) {
+          issue(t);
+          waiting.push_back(seqs.size() - 1);
+        }
+        continue;
+      }
+      running[kept++] = idx;
+    }
+    running.resize(kept);
+  }
+  r.requests = completed;
+  r.duration_s = last_finish - first_arrival;
+  r.ttft_s = stats_of(std::move(ttft));
+  r.tpot_s = stats_of(std::move(tpot));
+  r.e2e_s = stats_of(std::move(e2e));
+  r.itl_s = gaps.stats();
+  r.steady_batch = batch_time > 0 ? batch_weighted / batch_time : 0;
+  // The step at the steady batch, each sequence halfway through its answer.
+  StepBatch typical;
+  typical.decode_sequences = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::llround(r.steady_batch)));
+  typical.decode_kv_bytes = static_cast<double>(typical.decode_sequences) * sequence_kv_bytes(model, w.input_tokens + w.output_tokens / 2);
+  r.typical_step = step_time(model, typical);
+  return r;
+}
+
+namespace {
+
+bool meets(const SimulationResult& r, const ServeSlo& slo) {
+  if (slo.ttft_ms > 0 && r.ttft_s.at(slo.percentile) * 1e3 > slo.ttft_ms) return false;
+  if (slo.tpot_ms > 0 && r.tpot_s.at(slo.percentile) * 1e3 > slo.tpot_ms) return false;
+  return true;
+}
+
+/// The workload one of `replicas` replicas receives.
+ServeWorkload share_of(const ServeWorkload& w, int replicas) {
+  ServeWorkload s = w;
+  const auto n = static_cast<std::int64_t>(std::max(1, replicas));
+  s.concurrency = (w.concurrency + n - 1) / n;
+  s.request_rate = w.request_rate / static_cast<double>(n);
+  s.requests = std::max<std::int64_t>(1, (w.requests + n - 1) / n);
+  return s;
+}
+
+std::string format_number(double value, int digits) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+  return buffer;
+}
+
+}  // namespace
+
+std::string serve_command_line(const ServeInputs& in, const ServeEngineProfile& e) {
+  const ServeLayout& l = in.settings.layout;
+  const std::string model = in.model_ref.empty() ? in.model->name : in.model_ref;
+  const std::int64_t context = in.settings.workload.input_tokens + in.settings.workload.output_tokens;
+  const std::string kv(in.kv_cache->id);
+  std::string line;
+  switch (e.engine) {
+    case ServeEngine::vllm:
+      line = "vllm serve " + model + " --tensor-parallel-size " + std::to_string(l.tp);
+      if (l.pp > 1) line += " --pipeline-parallel-size " + std::to_string(l.pp);
+      if (l.dp > 1) line += " --data-parallel-size " + std::to_string(l.dp);
+      line += " --max-model-len " + std::to_string(context) + " --max-num-seqs " + std::to_string(e.max_num_seqs) +
+              " --max-num-batched-tokens " + std::to_string(e.max_num_batched_tokens) + " --gpu-memory-utilization " +
+              format_number(e.memory_fraction, 2);
+      if (kv == "fp8") line += " --kv-cache-dtype fp8";
+      if (e.scheduler_steps > 1) line += " --num-scheduler-steps " + std::to_string(e.scheduler_steps);
+      return line;
+    case ServeEngine::sglang:
+      line = "python -m sglang.launch_server --model-path " + model + " --tp " + std::to_string(l.tp);
+      if (l.dp > 1) line += " --dp " + std::to_string(l.dp);
+      line += " --context-length " + std::to_string(context) + " --mem-fraction-static " + format_number(e.memory_fraction, 2) +
+              " --chunked-prefill-size " + std::to_string(e.chunk_tokens);
+      if (kv == "fp8") line += " --kv-cache-dtype fp8_e4m3";
+      if (e.policy == BatchPolicy::mixed) line += " --enable-mixed-chunk";
+      return line;
+    case ServeEngine::tensorrt_llm:
+      line = "trtllm-serve " + model + " --tp_size " + std::to_string(l.tp);
+      if (l.pp > 1) line += " --pp_size " + std::to_string(l.pp);
+      line += " --max_batch_size " + std::to_string(e.max_num_seqs) + " --max_num_tokens " + std::to_string(e.max_num_batched_tokens) +
+              " --max_seq_len " + std::to_string(context) + " --kv_cache_free_gpu_memory_fraction " + format_number(e.memory_fraction, 2);
+      return line;
+    case ServeEngine::lmdeploy:
+      return "lmdeploy serve api_server " + model + " --backend turbomind --tp " + std::to_string(l.tp) + " --session-len " +
+             std::to_string(context) + " --max-batch-size " + std::to_string(e.max_num_seqs) + " --cache-max-entry-count " +
+             format_number(e.memory_fraction, 2) + (kv == "fp8" || kv == "q8_0" ? " --quant-policy 8" : "");
+    case ServeEngine::llama_cpp:
+      return "llama-server -m MODEL.gguf -c " + std::to_string(e.context_tokens) + " -np " + std::to_string(e.slots) + " -b " +
+             std::to_string(e.max_num_batched_tokens) + " -ub " + std::to_string(e.ubatch_tokens) + " -ngl 999 -fa on" +
+             (kv == "q8_0" ? " -ctk q8_0 -ctv q8_0" : "");
+    case ServeEngine::ollama:
+      return "OLLAMA_NUM_PARALLEL=" + std::to_string(e.slots) + " OLLAMA_CONTEXT_LENGTH=" + std::to_string(e.context_tokens / std::max<std::int64_t>(1, e.slots)) +
+             " ollama serve";
+  }
+  return line;
+}
+
+ServingAnswer answer_serving(const ServeInputs& in, const StepModel& step, const ServeEngineProfile& engine) {
+  ServingAnswer a;
+  const ServeSettings& s = in.settings;
+  const HardwareSpec& hw = *in.hardware;
+  const ServeWorkload& w = s.workload;
+  const std::int64_t sequence_tokens = w.input_tokens + w.output_tokens;
+  const std::int64_t device = hw.cuda_total_bytes > 0 ? hw.cuda_total_bytes : hw.device_memory_bytes;
+  a.capacity = serve_capacity(step, engine, device, in.weights_bytes, in.reserved_bytes, sequence_tokens);
+  a.gpus_per_replica = std::max(1, s.layout.tp) * std::max(1, s.layout.pp);
+  a.slo_given = s.slo.given();
+  a.command_line = serve_command_line(in, engine);
+  const ServeCapacity& cap = a.capacity;
+  if (!cap.fits) {
+    a.meets_slo = false;
+    a.replicas = 0;
+    a.gpus_needed = 0;
+    a.summary = Message("serve.summary.does_not_fit").bytes("weights", cap.weights_bytes).bytes("device", cap.device_bytes);
+    return a;
+  }
+  // The workload over the layout's data-parallel replicas, then as many more as the SLO needs.
+  int replicas = std::max(1, s.layout.dp);
+  a.result = simulate_serving(step, engine, cap, share_of(w, replicas));
+  if (a.slo_given && w.mode != LoadMode::max_throughput) {
+    while (!meets(a.result, s.slo) && replicas < kMaxServeReplicas) {
+      // More replicas help only while the share of each shrinks.
+      const ServeWorkload next = share_of(w, replicas * 2);
+      if (w.mode == LoadMode::concurrency && next.concurrency == share_of(w, replicas).concurrency) break;
+      replicas *= 2;
+      a.result = simulate_serving(step, engine, cap, next);
+    }
+    // Back off to the fewest replicas that still meet it (between replicas / 2 and replicas).
+    if (meets(a.result, s.slo)) {
+      int low = std::max(std::max(1, s.layout.dp), replicas / 2);
+      int high = replicas;
+      SimulationResult best = a.result;
+      while (high - low > 1) {
+        const int mid = (low + high) / 2;
+        SimulationResult r = simulate_serving(step, engine, cap, share_of(w, mid));
+        if (meets(r, s.slo)) {
+          high = mid;
+          best = std::move(r);
+        } else {
+          low = mid;
+        }
+      }
+      if (high != replicas) {
+        replicas = high;
+        a.result = std::move(best);
+      }
+    }
+  }
+  a.meets_slo = !a.slo_given || meets(a.result, s.slo);
+  const std::int64_t asked = share_of(w, replicas).requests;
+  if (a.result.requests < asked) {
+    a.notes.push_back(Message("serve.note.truncated").grouped("simulated", a.result.requests).grouped("requests", asked).grouped("steps", kMaxSimulatedSteps));
+  }
+  a.replicas = replicas;
+  a.gpus_needed = replicas * a.gpus_per_replica;
+  const SimulationResult& r = a.result;
+  a.output_tokens_per_s = r.output_tokens_per_s() * replicas;
+  a.total_tokens_per_s = r.total_tokens_per_s() * replicas;
+  a.requests_per_s = r.requests_per_s() * replicas;
+  a.output_tokens_per_s_per_gpu = a.output_tokens_per_s / a.gpus_needed;
+  a.per_user_output_tokens_per_s = r.tpot_s.mean > 0 ? 1.0 / r.tpot_s.mean : 0;
+
+  // The curve: closed loops of 1, 2, 4, ... sequences up to what the cache holds.
+  const std::int64_t top = in.curve ? std::min(cap.max_concurrency, kCurveMaxConcurrency) : 0;
+  for (std::int64_t c = 1; c <= top; c *= 2) {
+    ServeWorkload point = w;
+    point.mode = LoadMode::concurrency;
+    point.concurrency = c;
+    point.requests = std::max(kCurveMinRequests, 2 * c);
+    const SimulationResult pr = simulate_serving(step, engine, cap, point);
+    ServeCurvePoint p;
+    p.concurrency = c;
+    p.output_tokens_per_s_per_gpu = pr.output_tokens_per_s() / a.gpus_per_replica;
+    p.per_user_output_tokens_per_s = pr.tpot_s.mean > 0 ? 1.0 / pr.tpot_s.mean : 0;
+    p.ttft_ms = pr.ttft_s.at(s.slo.percentile) * 1e3;
+    p.tpot_ms = pr.tpot_s.at(s.slo.percentile) * 1e3;
+    p.meets_slo = meets(pr, s.slo);
+    a.curve.push_back(p);
+  }
+
+  // Energy: the boards at their power (the datasheet's TDP: a full-load figure, an upper bound).
+  a.energy.watts = hw.tdp_w * a.gpus_needed;
+  if (a.output_tokens_per_s > 0 && a.energy.watts > 0) a.energy.joules_per_output_token = a.energy.watts / a.output_tokens_per_s;
+  a.energy.kwh_per_month = a.energy.watts / 1000.0 * in.costs.hours_per_day * 365.0 / 12.0 * in.costs.utilization * in.costs.pue;
+
+  // Cost: a rented instance's price per GPU, else the card's purchase over its life and its power.
+  // Cost: instances rented by the whole (as many as the GPUs need), else the cards bought with the
+  // box around them (recommend.hpp purchase_of) over their life, with their power and upkeep.
+  double usd_per_hour = 0;
+  if (hw.is_rented()) {
+    a.cost.basis = "rented";
+    const int per_instance = std::max(1, hw.device_count);
+    usd_per_hour = hw.price_usd_per_hour * ((a.gpus_needed + per_instance - 1) / per_instance);
+    a.cost.per_month_usd = usd_per_hour * kHoursPerMonth;
+  } else if (const Purchase bought = purchase_of(hw, a.gpus_needed, 0, 0, in.costs); bought.known()) {
+    a.cost.basis = "owned";
+    usd_per_hour = owned_hourly_cost(bought.total_usd(), bought.power_w, in.costs).total_usd_per_hour;
+    a.cost.per_month_usd = usd_per_hour * in.costs.hours_per_day * kDaysPerMonth;
+  }
+  if (usd_per_hour > 0) a.cost.per_million_output_tokens_usd = usd_per_million_tokens(usd_per_hour, a.output_tokens_per_s);
+
+  // The explanation, part by part.
+  const StepParts& st = r.typical_step;
+  // The pool as the engine sizes it: a share of the device (vLLM; SGLang's share holds the weights
+  // too), a share of what the weights and activations leave (TensorRT-LLM, LMDeploy), or the
+  // context the person set (llama-server, Ollama).
+  const bool slots = engine.slots > 0;
+  const bool of_free = engine.memory_basis == ServeEngineProfile::MemoryBasis::free_after_weights;
+  Message pool_line(slots ? "serve.explain.kv_capacity_context" : of_free ? "serve.explain.kv_capacity_free" : "serve.explain.kv_capacity");
+  pool_line.bytes("pool", cap.pool_bytes)
+      .bytes("device", cap.device_bytes)
+      .decimal("fraction", engine.memory_fraction, 2)
+      .bytes("weights", cap.weights_bytes)
+      .bytes("reserved", engine.engine == ServeEngine::sglang ? 0 : cap.reserved_bytes)
+      .grouped("per_token", static_cast<std::int64_t>(std::llround(sequence_kv_bytes(step, sequence_tokens) / static_cast<double>(sequence_tokens))))
+      .grouped("tokens", cap.kv_capacity_tokens);
+  a.explain.push_back({"kv_capacity", std::move(pool_line)});
+  a.explain.push_back({"max_concurrency", Message("serve.explain.max_concurrency")
+                                              .grouped("tokens", cap.kv_capacity_tokens)
+                                              .grouped("sequence", sequence_tokens)
+                                              .grouped("max_num_seqs", engine.max_num_seqs)
+                                              .grouped("sequences", cap.max_concurrency)});
+  a.explain.push_back({"step", Message("serve.explain.step")
+                                   .decimal("batch", r.steady_batch, 1)
+                                   .decimal("weights_ms", st.weights_s * 1e3, 2)
+                                   .decimal("kv_ms", st.kv_read_s * 1e3, 2)
+                                   .decimal("compute_ms", st.compute_s * 1e3, 2)
+                                   .decimal("launch_ms", st.launch_s * 1e3, 2)
+                                   .decimal("communication_ms", st.communication_s * 1e3, 2)
+                                   .decimal("overhead_ms", st.engine_overhead_s * 1e3, 2)
+                                   .decimal("total_ms", st.total_s * 1e3, 2)});
+  a.explain.push_back({"throughput", Message("serve.explain.throughput")
+                                         .grouped("tokens", r.output_tokens)
+                                         .decimal("duration", r.duration_s, 2)
+                                         .integer("replicas", replicas)
+                                         .decimal("tokens_per_s", a.output_tokens_per_s, 0)});
+  a.explain.push_back({"latency", Message("serve.explain.latency")
+                                      .integer("percentile", s.slo.percentile)
+                                      .decimal("ttft_ms", r.ttft_s.at(s.slo.percentile) * 1e3, 0)
+                                      .decimal("tpot_ms", r.tpot_s.at(s.slo.percentile) * 1e3, 1)
+                                      .decimal("per_user", a.per_user_output_tokens_per_s, 1)});
+  if (a.energy.watts > 0) {
+    a.explain.push_back({"energy", Message("serve.explain.energy")
+                                       .decimal("watts", a.energy.watts, 0)
+                                       .decimal("tokens_per_s", a.output_tokens_per_s, 0)
+                                       .decimal("joules", a.energy.joules_per_output_token, 3)});
+  }
+  if (a.cost.basis != "none") {
+    a.explain.push_back({"cost", Message(a.cost.basis == "rented" ? "serve.explain.cost_rented" : "serve.explain.cost_owned")
+                                     .integer("gpus", a.gpus_needed)
+                                     .usd("per_hour", usd_per_hour, 2)
+                                     .usd("per_month", a.cost.per_month_usd, 0)
+                                     .usd("per_million", a.cost.per_million_output_tokens_usd, 3)});
+  }
+  a.summary = (!a.slo_given ? Message("serve.summary.serves") : a.meets_slo ? Message("serve.summary.meets") : Message("serve.summary.misses"))
+                  .integer("gpus", a.gpus_needed)
+                  .text("gpu", hw.name)
+                  .decimal("tokens_per_s", a.output_tokens_per_s, 0)
+                  .decimal("ttft_ms", r.ttft_s.at(s.slo.percentile) * 1e3, 0)
+                  .decimal("per_user", a.per_user_output_tokens_per_s, 1);
+  return a;
+}
+
+}  // namespace llmsizer
