@@ -88,7 +88,7 @@ StepModel make_step_model(const ModelSpec& m, const ModelCounts& counts, const W
   const double group = m.has_architecture() ? query_group(m) : 1.0;
   s.attention_flops_per_pair = 2.0 * group * elements_per_token / shards;
   s.attention_flops_per_kv_byte = element_bytes > 0 ? 2.0 * group / element_bytes : 0.0;
-  s.hidden_size = m.hidden_size;
+  s.hidden_size = static_cast<double>(m.hidden_size);
   s.layers = std::max(1, m.num_layers);
 
   s.bandwidth_bytes_per_s = effective_bandwidth_gb_per_s(hw, false) * 1e9;

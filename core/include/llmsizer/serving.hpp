@@ -102,9 +102,9 @@ struct SimulationResult {
   std::int64_t preemptions = 0;
   std::int64_t steps = 0;
   StepParts typical_step;           ///< the step at the steady batch (decode only)
-  double output_tokens_per_s() const { return duration_s > 0 ? output_tokens / duration_s : 0; }
-  double total_tokens_per_s() const { return duration_s > 0 ? (output_tokens + input_tokens) / duration_s : 0; }
-  double requests_per_s() const { return duration_s > 0 ? requests / duration_s : 0; }
+  double output_tokens_per_s() const { return duration_s > 0 ? static_cast<double>(output_tokens) / duration_s : 0; }
+  double total_tokens_per_s() const { return duration_s > 0 ? static_cast<double>(output_tokens + input_tokens) / duration_s : 0; }
+  double requests_per_s() const { return duration_s > 0 ? static_cast<double>(requests) / duration_s : 0; }
 };
 
 /// The KV cache of one replica.
