@@ -439,9 +439,12 @@ function update({ fromForm = true } = {}) {
   clearErrors();
   if (response.error) {
     showFieldError(response.error);
-    $('results').classList.add('stale');
-    // Serving without a device yet: which to buy or rent is still answered.
-    if (state.task === 'serve' && stateKeyForField(response.error.field) === 'hardware') scheduleExtras();
+    // Serving without a device yet: which to buy or rent is still answered, for these inputs, so
+    // the ranking is not dimmed with the rest.
+    const choosing = state.task === 'serve' && stateKeyForField(response.error.field) === 'hardware';
+    $('results').classList.remove('stale', 'stale-but-ranking');
+    $('results').classList.add(choosing ? 'stale-but-ranking' : 'stale');
+    if (choosing) scheduleExtras();
     return;
   }
   render(response);
@@ -454,7 +457,7 @@ function update({ fromForm = true } = {}) {
 
 function render(response) {
   lastResponse = response;
-  $('results').classList.remove('stale');
+  $('results').classList.remove('stale', 'stale-but-ranking');
   setStatus(t('status.ready'));
   const serving = state.task === 'serve' && response.serving;
   for (const id of SINGLE_RUN_CARDS) if ($(id)) $(id).hidden = Boolean(serving) || (id === 'precision-card' && state.task === 'training');

@@ -196,6 +196,10 @@ try {
       perUser: value('per_user_output_tokens_per_s'), layout: r.querySelector('td[data-field="layout"]').textContent, use: Boolean(r.querySelector('button.use')) };
   }));
   t.check(rows.length >= 3, `the ranking shows at least 3 rows for 20 people on Qwen2.5-32B AWQ (${rows.length})`);
+  // No device chosen yet: the rest waits for one (dimmed), the ranking that helps choose it does not.
+  const opacity = await rank.evaluate(() => [getComputedStyle(document.querySelector('#serve-ranking')).opacity,
+    getComputedStyle(document.querySelector('#results')).opacity]);
+  t.check(opacity[0] === '1' && opacity[1] === '1', `without a device the ranking is not dimmed (ranking ${opacity[0]}, results ${opacity[1]})`);
   t.check(rows.every((r, i) => i === 0 || rows[i - 1].month <= r.month), `the rows are sorted by the month's cost (${rows.map((r) => r.month).join(', ')})`);
   t.check(rows.every((r) => r.ttft <= 3000), `every row's first token at p90 is within 3000 ms (${rows.map((r) => r.ttft).join(', ')})`);
   t.check(rows.every((r, i) => r.ttft === ranked.options[i].ttft_ms.p90 && r.perUser === ranked.options[i].per_user_output_tokens_per_s
