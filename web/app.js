@@ -152,7 +152,7 @@ function fillMenus() {
   $('draft_weights').prepend(option('', t('draft.sameWeights')));
   $('draft_weights').value = state.draft_weights || '';
   fillGrouped($('engine'), options.engines || [], { value: idOf, text: nameOf('engine') });
-  fillGrouped($('serve_engine'), (options.serve || {}).engines || [...menus.serve_engine], { value: idOf, text: nameOf('engine') });
+  fillGrouped($('serve_engine'), (options.serve || {}).engines || [], { value: idOf, text: nameOf('engine') });
   const training = options.training || {};
   fillGrouped($('method'), training.methods || [...menus.method], { value: idOf, text: nameOf('method') });
   fillGrouped($('optimizer'), training.optimizers || [...menus.optimizer], { value: idOf, text: nameOf('optimizer') });

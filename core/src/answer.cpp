@@ -260,7 +260,6 @@ ServingAnswer answer_serve(const Request& r, const HardwareSpec& hw, int tp, con
   in.costs = r.costs;
   in.weights_bytes = estimate.parts.weights / pp;
   in.reserved_bytes = estimate.parts.activations + estimate.parts.overhead;
-  in.model_ref = r.model_ref;
   in.curve = curve;
   return answer_serving(in, step, engine);
 }
@@ -375,14 +374,11 @@ ServeRecommendation recommend_serving(const Request& r, const Catalog& catalog) 
     };
     for (int tp = 1; tp <= most; tp *= 2) {
       ++rec.evaluated;
-      const MemoryEstimate& at = memory.at(tp);
-      const std::int64_t device = hw.cuda_total_bytes > 0 ? hw.cuda_total_bytes : hw.device_memory_bytes;
-      if (at.parts.weights / std::max(1, r.serve->layout.pp) >= device) continue;
       ServeOption o;
       o.hardware = &hw;
       o.tp = tp;
-      o.answer = answer_serve(r, hw, tp, memory.layout(), at, false, kServeRecommendRequests);
-      if (!o.answer.capacity.fits) continue;
+      o.answer = answer_serve(r, hw, tp, memory.layout(), memory.at(tp), false, kServeRecommendRequests);
+      if (!o.answer.capacity.fits) continue;  // the weights leave no room for one request's cache
       if (!best || better(o, *best)) best = std::move(o);
     }
     if (!best) continue;

@@ -15,6 +15,8 @@ namespace {
 /// batch sizes up to 256 (_BATCH_SIZES_TO_CAPTURE).
 constexpr std::int64_t kVllmMaxNumSeqs = 256;
 constexpr std::int64_t kVllmV0MinBatchedTokens = 2048;
+/// V0 with --enable-chunked-prefill and no max_num_batched_tokens: 512 (arg_utils.py, v0.5-v0.7).
+constexpr std::int64_t kVllmV0ChunkedBatchedTokens = 512;
 constexpr std::int64_t kVllmV0GraphMaxBatch = 256;
 /// vLLM V1 (arg_utils.py _set_default_args_v1): max_num_batched_tokens 8192 for the OpenAI server,
 /// 16384 for the LLM class (offline); CUDA graphs up to batch 512 (cuda_graph_sizes default).
@@ -40,6 +42,9 @@ constexpr std::int64_t kSglangChunkedPrefill = 8192;
 constexpr std::int64_t kSglangMaxPrefillTokens = 16384;
 constexpr std::int64_t kSglangGraphMaxBatch = 160;
 constexpr double kSglangNewTokenRatio = 0.7;
+/// SGLang sets no fixed cap on running requests (max_running_requests unset): the pool and the
+/// admission reserve bound them; this stands for "no cap" without letting a step grow unbounded.
+constexpr std::int64_t kSglangUncappedRequests = 4096;
 
 /// TensorRT-LLM: trtllm-build max_batch_size 2048 and max_num_tokens 8192 (BuildConfig defaults);
 /// KvCacheConfig free_gpu_memory_fraction 0.9 of the memory free after the engine's weights and
@@ -48,6 +53,8 @@ constexpr double kSglangNewTokenRatio = 0.7;
 constexpr std::int64_t kTrtllmMaxBatchSize = 2048;
 constexpr std::int64_t kTrtllmMaxNumTokens = 8192;
 constexpr double kTrtllmFreeGpuMemoryFraction = 0.9;
+/// Its paged KV cache's block: tokens_per_block 64 (KvCacheConfig / the engine's build default).
+constexpr std::int64_t kTrtllmTokensPerBlock = 64;
 constexpr double kCppEngineStepOverheadS = 0.2e-3;
 /// TensorRT-LLM's engines launch fused plugin kernels and, from 0.17 with trtllm-bench, capture
 /// decode steps in CUDA graphs (cuda_graph_mode): up to its max_batch_size.
@@ -115,7 +122,7 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
       p.memory_fraction = kVllmGpuMemoryUtilization;
       if (v0) {
         chunked = o.chunked_prefill == 1;
-        p.max_num_batched_tokens = chunked ? 512 : std::max(max_model_len, kVllmV0MinBatchedTokens);  // V0 chunked default 512
+        p.max_num_batched_tokens = chunked ? kVllmV0ChunkedBatchedTokens : std::max(max_model_len, kVllmV0MinBatchedTokens);
         p.graph_max_batch = kVllmV0GraphMaxBatch;
         p.step_overhead_s = kVllmStepOverheadS;
       } else {
@@ -127,7 +134,7 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
     }
     case ServeEngine::sglang:
       chunked = o.chunked_prefill == 1;  // --enable-mixed-chunk
-      p.max_num_seqs = 4096;
+      p.max_num_seqs = kSglangUncappedRequests;
       p.max_num_batched_tokens = kSglangMaxPrefillTokens;
       p.chunk_tokens = kSglangChunkedPrefill;
       p.block_tokens = 1;  // token-granular pool
@@ -139,7 +146,7 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
     case ServeEngine::tensorrt_llm:
       p.max_num_seqs = kTrtllmMaxBatchSize;
       p.max_num_batched_tokens = kTrtllmMaxNumTokens;
-      p.block_tokens = 64;  // tokens_per_block default 64 (KV cache manager)
+      p.block_tokens = kTrtllmTokensPerBlock;
       p.memory_fraction = kTrtllmFreeGpuMemoryFraction;
       p.memory_basis = ServeEngineProfile::MemoryBasis::free_after_weights;
       p.graph_max_batch = kTrtllmMaxBatchSize;

@@ -13,8 +13,6 @@
 namespace llmsizer {
 namespace {
 
-/// Hours in an average month: 365 × 24 / 12.
-constexpr double kHoursPerMonth = 730.0;
 /// Concurrencies the curve stops at: powers of two up to this many.
 constexpr std::int64_t kCurveMaxConcurrency = 1024;
 /// Requests per curve point: enough for two waves of the closed loop, at least this many.
@@ -110,6 +108,11 @@ struct Sequence {
   double last_token = 0;
   std::int64_t chunk = 0;      ///< prompt tokens computed in the step being built
   bool decoding = false;       ///< takes a decode token in the step being built
+  /// Tokens to compute before the next token comes: the prompt, and after a preemption by
+  /// recompute also what had been generated (its last token is the next step's input).
+  std::int64_t prefill_target() const { return prompt + std::max<std::int64_t>(0, generated - 1); }
+  /// Its prompt is in the cache: each step gives it one token.
+  bool in_decode() const { return generated > 0 && computed >= prefill_target(); }
 };
 
 std::int64_t blocks_for(std::int64_t tokens, std::int64_t block) { return (tokens + block - 1) / block; }
@@ -124,8 +127,7 @@ std::int64_t quiet_steps(const std::vector<Sequence>& seqs, const std::vector<st
   std::int64_t ahead = std::numeric_limits<std::int64_t>::max();
   for (std::size_t idx : running) {
     const Sequence& q = seqs[idx];
-    const bool decoding = q.generated > 0 && q.computed >= q.prompt + q.generated - 1;
-    if (!decoding) return 0;
+    if (!q.in_decode()) return 0;
     ahead = std::min(ahead, q.output - q.generated - 1);  // the step that ends it is built in full
     for (const StepModel::Windowed& win : model.windowed) {
       if (q.computed + 1 < win.window) ahead = std::min(ahead, win.window - q.computed - 1);
@@ -318,7 +320,7 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
     for (std::size_t i = 0; i < running.size(); ++i) {
       Sequence& s = seqs[running[i]];
       s.chunk = 0;
-      s.decoding = s.computed >= s.prompt + std::max<std::int64_t>(0, s.generated - 1) && s.generated > 0;
+      s.decoding = s.in_decode();
       if (!s.decoding) continue;
       const std::int64_t need = blocks_for(s.computed + 1, block) - s.blocks;
       while (need > free_blocks && running.size() - 1 > i) {
@@ -338,7 +340,7 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
     std::int64_t prefill_tokens = 0;
     StepBatch b;
     const auto chunk_of = [&](Sequence& s, std::int64_t whole) -> bool {
-      const std::int64_t target = s.prompt + std::max<std::int64_t>(0, s.generated - 1);
+      const std::int64_t target = s.prefill_target();
       std::int64_t chunk = std::min({target - s.computed, room, chunk_cap});
       if (chunk <= 0) return false;
       // Blocks for the chunk (the whole prompt where the engine admits whole prompts).
@@ -371,7 +373,7 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
         reserved_tokens += engine.admission_output_share * static_cast<double>(s.output - s.generated);
       }
       // vLLM V0 and SGLang (prefill first) allocate the whole prompt at admission.
-      if (!chunk_of(s, prefill_only ? s.prompt + std::max<std::int64_t>(0, s.generated - 1) : 0)) break;
+      if (!chunk_of(s, prefill_only ? s.prefill_target() : 0)) break;
       running.push_back(waiting.front());
       waiting.pop_front();
     }
@@ -402,7 +404,7 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
         b.prefill_attention_pairs += static_cast<double>(s.chunk) * (prefix + static_cast<double>(s.chunk) / 2.0);
         if (s.computed > 0) b.prefill_kv_bytes += sequence_kv_bytes(model, s.computed);
         b.prefill_sequences += 1;
-        if (s.computed + s.chunk >= s.prompt + std::max<std::int64_t>(0, s.generated - 1)) b.prefill_logit_sequences += 1;
+        if (s.computed + s.chunk >= s.prefill_target()) b.prefill_logit_sequences += 1;
       }
     }
     b.decode_sequences = decode;
@@ -425,7 +427,7 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
         token = true;
       } else if (s.chunk > 0) {
         s.computed += s.chunk;
-        token = s.computed >= s.prompt + std::max<std::int64_t>(0, s.generated - 1);
+        token = s.computed >= s.prefill_target();
       }
       if (token) {
         if (s.first_token < 0) {
@@ -501,7 +503,7 @@ std::string format_number(double value, int digits) {
 
 std::string serve_command_line(const ServeInputs& in, const ServeEngineProfile& e) {
   const ServeLayout& l = in.settings.layout;
-  const std::string model = in.model_ref.empty() ? in.model->name : in.model_ref;
+  const std::string model = in.model->hf_repo.empty() ? in.model->name : in.model->hf_repo;
   const std::int64_t context = in.settings.workload.input_tokens + in.settings.workload.output_tokens;
   const std::string kv(in.kv_cache->id);
   std::string line;
@@ -631,22 +633,22 @@ ServingAnswer answer_serving(const ServeInputs& in, const StepModel& step, const
   // Energy: the boards at their power (the datasheet's TDP: a full-load figure, an upper bound).
   a.energy.watts = hw.tdp_w * a.gpus_needed;
   if (a.output_tokens_per_s > 0 && a.energy.watts > 0) a.energy.joules_per_output_token = a.energy.watts / a.output_tokens_per_s;
-  a.energy.kwh_per_month = a.energy.watts / 1000.0 * in.costs.hours_per_day * 365.0 / 12.0 * in.costs.utilization * in.costs.pue;
+  const double hours_per_month = in.costs.hours_per_day * kDaysPerMonth;
+  a.energy.kwh_per_month = a.energy.watts / 1000.0 * hours_per_month * in.costs.utilization * in.costs.pue;
 
-  // Cost: a rented instance's price per GPU, else the card's purchase over its life and its power.
   // Cost: instances rented by the whole (as many as the GPUs need), else the cards bought with the
-  // box around them (recommend.hpp purchase_of) over their life, with their power and upkeep.
+  // box around them (recommend.hpp purchase_of) over their life, with their power and upkeep; for
+  // the hours a month the person runs them (cost.hpp OwnershipCosts::hours_per_day).
   double usd_per_hour = 0;
   if (hw.is_rented()) {
     a.cost.basis = "rented";
     const int per_instance = std::max(1, hw.device_count);
     usd_per_hour = hw.price_usd_per_hour * ((a.gpus_needed + per_instance - 1) / per_instance);
-    a.cost.per_month_usd = usd_per_hour * kHoursPerMonth;
   } else if (const Purchase bought = purchase_of(hw, a.gpus_needed, 0, 0, in.costs); bought.known()) {
     a.cost.basis = "owned";
     usd_per_hour = owned_hourly_cost(bought.total_usd(), bought.power_w, in.costs).total_usd_per_hour;
-    a.cost.per_month_usd = usd_per_hour * in.costs.hours_per_day * kDaysPerMonth;
   }
+  a.cost.per_month_usd = usd_per_hour * hours_per_month;
   if (usd_per_hour > 0) a.cost.per_million_output_tokens_usd = usd_per_million_tokens(usd_per_hour, a.output_tokens_per_s);
 
   // The explanation, part by part.
@@ -699,6 +701,7 @@ ServingAnswer answer_serving(const ServeInputs& in, const StepModel& step, const
     a.explain.push_back({"cost", Message(a.cost.basis == "rented" ? "serve.explain.cost_rented" : "serve.explain.cost_owned")
                                      .integer("gpus", a.gpus_needed)
                                      .usd("per_hour", usd_per_hour, 2)
+                                     .decimal("hours", hours_per_month, 0)
                                      .usd("per_month", a.cost.per_month_usd, 0)
                                      .usd("per_million", a.cost.per_million_output_tokens_usd, 3)});
   }

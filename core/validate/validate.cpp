@@ -1423,12 +1423,12 @@ const DerivedConstants kSpeedConstantsDerivedFrom[] = {
 std::string serving_inputs_chosen_after(const std::string& source) {
   if (source == "llamacpp-benches-dgx-spark") {
     return "none fitted; GB10's unpublished FP16/FP8 tensor rates are derived from its FP4 rate, and the GeForce Blackwell "
-           "ratio (8 : 2 : 1, RTX 5090 whitepaper) was taken over the B200's (4 : 2 : 1) after the latter gave 31.5% on this "
-           "source (18.4% now)";
+           "ratio (8 : 2 : 1, RTX 5090 whitepaper) was taken over the B200's (4 : 2 : 1) after the latter's errors on this "
+           "source had been seen";
   }
   if (source == "rocm-vllm-dev-docker-readme") {
     return "none fitted; AMD's published max-achievable GEMM rates (MI300X 708 BF16 / 1,273 FP8 TFLOPS, ROCm blog) were "
-           "looked up after this source's throughput came out 60% high (52% with them: still high)";
+           "looked up after this source's throughput had come out high";
   }
   return "none";
 }

@@ -29,8 +29,6 @@ const LLAMA_CPP_KEYS = new Set(['ubatch', 'parallel', 'gpu_layers', 'kv_unified'
 const SERVE_KEYS = new Set(['serve_engine', 'serve_load', 'concurrency', 'request_rate', 'serve_input_tokens', 'serve_output_tokens',
   'ttft_ms', 'tokens_per_s', 'tp']);
 const SERVE_LOADS = ['concurrency', 'request_rate'];
-/** The serving engines of the contract (docs/contract.md, "Serving"), until listOptions lists them. */
-const SERVE_ENGINES = ['vllm', 'sglang', 'tensorrt-llm', 'lmdeploy', 'llama.cpp', 'ollama'];
 const SLO_KEYS = new Set(['ttft_ms', 'tokens_per_s']);
 /** "My machine" typed in (hardware 'machine'): its memory in GiB as computers are sold ("16 GB" of RAM
  *  is 16 GiB), sent to the core as "16 GiB"; the core applies the OS share and says what it assumed. */
@@ -81,8 +79,8 @@ export function menusFrom(options, models, hardware) {
     weights: options.weights ? new Set([...ids(options.weights), 'file']) : null,  // 'file': as stored in an imported weights file
     kv_cache: options.kv_cache ? ids(options.kv_cache) : null,
     engine: options.engines ? ids(options.engines) : null,
-    task: new Set([...ids(options.tasks && options.tasks.length ? options.tasks : ['inference', 'training']), 'serve']),
-    serve_engine: ids(((options.serve || {}).engines) || SERVE_ENGINES),
+    task: ids(options.tasks && options.tasks.length ? options.tasks : ['inference', 'training', 'serve']),
+    serve_engine: options.serve ? ids(options.serve.engines) : null,
     serve_load: new Set(SERVE_LOADS),
     hardware: hardware ? ids(hardware) : null,
     // Until listOptions lists the training choices, the contract's and the training request's values;

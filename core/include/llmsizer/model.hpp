@@ -128,6 +128,7 @@ struct RecurrentStateSpec {
 struct ModelSpec {
   std::string id;                  ///< preset id or "custom"
   std::string name;                ///< human name
+  std::string hf_repo;             ///< a preset's Hugging Face repository (its `hf_repo`), for launch commands; empty otherwise
   std::string model_type;          ///< Hugging Face `model_type` (qwen2, llama, gemma3_text, ...)
   std::int64_t hidden_size = 0;
   int num_layers = 0;

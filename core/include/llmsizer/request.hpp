@@ -95,8 +95,6 @@ struct Request {
   /// Task serve: the engine, layout, workload, latency target and engine settings; `engine` above
   /// is then the engine whose memory rules size it (serve_engine.hpp memory_engine).
   std::optional<ServeSettings> serve;
-  /// The Hugging Face id of a preset (its `hf_repo`), for a launch command line; empty otherwise.
-  std::string model_ref;
 
   /// Warnings raised while reading (unknown fields, a group size that does not apply, what an
   /// imported config leaves out), in the order found.

@@ -189,7 +189,6 @@ struct ServeInputs {
   /// besides weights and KV cache (activations of its largest step, CUDA context, graphs).
   std::int64_t weights_bytes = 0;
   std::int64_t reserved_bytes = 0;
-  std::string model_ref;            ///< the Hugging Face id or file the command line names
   bool curve = true;                ///< false: no throughput-latency curve (a recommendation's rows)
 };
 

@@ -243,7 +243,11 @@ std::string list_options() {
     range(w, "num_batch", 1, kLlamaCppMaxUbatch);
     range(w, "num_gpu", -1, nullptr);
     w.end_object().end_object();
-    w.key("tasks").begin_array().value(task_id(Task::inference)).value(task_id(Task::training)).end_array();
+    w.key("tasks").begin_array().value(task_id(Task::inference)).value(task_id(Task::training)).value(task_id(Task::serve)).end_array();
+    // Task serve's engines (serve_engine.hpp), in the order menus list them.
+    w.key("serve").begin_object().key("engines").begin_array();
+    for (ServeEngine e : kServeEngines) w.value(serve_engine_id(e));
+    w.end_array().end_object();
     w.key("training").begin_object();
     w.key("methods").begin_array();
     for (TrainingMethod m : kTrainingMethods) w.value(method_id(m));

@@ -108,6 +108,7 @@ ModelSpec preset_from_document(const json& doc) {
   ModelSpec m = model_from_hf_config(doc.at("config"), "model.config", unused);
   m.id = doc.at("id").get<std::string>();
   m.name = doc.value("name", m.id);
+  m.hf_repo = doc.value("hf_repo", std::string());
   return m;
 }
 

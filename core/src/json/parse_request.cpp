@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "hardware_json.hpp"
-#include "llmsizer/embedded_data.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/machine.hpp"
@@ -77,15 +76,22 @@ const std::vector<std::string>& kv_format_ids() {
   return ids;
 }
 
-Engine parse_engine(const json& body) {
+/// `engine`: one of `engines` by its id (`id_of`), `fallback` when absent.
+template <typename E, std::size_t N>
+E parse_engine_of(const json& body, const E (&engines)[N], const char* (*id_of)(E), E fallback) {
   std::vector<std::string> ids;
-  for (Engine e : kEngines) ids.emplace_back(engine_id(e));
-  const std::string id = text(body, "engine", "engine", ids, engine_id(Engine::generic));
-  for (Engine e : kEngines) {
-    if (id == engine_id(e)) return e;
+  for (E e : engines) ids.emplace_back(id_of(e));
+  const std::string id = text(body, "engine", "engine", ids, id_of(fallback));
+  for (E e : engines) {
+    if (id == id_of(e)) return e;
   }
-  return Engine::generic;
+  return fallback;
 }
+
+Engine parse_engine(const json& body) { return parse_engine_of(body, kEngines, engine_id, Engine::generic); }
+
+/// Task serve's `engine`: one of the serving engines (serve_engine.hpp), vLLM when absent.
+ServeEngine parse_serve_engine(const json& body) { return parse_engine_of(body, kServeEngines, serve_engine_id, ServeEngine::vllm); }
 
 /// Examples of `engine`'s own version numbering, for the error that refuses one (each engine's
 /// release tags: transformers v4.45.0, vLLM v0.6.0 / v0.10.1, SGLang v0.4.6, Ollama v0.12.3,
@@ -522,15 +528,9 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   r.kv_cache = find_kv_cache_format(!kv_alias.empty() ? kv_alias : text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default));
   if (r.task == Task::serve) {
     // The serving engines (serve_engine.hpp); memory by the rules of the engine that sizes each.
-    std::vector<std::string> ids;
-    for (ServeEngine e : kServeEngines) ids.emplace_back(serve_engine_id(e));
-    const std::string id = text(body, "engine", "engine", ids, serve_engine_id(ServeEngine::vllm));
-    ServeSettings serve;
-    for (ServeEngine e : kServeEngines) {
-      if (id == serve_engine_id(e)) serve.engine = e;
-    }
-    r.serve = serve;
-    r.engine = memory_engine(serve.engine);
+    r.serve = ServeSettings{};
+    r.serve->engine = parse_serve_engine(body);
+    r.engine = memory_engine(r.serve->engine);
   } else {
     r.engine = parse_engine(body);
   }
@@ -711,13 +711,6 @@ void parse_serve(const json& body, const Catalog& catalog, Request& r, bool need
 
   check_magnitude(r.model, load.input_tokens + load.output_tokens, 1);
   r.costs = parse_costs(body);
-  // The preset's Hugging Face id names the model in the launch line.
-  if (body["model"].is_string()) {
-    if (const EmbeddedDocument* doc = find_embedded_document("models", lowercase(body["model"].get<std::string>()))) {
-      const json d = json::parse(doc->json.begin(), doc->json.end());
-      r.model_ref = d.value("hf_repo", std::string());
-    }
-  }
   if (!needs_hardware) return;
   if (!body.contains("hardware") && !has_machine(body)) throw InputError("hardware", Message("error.serve.needs_hardware"));
   HardwareSpec hw = parse_device(body, catalog);
