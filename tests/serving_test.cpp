@@ -38,6 +38,12 @@ constexpr double kBandwidth = 3350e9 * 0.8;
 constexpr double kFp8Flops = 1979e12 * 0.6;
 // FP8 KV cache: 32 layers × 2 (K, V) × 8 heads × 128 × 1 byte.
 constexpr double kKvBytesPerToken = 32.0 * 2 * 8 * 128;
+// Activations a token moves through vLLM's kernels between the GEMMs (step_model.hpp
+// activation_elements_per_token), 16-bit, per layer: two fused residual norms 2 × 4 × 4,096;
+// rotary on q (4,096) and k (1,024), read and written, 2 × 5,120; the cache write reading k and v
+// 2 × 1,024; SiluAndMul 3 × 14,336. (32,768 + 10,240 + 2,048 + 43,008) × 32 layers × 2 B =
+// 5,636,096 B.
+constexpr double kActivationBytesPerToken = (8.0 * 4096 + 2 * (4096 + 1024) + 2 * 1024 + 3 * 14336) * 32 * 2;
 
 TEST_CASE("Worked example: the KV pool is 0.9 of the H100 less the weights and the profile's reserve", "[serving]") {
   const json a = test_support::estimate(worked_example());
@@ -72,9 +78,12 @@ TEST_CASE("Worked example: the decode step at the steady batch, part by part", "
   CHECK_THAT(s["step"]["kv_read_ms"].get<double>(), WithinRel(kv_s * 1e3, 0.002));
   // Compute stays below both: 2 × 8.03e9 × 62 = 1.0e12 FLOPs at 1.19 PFLOPS = 0.84 ms < 3 ms.
   CHECK(s["step"]["compute_ms"].get<double>() == 0.0);
+  // Each decode token's activations: 62 × 5.64 MB at 2.68 TB/s ≈ 0.13 ms.
+  const double activations_s = b * kActivationBytesPerToken / kBandwidth;
+  CHECK_THAT(s["step"]["activations_ms"].get<double>(), WithinRel(activations_s * 1e3, 0.002));
   // vLLM V1's host time per step 1.0 ms; no launch time (a CUDA graph), no communication (tp 1).
   CHECK_THAT(s["step"]["engine_overhead_ms"].get<double>(), WithinAbs(1.0, 1e-9));
-  const double total_ms = (weights_s + kv_s) * 1e3 + 1.0;
+  const double total_ms = (weights_s + kv_s + activations_s) * 1e3 + 1.0;
   CHECK_THAT(s["step"]["total_ms"].get<double>(), WithinRel(total_ms, 0.002));
 }
 
@@ -83,9 +92,11 @@ TEST_CASE("Worked example: output tokens per second from the steps of one answer
   // Each of the 64 answers takes 1,000 decode steps, its context growing from 1,000 to 2,000
   // tokens (the step above at 1,500 is their mean), and its prompt's 1,000 tokens are computed in
   // one mixed step: 2 × (6.98e9 + 0.53e9 output layer once) FLOPs per token at 1.19 PFLOPS adds
-  // 11.8 ms per prompt; 64 prompts over the 1,000 steps of a cycle.
-  const double decode_step = (kLinearParams + kEmbeddingParams * 2) / kBandwidth + 64 * 1500 * kKvBytesPerToken / kBandwidth + 1e-3;
-  const double prompt_s = 2.0 * kLinearParams * 1000 / kFp8Flops;
+  // 11.8 ms per prompt, and its 1,000 tokens' activations 2.1 ms; 64 prompts over the 1,000 steps
+  // of a cycle.
+  const double decode_step = (kLinearParams + kEmbeddingParams * 2) / kBandwidth + 64 * 1500 * kKvBytesPerToken / kBandwidth +
+                             64 * kActivationBytesPerToken / kBandwidth + 1e-3;
+  const double prompt_s = 2.0 * kLinearParams * 1000 / kFp8Flops + 1000 * kActivationBytesPerToken / kBandwidth;
   const double cycle_s = 1000 * decode_step + 64 * prompt_s;
   const double tokens_per_s = 64 * 1000 / cycle_s;
   // Within 5%: the first wave's staggered start and the last one's drain are not in the cycle.
@@ -208,6 +219,30 @@ TEST_CASE("The same request gives the same answer: Poisson arrivals come from th
   CHECK_THAT(first["serving"]["requests_per_s"].get<double>(), WithinRel(5.0, 0.15));
   r["workload"]["seed"] = 8;
   CHECK(test_support::estimate(r)["serving"]["duration_s"] != first["serving"]["duration_s"]);
+}
+
+TEST_CASE("A MoE layer's activations: each routed expert's SiLU split over the ranks, the sum of the expert outputs on every rank", "[serving]") {
+  // Mixtral-8x7B (config.json): 32 layers, hidden 4,096, 32 heads, 8 KV heads of 128, 8 experts of
+  // 14,336, 2 per token. Per layer: on every rank two residual norms 8 × 4,096 and moe_sum reading
+  // 2 expert outputs and writing one, 3 × 4,096; split over the ranks rotary 2 × (4,096 + 1,024),
+  // the cache write 2 × 1,024, and SiluAndMul for 2 experts 2 × 3 × 14,336.
+  const ActivationElements e = activation_elements_per_token(test_support::preset("mixtral-8x7b-v0.1"));
+  CHECK_THAT(e.replicated, WithinAbs(32.0 * (8 * 4096 + 3 * 4096), 0.5));
+  CHECK_THAT(e.split, WithinAbs(32.0 * (2 * (4096 + 1024) + 2 * 1024 + 2 * 3 * 14336), 0.5));
+  CHECK_THAT(e.attention_prep, WithinAbs(32.0 * (2 * (4096 + 1024) + 2 * 1024), 0.5));
+}
+
+TEST_CASE("TensorRT-LLM's decode steps move no activations for rotary and the cache write; its prefill does", "[serving]") {
+  json vllm = worked_example();
+  vllm["workload"] = {{"input_tokens", 1000}, {"output_tokens", 1000}, {"concurrency", 1}};
+  json trt = vllm;
+  trt["engine"] = "tensorrt-llm";
+  const json v = test_support::estimate(vllm)["serving"];
+  const json t = test_support::estimate(trt)["serving"];
+  // One decode token: vLLM 5,636,096 B (kActivationBytesPerToken); TensorRT-LLM without rotary and the
+  // cache write, (10,240 + 2,048) × 32 layers × 2 B = 786,432 B less.
+  CHECK_THAT(v["step"]["activations_ms"].get<double>(), WithinRel(kActivationBytesPerToken / kBandwidth * 1e3, 0.01));
+  CHECK_THAT(t["step"]["activations_ms"].get<double>(), WithinRel((kActivationBytesPerToken - 786432.0) / kBandwidth * 1e3, 0.01));
 }
 
 }  // namespace serving_test

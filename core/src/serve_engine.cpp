@@ -151,6 +151,7 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
       p.memory_basis = ServeEngineProfile::MemoryBasis::free_after_weights;
       p.graph_max_batch = kTrtllmMaxBatchSize;
       p.sliding_window = false;
+      p.decode_rope_in_attention = true;
       p.step_overhead_s = kCppEngineStepOverheadS;
       break;
     case ServeEngine::lmdeploy:

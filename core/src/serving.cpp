@@ -677,6 +677,7 @@ ServingAnswer answer_serving(const ServeInputs& in, const StepModel& step, const
                                    .decimal("weights_ms", st.weights_s * 1e3, 2)
                                    .decimal("kv_ms", st.kv_read_s * 1e3, 2)
                                    .decimal("compute_ms", st.compute_s * 1e3, 2)
+                                   .decimal("activations_ms", st.activations_s * 1e3, 2)
                                    .decimal("launch_ms", st.launch_s * 1e3, 2)
                                    .decimal("communication_ms", st.communication_s * 1e3, 2)
                                    .decimal("overhead_ms", st.engine_overhead_s * 1e3, 2)

@@ -41,7 +41,50 @@ double linear_tflops(const WeightFormat& weights, const HardwareSpec& hw) {
   return sixteen_bit_tflops(hw);
 }
 
+/// Norms of `layer` (Gemma 2/3: four).
+int layer_norm_count(const ModelSpec& m, int layer) {
+  if (!m.layer_norms.empty()) return m.layer_norms[static_cast<std::size_t>(layer)];
+  return m.norms_per_layer;
+}
+
 }  // namespace
+
+ActivationElements activation_elements_per_token(const ModelSpec& m) {
+  ActivationElements e;
+  if (!m.has_architecture()) return e;
+  const double hidden = static_cast<double>(m.hidden_size);
+  const double gated = m.gated_mlp ? 3.0 : 2.0;  // read gate and up, write the product; or read and write
+  for (int layer = 0; layer < m.num_layers; ++layer) {
+    // The two residual norms read input and residual and write both; any further norm reads and writes.
+    const int norms = layer_norm_count(m, layer);
+    e.replicated += 4.0 * hidden * std::min(norms, 2) + 2.0 * hidden * std::max(0, norms - 2);
+    const MixerKind mixer = m.mixer(layer);
+    if (is_attention(mixer)) {
+      const AttentionShape a = m.attention(layer);
+      double q = static_cast<double>(a.q_heads) * a.head_dim;
+      double k = static_cast<double>(a.kv_heads) * a.head_dim;
+      double v = static_cast<double>(a.kv_heads) * (a.v_head_dim > 0 ? a.v_head_dim : a.head_dim);
+      if (m.mla.kv_lora_rank > 0) {  // MLA: rotary on the decoupled rope parts; the latent is cached
+        q = static_cast<double>(a.q_heads) * m.mla.qk_rope_head_dim;
+        k = m.mla.qk_rope_head_dim;
+        v = static_cast<double>(m.mla.kv_lora_rank);
+      }
+      if (a.owns_kv) {
+        e.split += 2.0 * (q + k) + (k + v);
+        e.attention_prep += 2.0 * (q + k) + (k + v);
+      }
+    }
+    const MlpKind mlp = mlp_kind(m, layer);
+    if (mlp == MlpKind::dense || mlp == MlpKind::dense_and_moe) e.split += gated * static_cast<double>(m.intermediate(layer));
+    if (mlp == MlpKind::moe || mlp == MlpKind::dense_and_moe) {
+      const double k = m.moe.experts_per_token;
+      e.split += gated * (k * static_cast<double>(m.moe.expert_intermediate_size) +
+                          m.moe.num_shared_experts * static_cast<double>(m.moe.shared_expert_intermediate_size));
+      e.replicated += (k + 1.0) * hidden;
+    }
+  }
+  return e;
+}
 
 StepModel make_step_model(const ModelSpec& m, const ModelCounts& counts, const WeightsLayout& layout, const WeightFormat& weights,
                           const KvCacheFormat& kv_cache, const HardwareSpec& hw, int tp, int pp, const ServeEngineProfile& engine) {
@@ -90,6 +133,9 @@ StepModel make_step_model(const ModelSpec& m, const ModelCounts& counts, const W
   s.attention_flops_per_kv_byte = element_bytes > 0 ? 2.0 * group / element_bytes : 0.0;
   s.hidden_size = static_cast<double>(m.hidden_size);
   s.layers = std::max(1, m.num_layers);
+  const ActivationElements activations = activation_elements_per_token(m);
+  s.activation_bytes_per_token = (activations.replicated + activations.split / s.tp) * kActivationBytes / s.pp;
+  if (engine.decode_rope_in_attention) s.decode_prep_bytes_skipped = activations.attention_prep / s.tp * kActivationBytes / s.pp;
 
   s.bandwidth_bytes_per_s = effective_bandwidth_gb_per_s(hw, false) * 1e9;
   s.linear_flops_per_s = linear_tflops(weights, hw) * 1e12;
@@ -132,7 +178,8 @@ StepParts step_time(const StepModel& s, const StepBatch& b) {
   }
   roofline((b.decode_kv_bytes + b.prefill_kv_bytes) / bw,
            (b.decode_kv_bytes * s.attention_flops_per_kv_byte + b.prefill_attention_pairs * s.attention_flops_per_pair) / attention, p.kv_read_s);
-  const double gpu = p.weights_s + p.kv_read_s + p.compute_s;
+  p.activations_s = (tokens * s.activation_bytes_per_token - static_cast<double>(b.decode_sequences) * s.decode_prep_bytes_skipped) / bw;
+  const double gpu = p.weights_s + p.kv_read_s + p.compute_s + p.activations_s;
   // Decode-only steps of a captured batch size replay a CUDA graph; others launch every kernel,
   // which the GPU hides while it is busier than the host.
   const bool graph = b.prefill_tokens == 0 && b.decode_sequences <= s.graph_max_batch;
@@ -152,11 +199,12 @@ StepParts step_time(const StepModel& s, const StepBatch& b) {
   p.weights_s *= stages;
   p.kv_read_s *= stages;
   p.compute_s *= stages;
+  p.activations_s *= stages;
   p.launch_s *= stages;
-  p.total_s = p.weights_s + p.kv_read_s + p.compute_s + p.launch_s + p.communication_s + p.engine_overhead_s;
-  const double largest = std::max({p.weights_s, p.kv_read_s, p.compute_s, p.launch_s, p.communication_s, p.engine_overhead_s});
+  p.total_s = p.weights_s + p.kv_read_s + p.compute_s + p.activations_s + p.launch_s + p.communication_s + p.engine_overhead_s;
+  const double largest = std::max({p.weights_s, p.kv_read_s, p.compute_s, p.activations_s, p.launch_s, p.communication_s, p.engine_overhead_s});
   if (largest == p.compute_s) p.bound = "bound.compute";
-  else if (largest == p.weights_s) p.bound = "bound.memory_bandwidth";
+  else if (largest == p.weights_s || largest == p.activations_s) p.bound = "bound.memory_bandwidth";
   else if (largest == p.kv_read_s) p.bound = "bound.kv_cache_reads";
   else if (largest == p.launch_s) p.bound = "bound.kernel_launches";
   else if (largest == p.communication_s) p.bound = "bound.communication";

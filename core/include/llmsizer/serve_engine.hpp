@@ -80,6 +80,12 @@ struct ServeEngineProfile {
   /// max_attention_window_size is set (docs/source/advanced/gpt-attention.md, "Sliding Window
   /// Attention, Cyclic (Rolling Buffer) KV Cache": the window is what that option says).
   bool sliding_window = true;
+  /// The decode attention kernel applies rotary and writes the KV cache as it reads q, k and v, so
+  /// a decode token moves no activations for them: TensorRT-LLM's masked MHA / XQA kernels
+  /// (docs/source/advanced/gpt-attention.md, "Generation Phase": "apply pre-processing on the Q, K,
+  /// and V elements on-the-fly: adds the QKV bias, applies RoPE"; its context phase still runs them
+  /// as extra kernels).
+  bool decode_rope_in_attention = false;
 };
 
 /// The request's `serve` object: each field 0 / negative when not given.

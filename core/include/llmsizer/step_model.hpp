@@ -8,7 +8,8 @@
 ///
 /// Bytes: the dense weights once per step (per micro-batch of llama.cpp's -ub), the routed
 /// experts the step's tokens touch (E × (1 − (1 − k/E)^tokens) of E per layer), every decode
-/// sequence's KV cache. FLOPs: 2 × active parameters per token (the output layer only for the
+/// sequence's KV cache, and each token's activations through the kernels between the GEMMs
+/// (activation_elements_per_token). FLOPs: 2 × active parameters per token (the output layer only for the
 /// tokens that make logits), attention 4 × layers × heads × head_dim per query and context token
 /// (QKᵀ and AV, half the context for a prompt's own causal block).
 ///
@@ -43,6 +44,12 @@ struct StepModel {
   double expert_flops_per_token = 0; ///< per GPU: the k routed experts
   double lm_head_flops_per_token = 0;///< per GPU, for tokens that make logits
   double kv_bytes_per_token = 0;     ///< per GPU, layers that keep every token
+  /// Per GPU: the bytes one token's activations move through the elementwise kernels of the
+  /// replica's layers (norms, rotary, cache writes, the MLP's activation, MoE's sum), per stage.
+  double activation_bytes_per_token = 0;
+  /// Of those, rotary and the cache write (ActivationElements::attention_prep), which a decode
+  /// token skips where the engine's decode attention kernel does them (ServeEngineProfile).
+  double decode_prep_bytes_skipped = 0;
   struct Windowed {
     std::int64_t window = 0;
     double bytes_per_token = 0;      ///< per GPU
@@ -90,6 +97,7 @@ struct StepParts {
   double weights_s = 0;        ///< operations bound by reading weights
   double kv_read_s = 0;        ///< attention bound by reading the KV cache
   double compute_s = 0;        ///< operations bound by FLOPs
+  double activations_s = 0;    ///< elementwise kernels: each token's activations read and written
   double launch_s = 0;         ///< kernel launches beyond what the GPU time hides
   double communication_s = 0;  ///< tensor-parallel all-reduces, pipeline hand-offs
   double engine_overhead_s = 0;///< the engine's host time per step
@@ -98,6 +106,32 @@ struct StepParts {
 };
 
 StepParts step_time(const StepModel& model, const StepBatch& batch);
+
+/** Activation elements one token reads and writes per decoder layer outside the GEMMs (whose
+ *  inputs and outputs their FLOPs hide at the batch sizes where this matters) and outside the
+ *  attention kernel (its cache reads are counted as KV), summed over the layers, the first of the
+ *  pair on every tensor-parallel rank, the second split over the ranks. The kernels are vLLM's for a
+ *  decoder layer (vllm/model_executor/models/llama.py LlamaDecoderLayer.forward):
+ *  - on every rank, which holds the whole hidden state: each residual norm reads its input and the
+ *    residual and writes both (layers/layernorm.py RMSNorm.forward_cuda → fused_add_rms_norm:
+ *    4 × hidden), a layer's further norms read and write the hidden state (Gemma's pre/post norms);
+ *    a MoE layer's moe_sum reads the k expert outputs and writes one (layers/fused_moe/fused_moe.py
+ *    fused_experts_impl: intermediate_cache3 (M, topk, K) → ops.moe_sum);
+ *  - split over the ranks: rotary in place on q and k (layers/rotary_embedding.py, reads and writes
+ *    both), the cache write reading k and v (reshape_and_cache), the MLP's activation (SiluAndMul,
+ *    layers/activation.py: reads gate and up, writes their product; a non-gated MLP reads and
+ *    writes its width), for a MoE layer that of each of its k experts (silu_and_mul from
+ *    intermediate_cache1 to intermediate_cache2) and of its shared experts.
+ *  llama.cpp's graph moves about as much (src/llama-graph.cpp: RMS norm with its weight, two residual
+ *  adds, rope on q and k, the cache copy, the fused GLU). TensorRT-LLM's decode attention kernel
+ *  applies rotary and writes the cache itself (ServeEngineProfile::decode_rope_in_attention).
+ *  Recurrent mixers' elementwise kernels are left out. */
+struct ActivationElements {
+  double replicated = 0;
+  double split = 0;
+  double attention_prep = 0;  ///< of `split`: rotary on q and k, and the cache write
+};
+ActivationElements activation_elements_per_token(const ModelSpec& model);
 
 /// KV bytes per GPU of one sequence at `context` tokens.
 double sequence_kv_bytes(const StepModel& model, std::int64_t context);

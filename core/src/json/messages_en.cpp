@@ -981,7 +981,7 @@ constexpr MessageTemplate kTemplates[] = {
     {"serve.explain.max_concurrency",
      "Requests held at once = min(max_num_seqs {max_num_seqs_count}, {tokens_count} tokens ÷ {sequence_count} per request) = {sequences_count}"},
     {"serve.explain.step",
-     "One decode step at the steady batch of {batch}: weights {weights_ms} ms + KV reads {kv_ms} ms + compute {compute_ms} ms + launches {launch_ms} ms + communication {communication_ms} ms + engine {overhead_ms} ms = {total_ms} ms"},
+     "One decode step at the steady batch of {batch}: weights {weights_ms} ms + KV reads {kv_ms} ms + compute {compute_ms} ms + activations {activations_ms} ms + launches {launch_ms} ms + communication {communication_ms} ms + engine {overhead_ms} ms = {total_ms} ms"},
     {"serve.explain.throughput",
      "Throughput = {tokens_count} answer tokens ÷ {duration} s simulated × {replicas} replicas = {tokens_per_s} tokens/s"},
     {"serve.miss.no_price",

@@ -346,6 +346,7 @@ void serving_json(JsonWriter& w, const ServingAnswer& a) {
   w.key("step").begin_object();
   w.field("total_ms", rounded(st.total_s * 1e3, 4)).field("weights_ms", rounded(st.weights_s * 1e3, 4));
   w.field("kv_read_ms", rounded(st.kv_read_s * 1e3, 4)).field("compute_ms", rounded(st.compute_s * 1e3, 4));
+  w.field("activations_ms", rounded(st.activations_s * 1e3, 4));
   w.field("communication_ms", rounded(st.communication_s * 1e3, 4)).field("engine_overhead_ms", rounded(st.engine_overhead_s * 1e3, 4));
   w.field("launch_ms", rounded(st.launch_s * 1e3, 4));
   w.end_object();
