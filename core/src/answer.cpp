@@ -54,8 +54,8 @@ WeightsSummary summarize_weights(const WeightsLayout& layout) {
   w.bits_per_weight = layout.bits_per_weight();
   w.bytes_by_class = layout.bytes_by_class;
   // A model's few storage types, kept in name order (as a map would order them) by a scan of those
-  // seen so far: a map keyed by the type name cost string comparisons per tensor, an eighth of
-  // answer() for an estimate on a device (issue 20, callgrind on bench/edge_bench.cpp).
+  // seen so far: a map keyed by the type name cost string comparisons per tensor, a visible part of
+  // answer() for an estimate on a device.
   // Neighbouring tensors mostly share a type: the last one's entry is tried first.
   std::vector<WeightsSummary::Type>& types = w.types;
   std::size_t last = 0;

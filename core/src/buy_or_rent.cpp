@@ -96,8 +96,7 @@ std::optional<CostNumbers> price_numbers(const HardwareOption& o, CostKind kind,
 
 /** A row of the table: its numbers (price_numbers), the option and the explanation of the numbers.
  *  Made only for the rows the table keeps: every priced option is a candidate, and explaining
- *  (and copying) each of them was half of the cost table (issue 20, callgrind on
- *  bench/edge_bench.cpp). */
+ *  (and copying) each of them was most of the cost table's time. */
 CostRow explained_row(const CostNumbers& numbers, HardwareOption option, const UsagePattern& usage, const OwnershipCosts& costs) {
   CostRow r;
   static_cast<CostNumbers&>(r) = numbers;

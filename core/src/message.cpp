@@ -5,8 +5,8 @@ namespace llmsizer {
 namespace {
 
 // Built in place, without temporaries: a request's answer builds a few hundred arguments (a
-// whole-catalog recommendation thousands), and their strings were a tenth of an estimate's time
-// (issue 20, callgrind).
+// whole-catalog recommendation thousands), and their strings are a visible part of an estimate's
+// time.
 MessageArg arg(std::string_view name, std::string_view suffix, MessageArg::Kind kind) {
   MessageArg a;
   a.name.reserve(name.size() + suffix.size());

@@ -172,7 +172,7 @@ LinearKernel linear_kernel(const InferenceSettings& s) {
 
 // The functions below take the model's counts (model.hpp: ModelCounts), counted once per request
 // (MemoryByDevices) or per speed estimate: counting walks every layer, and counted again in each
-// function it was a sixth of a whole-catalog recommendation (issue 20, callgrind on bench/edge_bench.cpp).
+// function it was a large part of a whole-catalog recommendation's time.
 
 /// Parameters whose FLOPs every token pays: active parameters less the embedding lookup (a tied
 /// table is used again as the output layer, which is a GEMM).
@@ -407,7 +407,7 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
 
 /// The settings' weights layout, else one laid out into `own`. Empty until needed: a recommendation
 /// asks for thousands of steps, all with a layout, and an empty layout made for each was memory
-/// cleared for nothing (issue 20, a WASM profile of a ten-fold catalog).
+/// cleared for nothing.
 const WeightsLayout& layout_of(const ModelSpec& m, const InferenceSettings& s, std::optional<WeightsLayout>& own) {
   if (s.weights_layout != nullptr) return *s.weights_layout;
   return own.emplace(weights_layout(m, *s.weights, s.group_size));

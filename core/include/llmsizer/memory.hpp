@@ -163,7 +163,7 @@ enum class EstimateDetail {
   full,        ///< everything: the parts, the totals, the explanation, the warnings, the llama.cpp run
   bytes_only,  ///< the parts and the totals only (no explanation, warnings or llama.cpp run): for the
                ///< searches and checks that compare totals, which make dozens of estimates per request
-               ///< and say none of their sentences (issue 20: building them was most of their time)
+               ///< and say none of their sentences (building them was most of their time)
 };
 
 /// The request's memory. bytes_only gives the same parts and totals as full.

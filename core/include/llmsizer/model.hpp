@@ -242,9 +242,9 @@ std::int64_t recurrent_state_bytes(const ModelSpec& model, int state_bytes_per_e
 /** What every estimate of one model needs from count_params, kv_cache_elements and
  *  recurrent_state_bytes, each of which walks every layer: walked once for the many estimates of
  *  one request (a recommendation's whole catalog, a fit's searches for the longest context and the
- *  largest batch). Walking the layers in each estimate was a tenth of a whole-catalog
- *  recommendation and a sixth of an estimate on a device (issue 20, callgrind on
- *  bench/edge_bench.cpp). The sums are exact: the same integers the walks give. */
+ *  largest batch). Walking the layers in each estimate was a visible part of a whole-catalog
+ *  recommendation and of an estimate on a device. The sums are exact: the same integers the walks
+ *  give. */
 struct ModelCounts {
   ParamCounts params;                    ///< count_params(model)
   /// KV-cache elements per token of context, summed over the layers that keep every token.

@@ -99,7 +99,7 @@ HardwareOption evaluate_option(const MemoryByDevices& memory, const HardwareSpec
 
 /** evaluate_option for the entries of one catalog, each made on first use and kept: a recommendation
  *  and its cost table (buy_or_rent.hpp) ask for the same entries, and evaluating an entry twice was
- *  a sixth of a whole-catalog recommendation's time (issue 20, callgrind on bench/edge_bench.cpp).
+ *  a large part of a whole-catalog recommendation's time.
  *  Its options have no `reason`: recommend_hardware writes the sentence of the options it lists,
  *  the cost table says none, and writing one per catalog entry was a fifth of the evaluations.
  *  The rented instances are indexed by their GPU once, for every owned GPU's break-even (a scan

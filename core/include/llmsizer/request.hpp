@@ -73,8 +73,7 @@ struct Request {
   bool enforce_eager = false;           ///< vLLM --enforce-eager (speed only)
   /// `english_text`: false leaves each message's English text out of the answer (its `<key>_data`,
   /// which a page renders in its reader's language, stays). The page asks so for its ranking: the
-  /// whole-catalog recommendation is 16% smaller (131.8 -> 111.2 KB) and written in about half the
-  /// time (natively 0.77-1.02 -> 0.42-0.55 ms, same process; issue 20).
+  /// whole-catalog recommendation is smaller and written in about half the time.
   bool english_text = true;
   /// False for the rows page_answer answers beside its estimate (a chart point, a weight format's
   /// row), read for their bytes and verdict only: no longest-context or largest-batch search and no
@@ -83,7 +82,7 @@ struct Request {
   /// `max_options` (recommend): the answer lists the best this many fitting options and says how many
   /// fit in all (`options_total`); the whole catalog is still ranked. The page shows ten rows until
   /// its reader asks for all, and asks for what it shows: over the catalog the answer is written in
-  /// a fraction of the time, and ten-fold catalogs stay within a frame or two (issue 20). Absent:
+  /// a fraction of the time, and ten-fold catalogs stay within a frame or two. Absent:
   /// SIZE_MAX, every option.
   std::size_t max_options = SIZE_MAX;
   /// `budget_bytes`: a memory budget to fit in when no hardware is named (the page's "my budget").

@@ -105,8 +105,7 @@ std::string list_models() {
       if (doc->kind != "models") continue;
       // Every preset must parse: a broken one fails the whole listing (and presets_test). Each
       // document is parsed once, and no preset's tensor list is made (the catalog makes one for each
-      // preset a request names): the first listing went from 244M to 58M instructions natively
-      // (callgrind), from 219-288 to 60-107 ms in the page's module in a fresh Node process (issue 20).
+      // preset a request names): making them was most of the first listing's time.
       const nlohmann::json d = nlohmann::json::parse(doc->json.begin(), doc->json.end());
       const ModelSpec m = edge::preset_from_document(d);
       edge::open_model_json(w, m, summarize_model(m));

@@ -14,7 +14,7 @@ nlohmann::json preset_document(std::string_view id);
 
 /** The preset a parsed preset document describes, as the catalog hands it out (its config read by
  *  model_from_hf_config, its id and name) but without its tensor list, which only an estimate needs:
- *  the listing of every preset makes none (issue 20: the tensor lists were 60% of a cold listModels). */
+ *  the listing of every preset makes none (the tensor lists were most of a cold listModels). */
 ModelSpec preset_from_document(const nlohmann::json& doc);
 
 }  // namespace llmsizer::edge

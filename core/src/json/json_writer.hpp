@@ -2,20 +2,18 @@
 #pragma once
 // A streaming JSON writer: objects, arrays, keys and values appended straight into one string, in
 // the order they are written, with the commas put in. The edge writes its responses with it instead
-// of building a DOM and dumping it (issue 20: building and dumping nlohmann::ordered_json was most of
-// a recommendation's time, and a large part of the WASM module).
+// of building a DOM and dumping it (building and dumping nlohmann::ordered_json was most of a
+// recommendation's time, and a large part of the WASM module).
 //
 // The text is byte-identical to nlohmann's dump(-1, ' ', true, error_handler_t::replace): compact,
 // doubles as nlohmann prints them (non-finite as null), strings escaped as its serializer does with
 // ensure_ascii (every character outside printable ASCII as \uXXXX, a surrogate pair above U+FFFF),
 // with invalid UTF-8 replaced by U+FFFD as its decoder does (tests/json_writer_test.cpp compares the
-// two). Until issue 20 the responses were written with ensure_ascii false (UTF-8 bytes as they are);
-// they are ASCII now because the page's module hands each answer to JavaScript through TextDecoder,
-// and Node 20's decodes ASCII about 40 times faster than UTF-8 with a few non-ASCII characters in it:
-// 33 us against 1.32 ms for a 131 KB whole-catalog recommendation with 347 non-ASCII bytes (its
-// "×", "—", "≈"), a quarter of that call's time in WASM (issue 20, measured with bench-like loops
-// under Node v20.20.2). The JSON value is the same: any parser reads "\u00d7" as "×". The request
-// corpus hashes its responses after parsing them, so its hashes hold.
+// two). The responses are ASCII because the page's module hands each answer to JavaScript through
+// TextDecoder, which decodes pure ASCII far faster than UTF-8 with a few non-ASCII characters in it
+// (a whole-catalog recommendation's "×", "—", "≈"; bench/results/wasm-build-options.md has the measurement).
+// The JSON value is the same: any parser reads "\u00d7" as "×". The request corpus hashes its
+// responses after parsing them.
 // It checks nothing about structure: a key inside an array or an unclosed object is the caller's bug.
 // A key written twice is written twice (ordered_json kept the first position with the last value):
 // write each key once.
@@ -34,8 +32,8 @@ namespace llmsizer::edge {
 
 /// The writer's text: a growable run of bytes whose appends compile inline even in the -Oz WASM build.
 /// std::string's do not there: its size(), __is_long(), __get_pointer(), operator+=(char) and
-/// char_traits calls were a fifth of a recommendation's time in the profile (issue 20), because -Oz
-/// keeps libc++'s one shared copy of each out of line.
+/// char_traits calls were a large part of a recommendation's time in a profile, because -Oz keeps
+/// libc++'s one shared copy of each out of line.
 class TextBuffer {
  public:
   TextBuffer() = default;

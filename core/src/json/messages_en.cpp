@@ -1375,8 +1375,8 @@ std::string render_en(const Message& message) {
   if (t == nullptr) throw std::logic_error("no English template for message \"" + message.id + "\"");
   std::string out;
   const std::string_view text = t->en;
-  // The text between placeholders goes in one append (a character at a time, each append was a
-  // call of its own in the -Oz WASM build: issue 20).
+  // The text between placeholders goes in one append (a character at a time, each append would be
+  // a call of its own in the -Oz WASM build).
   std::size_t literal_from = 0;
   for (std::size_t i = text.find('{'); i != std::string_view::npos; i = text.find('{', i + 1)) {
     std::size_t end = i + 1;
