@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer entry point for the GGUF header reader. Not built by default; by hand:
 //   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -Icore/include -Icore/src \
-//     fuzz/gguf_fuzz.cpp core/src/gguf.cpp core/src/file_header.cpp -o gguf_fuzz
+//     fuzz/gguf_fuzz.cpp core/src/json/gguf.cpp core/src/json/file_header.cpp -o gguf_fuzz
 //   ./gguf_fuzz -max_len=65536 fuzz/corpus/gguf
 // Each input is read twice: as a prefix of unknown length and as a whole file. Any exception
 // other than InputError, any crash or sanitizer report is a bug.

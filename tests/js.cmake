@@ -49,6 +49,9 @@ if(LLMSIZER_NODE)
   add_test(NAME js.message_strings
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/messages.mjs ${PROJECT_SOURCE_DIR} $<TARGET_FILE:llmsizer>)
   set_tests_properties(js.message_strings PROPERTIES LABELS "js")
+  # Every path of this repository that the docs and the code's comments cite exists.
+  add_test(NAME js.doc_paths_exist COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/doc_paths.mjs ${PROJECT_SOURCE_DIR})
+  set_tests_properties(js.doc_paths_exist PROPERTIES LABELS "js")
   # The page's own number formats equal Intl.NumberFormat's for en-US and ja-JP.
   add_test(NAME js.number_format COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/number_format.mjs)
   set_tests_properties(js.number_format PROPERTIES LABELS "js")
