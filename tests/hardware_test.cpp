@@ -303,4 +303,36 @@ TEST_CASE("A device sold in several memory sizes is narrowed to the one the pers
   CHECK(bad["error"]["field"] == "memory_option_bytes");
 }
 
+
+TEST_CASE("Catalog facts: consumer GPUs draw the desktop, GDDR datacenter GPUs carve ECC, Apple's matrix rate is its FP32 rate, Inferentia runs none of the engines", "[hardware]") {
+  CHECK(drives_display_by_segment("consumer"));
+  CHECK_FALSE(drives_display_by_segment("datacenter"));
+  CHECK_FALSE(drives_display_by_segment("workstation"));
+  // NVIDIA L40S: 48 GB GDDR6 with ECC (datasheet); H100's HBM3 keeps ECC out of band.
+  CHECK(ecc_carveout_by("datacenter", "GDDR6"));
+  CHECK_FALSE(ecc_carveout_by("datacenter", "HBM3"));
+  CHECK_FALSE(ecc_carveout_by("consumer", "GDDR6X"));
+  // Apple M3: no FP16 matrix figure published; its FP32 rate 4.1 TFLOPS stands in. GB10 (tensor
+  // cores) keeps its own figure, and a chip with a published figure keeps it.
+  CHECK(unified_matrix_tflops("apple-silicon", 0, 4.1) == 4.1);
+  CHECK(unified_matrix_tflops("datacenter", 0, 31.0) == 0);
+  CHECK(unified_matrix_tflops("apple-silicon", 10.0, 4.1) == 10.0);
+  CHECK(neuron_only_accelerator("AWS Inferentia2"));
+  CHECK_FALSE(neuron_only_accelerator("NVIDIA L4"));
+}
+
+TEST_CASE("Catalog entries carry the facts the rules derive: an RTX 4090 draws the desktop, an L40S carves ECC, an M3's matrix rate is its FP32 rate", "[hardware]") {
+  const auto find = [](std::string_view id) -> const HardwareSpec& {
+    const HardwareSpec* h = find_hardware(id);
+    REQUIRE(h != nullptr);
+    return *h;
+  };
+  CHECK(find("nvidia-rtx-4090").drives_display);
+  CHECK(find("nvidia-l40s").ecc_carveout);
+  CHECK_FALSE(find("nvidia-h100-sxm").ecc_carveout);
+  const HardwareSpec& m3 = find("apple-m3");
+  CHECK(m3.matrix_tflops == m3.fp32_tflops);
+  CHECK_FALSE(find("aws-inf2.xlarge").unsupported.id.empty());
+}
+
 }  // namespace hardware_test

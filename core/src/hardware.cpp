@@ -121,6 +121,18 @@ std::int64_t usable_device_bytes(const HardwareSpec& hw, std::int64_t physical_b
   return std::max<std::int64_t>(0, bytes);
 }
 
+bool drives_display_by_segment(std::string_view segment) { return segment == "consumer"; }
+
+bool ecc_carveout_by(std::string_view segment, std::string_view memory_type) {
+  return segment == "datacenter" && memory_type.find("GDDR") != std::string_view::npos;
+}
+
+double unified_matrix_tflops(std::string_view segment, double matrix_tflops, double fp32_tflops) {
+  return matrix_tflops <= 0 && segment == "apple-silicon" ? fp32_tflops : matrix_tflops;
+}
+
+bool neuron_only_accelerator(std::string_view accelerator_model) { return accelerator_model.find("Inferentia") != std::string_view::npos; }
+
 std::int64_t usable_host_bytes(std::int64_t ram_bytes) { return std::max<std::int64_t>(0, ram_bytes - kOsReserveBytes); }
 
 MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, EstimateDetail detail)

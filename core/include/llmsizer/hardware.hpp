@@ -135,6 +135,23 @@ constexpr double cpu_tflops(int cores, bool avx512, bool amx) {
 /// RAM assumed for a desktop GPU's or a Windows laptop's host PC, whose RAM the catalog does not
 /// give (hardware-sources.md: "System RAM is separate (typically 16-64 GB DDR5)"): 32 GiB.
 constexpr std::int64_t kAssumedHostRamBytes = 32LL << 30;
+/// Cores of the desktop host assumed beside a catalog GPU: catalog amd-ryzen-9-7950x, 16 Zen 4
+/// cores with AVX-512 (cpu_tflops).
+constexpr int kAssumedHostCores = 16;
+
+/** What a catalog entry's published figures imply beyond themselves, decided here rather than by
+ *  the catalog's reader (which only reads):
+ *  - a consumer GPU also draws the desktop (kDisplayReserveBytes); datacenter, workstation and cloud
+ *    GPUs are taken as headless;
+ *  - a datacenter GPU with GDDR memory runs ECC in band, 1/16 of its DRAM holding check bits (NVIDIA
+ *    A10/L4/L40S datasheets' memory with ECC on; HBM parts keep ECC out of band);
+ *  - an Apple GPU's FP16 matrix rate is its FP32 rate: Apple publishes none, and its GPUs run FP16
+ *    FMAs at the FP32 rate (Apple's Metal feature tables); a chip with tensor cores (GB10) is not so;
+ *  - an AWS Inferentia instance runs only the Neuron SDK, none of the engines the estimate models. */
+bool drives_display_by_segment(std::string_view segment);
+bool ecc_carveout_by(std::string_view segment, std::string_view memory_type);
+double unified_matrix_tflops(std::string_view segment, double matrix_tflops, double fp32_tflops);
+bool neuron_only_accelerator(std::string_view accelerator_model);
 
 /** Share of unified memory an AMD APU's GPU (Strix Halo, Ryzen AI) may use by default: half of
  *  RAM. Linux's amdgpu driver sizes its GTT pool to half of system memory unless `ttm.pages_limit`

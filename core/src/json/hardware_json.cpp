@@ -71,7 +71,7 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
   const std::string memory_type = json_string(d, "memory_type");
   h.host_memory_bytes = kAssumedHostRamBytes;
   h.host_bandwidth_gb_per_s = kAssumedHostBandwidthGbPerS;
-  h.host_tflops = cpu_tflops(16, true, false);  // the assumed desktop host: 16 Zen 4 cores
+  h.host_tflops = cpu_tflops(kAssumedHostCores, true, false);
   if (kind == "gpu") {
     h.kind = HardwareKind::gpu;
     h.device_memory_bytes = bytes(d, "memory_bytes");
@@ -85,9 +85,7 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
     h.achievable_fp8_tflops = num(d, "max_achievable_tflops_fp8");
     h.unified_memory = h.segment == "apple-silicon" || flag(d, "unified_memory");
     if (h.unified_memory) {
-      // Apple publishes no FP16 matrix figure; its GPUs run FP16 FMAs at the FP32 rate. (Not so a
-      // chip with tensor cores, DGX Spark's GB10: its unpublished rate stays unknown.)
-      if (h.matrix_tflops <= 0 && h.segment == "apple-silicon") h.matrix_tflops = h.fp32_tflops;
+      h.matrix_tflops = unified_matrix_tflops(h.segment, h.matrix_tflops, h.fp32_tflops);
       if (d.contains("memory_options_bytes") && d["memory_options_bytes"].is_array()) {
         for (const auto& v : d["memory_options_bytes"]) h.memory_options_bytes.push_back(v.get<std::int64_t>());
       }
@@ -98,8 +96,8 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
       h.cpu_cores = static_cast<int>(num(d, "cpu_cores"));
       if (h.cpu_cores > 0) h.host_tflops = cpu_tflops(h.cpu_cores, false, false);
     }
-    h.drives_display = h.segment == "consumer";
-    h.ecc_carveout = h.segment == "datacenter" && memory_type.find("GDDR") != std::string::npos;
+    h.drives_display = drives_display_by_segment(h.segment);
+    h.ecc_carveout = ecc_carveout_by(h.segment, memory_type);
     const double pcie = num(d, "pcie_gb_per_s_bidir") / 2.0;
     const double nvlink = num(d, "nvlink_gb_per_s_bidir") / 2.0;
     h.pcie_gb_per_s = pcie;
@@ -136,7 +134,7 @@ HardwareSpec hardware_from_json(const json& d, const std::string& field, const s
     const auto gpu = std::find_if(gpus.begin(), gpus.end(), [&](const HardwareSpec& g) { return g.id == h.gpu_id; });
     if (gpu != gpus.end()) copy_gpu_facts(h, *gpu);
     else if (h.memory_bandwidth_gb_per_s <= 0) h.unsupported = Message("hardware.unsupported.no_speed_figures").text("accelerator", json_string(d, "gpu_model"));
-    if (json_string(d, "gpu_model").find("Inferentia") != std::string::npos) h.unsupported = Message("hardware.unsupported.neuron");
+    if (neuron_only_accelerator(json_string(d, "gpu_model"))) h.unsupported = Message("hardware.unsupported.neuron");
     need_positive(static_cast<double>(h.device_memory_bytes), field + ".gpu_memory_bytes", "quantity.gpu_memory_per_gpu_bytes");
   } else if (kind == "laptop") {
     h.kind = HardwareKind::laptop;
@@ -221,7 +219,7 @@ std::vector<HardwareSpec> hardware_from_probe(const json& doc) {
     h.link_gb_per_s = h.pcie_gb_per_s;
     h.host_memory_bytes = kAssumedHostRamBytes;
     h.host_bandwidth_gb_per_s = kAssumedHostBandwidthGbPerS;
-    h.host_tflops = cpu_tflops(16, true, false);
+    h.host_tflops = cpu_tflops(kAssumedHostCores, true, false);
     h.measured_source = source;
     h.source = source;
     out.push_back(h);
