@@ -8,6 +8,9 @@
 
 #include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/quantization.hpp"
+#include "llmsizer/recommend.hpp"
+#include "llmsizer/throughput.hpp"
+#include "llmsizer/cost.hpp"
 #include "llmsizer/serving.hpp"
 #include "test_support.hpp"
 
@@ -280,6 +283,52 @@ TEST_CASE("A serving recommendation lists devices that meet the target, cheapest
     }
   }
   CHECK(rtx4090);
+}
+
+TEST_CASE("More GPUs of one kind never cost less a month, bought with the box around them or rented by the instance", "[serving]") {
+  // The serving ranking stops trying larger tensor-parallel groups of a device once one meets the
+  // target on fewer GPUs than the next group has: exact only while cost grows with the GPUs.
+  const OwnershipCosts costs;
+  for (const HardwareSpec& hw : hardware_catalog()) {
+    if (hw.kind != HardwareKind::gpu || hw.price_usd <= 0 || hw.unified_memory) continue;
+    double last_hourly = 0;
+    for (int gpus = 1; gpus <= 64; ++gpus) {
+      const Purchase bought = purchase_of(hw, gpus, 0, 0, costs);
+      if (!bought.known()) break;
+      const double hourly = owned_hourly_cost(bought.total_usd(), bought.power_w, costs).total_usd_per_hour;
+      INFO(hw.id << " with " << gpus << " GPUs");
+      CHECK(hourly >= last_hourly);
+      last_hourly = hourly;
+    }
+  }
+}
+
+TEST_CASE("The serving ranking simulates a device's larger groups only while they could cost less than the best so far", "[serving]") {
+  // The 80 GB cards meet the team's target on one GPU: their groups of 2, 4 and 8 are not simulated,
+  // and the answer lists each device on the group that costs least as before.
+  const json request = {{"task", "serve"},
+                        {"model", "qwen2.5-32b-instruct"},
+                        {"weights", "awq-int4"},
+                        {"engine", "vllm"},
+                        {"workload", {{"input_tokens", 2000}, {"output_tokens", 500}, {"concurrency", 20}}},
+                        {"slo", {{"ttft_ms", 3000}, {"tpot_ms", 60}}}};
+  const json rec = json::parse(llmsizer::recommend(request.dump()));
+  for (const json& o : rec["options"]) {
+    if (o["hardware"] == "nvidia-h100-sxm") CHECK(o["layout"]["tp"] == 1);
+  }
+  // Every device with a price is tried at least once (tp 1), and fewer than all of its groups.
+  int devices = 0;
+  int groups = 0;
+  for (const HardwareSpec& hw : hardware_catalog()) {
+    if (hw.is_cpu() || hw.unified_memory || hw.kind == HardwareKind::laptop || hw.memory_bandwidth_gb_per_s <= 0) continue;
+    if (effective_tflops(hw, false) <= 0 || !hw.unsupported.id.empty()) continue;
+    if (!hw.is_rented() && !(hw.kind == HardwareKind::gpu && hw.price_usd > 0)) continue;
+    ++devices;
+    const int most = hw.kind == HardwareKind::instance ? std::max(1, hw.device_count) : std::max(1, std::min(8, max_devices(hw)));
+    for (int tp = 1; tp <= most; tp *= 2) ++groups;
+  }
+  CHECK(rec["evaluated"].get<int>() >= devices);
+  CHECK(rec["evaluated"].get<int>() < groups);
 }
 
 }  // namespace serving_test

@@ -373,6 +373,10 @@ ServeRecommendation recommend_serving(const Request& r, const Catalog& catalog) 
       return a.answer.gpus_needed < b.answer.gpus_needed;
     };
     for (int tp = 1; tp <= most; tp *= 2) {
+      // A group of tp GPUs needs at least tp of them. Once one meets the target on G GPUs, a group
+      // of G or more costs at least as much a month (bought or rented, cost grows with the GPUs:
+      // serving_test) and loses the tie on GPUs: it is not simulated.
+      if (best && best->answer.meets_slo && tp >= best->answer.gpus_needed) break;
       ++rec.evaluated;
       ServeOption o;
       o.hardware = &hw;
