@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <deque>
 #include <limits>
@@ -25,6 +27,7 @@ constexpr std::int64_t kCurveMinRequests = 16;
 constexpr int kGapMinExponent = -20;
 constexpr int kGapOctaves = 36;
 constexpr int kGapBinsPerOctave = 64;
+static_assert(kGapBinsPerOctave == 64, "GapHistogram::add reads a bin as the fraction's top 6 bits");
 constexpr int kGapBins = kGapOctaves * kGapBinsPerOctave;
 
 std::uint64_t splitmix64(std::uint64_t& state) {
@@ -67,8 +70,20 @@ struct GapHistogram {
     sum += gap * times;
     n += times;
     int exponent = 0;
-    const double mantissa = gap > 0 ? std::frexp(gap, &exponent) : 0.5;  // in [0.5, 1)
-    const int part = std::min(kGapBinsPerOctave - 1, static_cast<int>((mantissa - 0.5) * 2 * kGapBinsPerOctave));
+    int part = 0;
+    if (gap >= std::numeric_limits<double>::min()) {
+      // A normal double is (1 + f) × 2^(E − 1023) = (0.5 + f / 2) × 2^(E − 1022): frexp's exponent
+      // is E − 1022 and its mantissa's place in the octave, (mantissa − 0.5) × 2 × 64, is f's top 6
+      // bits (IEEE 754 binary64: 52 fraction bits under 11 exponent bits). Read from the bits, as
+      // frexp is a call of the math library at every token.
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &gap, sizeof bits);
+      exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1022;
+      part = static_cast<int>((bits >> (52 - 6)) & (kGapBinsPerOctave - 1));
+    } else if (gap > 0) {
+      const double mantissa = std::frexp(gap, &exponent);  // subnormal: in [0.5, 1)
+      part = std::min(kGapBinsPerOctave - 1, static_cast<int>((mantissa - 0.5) * 2 * kGapBinsPerOctave));
+    }
     const int bin = gap > 0 ? (exponent - kGapMinExponent) * kGapBinsPerOctave + part : 0;
     counts[static_cast<std::size_t>(std::clamp(bin, 0, kGapBins - 1))] += times;
   }
@@ -114,6 +129,10 @@ struct Sequence {
   /// Its prompt is in the cache: each step gives it one token.
   bool in_decode() const { return generated > 0 && computed >= prefill_target(); }
 };
+
+/// Relative difference below which quiet steps' times are taken as a line (float rounding of the
+/// step's sums is ~1e-16 of it).
+constexpr double kLinearStepTolerance = 1e-12;
 
 std::int64_t blocks_for(std::int64_t tokens, std::int64_t block) { return (tokens + block - 1) / block; }
 
@@ -285,12 +304,24 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
           if (q.computed + 1 < win.window) slope += win.bytes_per_token;
         }
       }
+      // A quiet step's time is linear in the cache it reads: every part but the KV reads is the same
+      // each step, and the KV reads keep their side of the roofline (their bytes and FLOPs both grow
+      // with the cache). Launches the GPU stops hiding on the way would bend the line: the middle
+      // step's time decides whether the line through the first and the last holds.
+      StepBatch quiet;
+      quiet.decode_sequences = n;
+      const auto time_at = [&](std::int64_t j) {
+        quiet.decode_kv_bytes = kv + slope * static_cast<double>(j);
+        return step_time(model, quiet).total_s;
+      };
+      const double first = time_at(0);
+      const std::int64_t last = ahead - 1;
+      const double per_step = last > 0 ? (time_at(last) - first) / static_cast<double>(last) : 0.0;
+      const std::int64_t middle = last / 2;
+      const bool linear = std::abs(time_at(middle) - (first + per_step * static_cast<double>(middle))) <= kLinearStepTolerance * first;
       std::int64_t done = 0;
       while (done < ahead && t < next) {
-        StepBatch quiet;
-        quiet.decode_sequences = n;
-        quiet.decode_kv_bytes = kv + slope * static_cast<double>(done);
-        const double dt = step_time(model, quiet).total_s;
+        const double dt = linear ? first + per_step * static_cast<double>(done) : time_at(done);
         t += dt;
         if (done == 0) {
           // The first gap runs from each sequence's own last token (a prompt step may have come between).
