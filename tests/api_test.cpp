@@ -155,6 +155,40 @@ TEST_CASE("english_text false leaves out each message's English text and keeps e
   CHECK(estimated["model"]["features_data"].size() >= 1);
 }
 
+TEST_CASE("Models kept loaded answer the contract's models and fit.set, their text left out with english_text false", "[api][co_resident]") {
+  // docs/contract.md, also_loaded: `models` (the request's model first) with device_bytes and
+  // host_bytes, and with hardware fit.set with the set's verdict, summary and explanation.
+  json request = {{"model", "qwen2.5-7b-instruct"}, {"weights", "q4_k_m"}, {"engine", "llama.cpp"}, {"hardware", "nvidia-rtx-4090"},
+                  {"also_loaded", json::array({{{"model", "qwen3-0.6b"}, {"weights", "q8_0"}, {"context", 2048}}})}};
+  const json with_text = estimate(request);
+  REQUIRE_FALSE(with_text.contains("error"));
+  const json& models = with_text["models"];
+  REQUIRE(models.size() == 2);
+  CHECK(models[0]["model"] == "qwen2.5-7b-instruct");
+  CHECK(models[1]["model"] == "qwen3-0.6b");
+  CHECK(models[1]["weights"] == "q8_0");
+  CHECK(models[1]["context"] == 2048);
+  for (const json& m : models) {
+    CHECK(m["device_bytes"].is_number_integer());
+    CHECK(m["host_bytes"].is_number_integer());
+    CHECK(m["resident"] == true);
+  }
+  const json& set = with_text["fit"]["set"];
+  for (const char* key : {"verdict", "required_bytes", "usable_bytes", "headroom_bytes", "margin_bytes", "first_out", "summary", "summary_data",
+                          "explain", "explain_data", "command_line"}) {
+    CHECK(set.contains(key));
+  }
+  CHECK(set["explain"].size() == 3);  // llama.cpp's rule, then one line per model
+  // The same answer written again from its parsed JSON is the same text.
+  CHECK(json::parse(with_text.dump()) == with_text);
+  request["english_text"] = false;
+  const json data_only = estimate(request);
+  CHECK_FALSE(data_only["fit"]["set"].contains("summary"));
+  CHECK_FALSE(data_only["fit"]["set"].contains("explain"));
+  CHECK(data_only["fit"]["set"]["summary_data"] == set["summary_data"]);
+  CHECK(data_only["models"] == models);
+}
+
 TEST_CASE("english_text must be true or false", "[api][errors]") {
   const json r = estimate({{"model", "qwen2.5-7b-instruct"}, {"english_text", "no"}});
   REQUIRE(r.contains("error"));

@@ -3,7 +3,7 @@
 // shown comes from the core (estimate, recommend, listModels, listHardware, listOptions); this file
 // only converts bytes to GB/GiB and formats numbers for the reader's language.
 import { pageLang, startSession } from './lib/session.js';
-import { MACHINE_HARDWARE, OWNERSHIP_KEYS, PROBE_HARDWARE, embedCode, menusFrom, parseConfigText, recommendRequest, stateKeyForField, toParams, toRequest } from './lib/state.js';
+import { MACHINE_HARDWARE, OWNERSHIP_KEYS, PROBE_HARDWARE, alsoEntries, alsoText, embedCode, menusFrom, parseConfigText, recommendRequest, stateKeyForField, toParams, toRequest } from './lib/state.js';
 import { fieldLabel, formatter, loadStrings, translator } from './lib/i18n.js';
 import { contextChart } from './lib/charts.js';
 import { el, message, messages, partLabel, renderBreakdown, renderExplain, renderFields, renderVerdict, totalBytes, verdictOf } from './lib/view.js';
@@ -36,6 +36,7 @@ let probeSource = '';  // where that probe file came from (its file name, or thi
 let hubRead = null;    // {plan, chosen}: the repository read by id, while its model is in use
 let serveView = null;  // lib/serve.js, loaded when the Serve task is first shown
 let serveViewLoading = null;
+let alsoView = null;  // lib/also_loaded.js, loaded when a model is first kept loaded beside this one
 let serveRanking = {};  // the Serve task's ranking: its request and the core's answer, asked again only when the request changes
 
 const modelById = new Map();
@@ -151,6 +152,7 @@ function fillMenus() {
   fillGrouped($('draft_weights'), ordered, { value: idOf, text: formatName });
   $('draft_weights').prepend(option('', t('draft.sameWeights')));
   $('draft_weights').value = state.draft_weights || '';
+  writeAlso();
   fillGrouped($('engine'), options.engines || [], { value: idOf, text: nameOf('engine') });
   fillGrouped($('serve_engine'), (options.serve || {}).engines || [], { value: idOf, text: nameOf('engine') });
   const training = options.training || {};
@@ -253,6 +255,8 @@ function writeForm() {
   if ($('draft_model').options.length) $('draft_model').value = state.draft_model || '';
   if ($('draft_weights').options.length) $('draft_weights').value = state.draft_weights || '';
   if (state.draft_model) $('draft-settings').open = true;
+  writeAlso();
+  if (state.also) $('also-settings').open = true;
   $(`task-${state.task}`).checked = true;
   const targets = new Set(state.lora_targets.split(',').flatMap((n) => (targetPreset(n).length ? targetPreset(n) : [n])));
   for (const name of targetPreset('all-linear')) $(`target-${name}`).checked = targets.has(name);
@@ -290,6 +294,10 @@ function readForm() {
   s.mmap = $('mmap').checked;
   if ($('draft_model').options.length) s.draft_model = $('draft_model').value;
   if ($('draft_weights').options.length) s.draft_weights = $('draft_weights').value;
+  // The rows once drawn (lib/also_loaded.js loaded), their menus once the core's lists are in.
+  if (alsoView && (options.weights || []).length) {
+    s.also = alsoText([...$('also').querySelectorAll('.also-row')].map((row) => ({ model: row.querySelector('.also-model').value, weights: row.querySelector('.also-weights').value })).filter((e) => e.model));
+  }
   s.task = $('task-training').checked ? 'training' : $('task-serve').checked ? 'serve' : 'inference';
   if (targetPreset('all-linear').length) {
     // The boxes checked, under a preset's name when they are exactly its modules.
@@ -299,6 +307,22 @@ function readForm() {
   }
   if ($('model').value) s.model = $('model').value;
   return s;
+}
+
+/** Loads lib/also_loaded.js (the first time a model is kept loaded beside this one). */
+const loadAlso = () => import('./lib/also_loaded.js').then((m) => { alsoView = m; });
+
+/** The "also loaded" rows (lib/also_loaded.js) from the state, their menus from the core's lists. */
+function writeAlso() {
+  if (!alsoView) {
+    if (state.also) loadAlso().then(writeAlso, (error) => setStatus(`${t('status.failed')} (${String((error && error.message) || error)})`, 'error'));
+    return;
+  }
+  const fill = (select, kind) => (kind === 'model'
+    ? fillGrouped(select, models.length ? models : alsoEntries(state.also).map((e) => ({ id: e.model, name: e.model })),
+      { value: (m) => m.id, text: (m) => m.name || m.id, groupOf: (m) => m.family || t('model.otherFamily') })
+    : fillGrouped(select, orderedWeights(), { value: idOf, text: formatName }));
+  alsoView.writeAlsoRows($('also'), alsoEntries(state.also), { t, fill, changed: () => update() });
 }
 
 function showSections() {
@@ -313,6 +337,7 @@ function showSections() {
   // Serving counts its GPUs itself (GPUs per replica × the replicas the load needs).
   $('gpus-row').hidden = serving;
   $('llama-cpp-settings').hidden = state.engine !== 'llama.cpp';
+  $('also-settings').hidden = state.task !== 'inference';
   $('lora-options').hidden = !(state.method === 'lora' || state.method === 'qlora');
   $('quant-row').hidden = state.method !== 'qlora';
   const format = (options.weights || []).find((w) => w.id === state.weights);
@@ -506,7 +531,7 @@ function renderSummary(response) {
   box.replaceChildren();
   const ctx = { t, f };
   // Whatever the core adds to the response is shown; the fit and the training run open, the rest folded.
-  const blocks = [['fit', 'section.fit', ['fits', 'summary', 'fixes', 'assumptions']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
+  const blocks = [['fit', 'section.fit', ['fits', 'summary', 'fixes', 'assumptions', 'set']], ['throughput', 'section.throughput', []], ['cost', 'section.cost', []],
     ['training', 'section.trainingResult', []], ['cpu_vs_gpu', 'section.cpuVsGpu', []], ['weights_detail', 'section.weightsDetail', ['types', 'name']],
     ['llama_cpp', 'section.llamaCpp', []], ['ollama', 'section.ollama', []], ['draft', 'section.draft', ['command_line']]];
   for (const [key, title, skip] of blocks) {
@@ -525,6 +550,10 @@ function renderSummary(response) {
     details.open = key === 'fit' || key === 'throughput' || key === 'training' || key === 'draft';
     box.append(details);
     if (key === 'draft' && typeof value.command_line === 'string') box.append(commandLine('draft', value.command_line, 'section.draftCommand'));
+  }
+  if (Array.isArray(response.models)) {
+    if (alsoView) box.append(alsoView.renderAlsoResult(response, { t, f, commandLine }));
+    else loadAlso().then(() => { if (lastResponse === response) renderSummary(response); });
   }
 }
 
@@ -1446,6 +1475,12 @@ function wire() {
   }
   $('lang-switch').addEventListener('click', switchLang);
   $('copy-link').addEventListener('click', copyLink);
+  $('also-add').addEventListener('click', async () => {
+    await loadAlso();
+    state.also = alsoText([...alsoEntries(state.also), { model: state.model, weights: '' }]);
+    writeAlso();
+    update();
+  });
   $('copy-embed').addEventListener('click', copyEmbed);
   $('options-more').addEventListener('click', () => { showAllOptions = !showAllOptions; renderOptions(); });
   $('precisions-more').addEventListener('click', () => { showAllPrecisions = !showAllPrecisions; renderPrecisions(); });

@@ -235,6 +235,36 @@ DraftAnswer answer_draft(const Request& r, const MemoryEstimate& memory, const I
   return d;
 }
 
+/// The request's model and its `also_loaded` models: each one's memory, and on a device the set's
+/// fit (co_resident.hpp). The request's own model holds what its fit places on the GPU.
+CoResidentSet answer_co_resident(const Request& r, const MemoryEstimate& memory, const InferenceOnHardware* placed) {
+  const InferenceSettings main = r.inference();
+  const bool unified = placed != nullptr && placed->hardware.unified_memory;
+  std::vector<CoResidentModel> models;
+  CoResidentModel own;
+  own.model_id = r.model.id;
+  own.weights_id = r.weights->id;
+  own.context = r.input_tokens + r.output_tokens;
+  own.device_bytes = memory.device_bytes;
+  own.host_bytes = memory.host_bytes;
+  if (placed != nullptr && placed->fit.placement == Placement::offload) {
+    own.device_bytes = placed->fit.offload.gpu_bytes;
+    own.host_bytes = placed->fit.offload.host_bytes;
+  }
+  own.needed_bytes = memory.device_bytes;
+  own.n_gpu_layers = r.engine == Engine::ollama ? r.ollama.num_gpu : r.llama_cpp.n_gpu_layers;
+  models.push_back(std::move(own));
+  for (const AlsoLoadedSettings& other : r.also_loaded) models.push_back(co_resident_memory(other, main, unified));
+  if (placed == nullptr) {
+    CoResidentSet set;
+    set.models = std::move(models);
+    return set;
+  }
+  const HardwareSpec& hw = placed->hardware;
+  const std::int64_t host = hw.host_memory_bytes > 0 ? usable_host_bytes(hw.host_memory_bytes) : 0;
+  return place_co_resident(std::move(models), r.engine, std::max(1, placed->fit.gpus_used), placed->fit, host);
+}
+
 /// Serving on `hw` with `tp` GPUs per replica: the engine's profile, the step model of one
 /// replica, and the simulated workload (serving.hpp), with the weights and reserved bytes per GPU
 /// from the engine's memory rules (`estimate`, at tp GPUs).
@@ -285,6 +315,7 @@ Answer answer(const Request& r, const Catalog& catalog) {
       if (a.inference_hardware->hardware.unified_memory) a.memory = without_cuda_context(std::move(a.memory));
     }
     if (r.draft) a.draft = answer_draft(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
+    if (!r.also_loaded.empty()) a.co_resident = answer_co_resident(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
   } else if (r.task == Task::serve) {
     // One replica's memory by the engine's rules (tp GPUs), then the workload on it.
     const MemoryByDevices memory(r.model, r.inference(), weights_layout(r.model, format, r.group_size));

@@ -36,7 +36,13 @@ const requests = [
   { task: 'serve', model: 'qwen2.5-32b-instruct', weights: 'awq-int4', engine: 'sglang', hardware: 'nvidia-rtx-4090', layout: { tp: 2 },
     workload: { input_tokens: 2000, output_tokens: 500, concurrency: 20, range_ratio: 0.5 } },
   { task: 'serve', model: 'llama-3.1-8b-instruct', engine: 'lmdeploy', hardware: 'nvidia-a100-80gb-sxm', workload: { concurrency: 0 } },
+  // Models kept loaded side by side: Ollama's eviction, vLLM's shares, llama.cpp's processes.
+  { model: 'llama-3.1-8b-instruct', weights: 'q4_k_m', engine: 'ollama', input_tokens: 7168, output_tokens: 1024, hardware: 'nvidia-rtx-4090',
+    also_loaded: [{ model: 'qwen3-0.6b', weights: 'q8_0' }, { model: 'qwen3-0.6b', weights: 'q8_0', context: 512 }, { model: 'qwen3-4b' }] },
+  { model: 'llama-3.1-8b-instruct', engine: 'vllm', hardware: 'nvidia-h100-sxm', also_loaded: [{ model: 'qwen3-0.6b', gpu_memory_utilization: 0.2 }] },
+  { model: 'qwen2.5-7b-instruct', weights: 'q4_k_m', engine: 'llama.cpp', also_loaded: [{ model: 'qwen3-4b', n_gpu_layers: 10, kv_cache: 'q8_0' }] },
   // Bad requests: each must come back as the same error JSON.
+  { model: 'qwen2.5-7b-instruct', also_loaded: [{ model: 'qwen3-0.6b' }, { model: 'qwen3-0.6b', weights: 'q9' }] },
   { model: 'qwen2.5-7b-instruct', input_tokens: -5 },
   { model: 'no-such-model' },
   { model: 'qwen2.5-7b-instruct', weights: 'int3' },

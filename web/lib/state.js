@@ -6,7 +6,7 @@
 
 /** Keys a URL may carry, in the order they are written. */
 export const KEYS = ['model', 'config', 'file_model', 'name', 'task', 'weights', 'group_size',
-  'kv_cache', 'engine', 'ubatch', 'parallel', 'gpu_layers', 'kv_unified', 'mmap', 'draft_model', 'draft_weights', 'draft_max', 'draft_acceptance', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'machine_base',
+  'kv_cache', 'engine', 'ubatch', 'parallel', 'gpu_layers', 'kv_unified', 'mmap', 'draft_model', 'draft_weights', 'draft_max', 'draft_acceptance', 'also', 'input_tokens', 'output_tokens', 'batch', 'gpus', 'hardware', 'budget_gb', 'machine_base',
   'machine_ram_gib', 'machine_vram_gib', 'machine_gpus', 'machine_unified', 'machine_os', 'memory_option_gib', 'goal', 'method',
   'optimizer', 'precision', 'quantization', 'seq_len', 'micro_batch', 'checkpointing', 'lora_rank', 'lora_targets',
   'zero_stage', 'offload', 'dataset_tokens', 'cpu', 'hours_per_day', 'tokens_per_day', 'electricity',
@@ -14,10 +14,20 @@ export const KEYS = ['model', 'config', 'file_model', 'name', 'task', 'weights',
   'serve_output_tokens', 'ttft_ms', 'tokens_per_s', 'tp', 'unit', 'lang'];
 /** Keys that are left out of a link while they hold their "not set" value. */
 const OPTIONAL_KEYS = new Set(['cpu', 'config', 'file_model', 'name', 'group_size', 'dataset_tokens', 'lang', 'machine_base', 'machine_os', 'memory_option_gib', 'tokens_per_day',
-  'ubatch', 'parallel', 'draft_model', 'draft_weights', 'draft_max', 'draft_acceptance']);
+  'ubatch', 'parallel', 'draft_model', 'draft_weights', 'draft_max', 'draft_acceptance', 'also']);
 /** A draft model for speculative decoding (the request's `draft`): in a link and a request only with a
  *  draft model chosen, for inference. */
 const DRAFT_KEYS = new Set(['draft_model', 'draft_weights', 'draft_max', 'draft_acceptance']);
+/** Models kept loaded beside the model (the request's `also_loaded`): "model:weights" pairs joined by
+ *  commas, weights '' for the model's own format; at most 8, for inference. */
+const MAX_ALSO = 8;
+export function alsoEntries(text) {
+  return String(text || '').split(',').filter(Boolean).slice(0, MAX_ALSO).map((pair) => {
+    const [model, weights = ''] = pair.split(':');
+    return { model, weights };
+  });
+}
+export const alsoText = (entries) => entries.map((e) => `${e.model}:${e.weights || ''}`).join(',');
 /** llama.cpp's own settings (llama-server -ub, -np, -ngl, --kv-unified, --no-mmap): in a link and a
  *  request only with the llama.cpp engine. `gpu_layers` '' is "not set" (all layers, the core's -1);
  *  0 is a choice (every layer on the CPU). */
@@ -122,6 +132,7 @@ export function defaults(coreDefaults) {
     draft_weights: '',
     draft_max: 0,
     draft_acceptance: 0,
+    also: '',
     input_tokens: d.input_tokens,
     output_tokens: d.output_tokens,
     batch: d.batch,
@@ -258,6 +269,11 @@ export function readUrl(href, menus, base) {
     } else if (key === 'machine_os') {
       if (!MACHINE_OS.includes(value)) { reject('unknown-id'); continue; }
       state[key] = value;
+    } else if (key === 'also') {
+      const id = (value, menu) => (menu ? menu.has(value) : /^[A-Za-z0-9._-]{1,100}$/.test(value));
+      const entries = alsoEntries(value);
+      if (!entries.every((e) => id(e.model, menus.model) && (e.weights === '' || id(e.weights, menus.weights)))) { reject('unknown-id'); continue; }
+      state.also = alsoText(entries);
     } else if (key === 'draft_model' || key === 'draft_weights') {
       const menu = menus[key === 'draft_model' ? 'model' : 'weights'];
       if (!(menu ? menu.has(value) : /^[A-Za-z0-9._-]{1,100}$/.test(value))) { reject('unknown-id'); continue; }
@@ -289,6 +305,7 @@ export function toParams(state) {
     if (key in OWNERSHIP_KEYS && value === '') continue;
     if (LLAMA_CPP_KEYS.has(key) && (state.engine !== 'llama.cpp' || value === '')) continue;
     if (DRAFT_KEYS.has(key) && (!state.draft_model || state.task !== 'inference')) continue;
+    if (key === 'also' && state.task !== 'inference') continue;
     if (SERVE_KEYS.has(key) && state.task !== 'serve') continue;
     if ((key === 'concurrency' || key === 'request_rate') && state.serve_load !== key) continue;
     if (key === 'model' && (state.config || state.file_model)) continue;
@@ -385,6 +402,8 @@ export function toRequest(state, { withHardware = true } = {}) {
       if (state.draft_acceptance) draft.acceptance_rate = state.draft_acceptance;
       request.draft = draft;
     }
+    const also = alsoEntries(state.also);
+    if (also.length) request.also_loaded = also.map((e) => (e.weights ? { model: e.model, weights: e.weights } : { model: e.model }));
   }
   if (withHardware && state.hardware === PROBE_HARDWARE) {
     if (state.probe) request.hardware = state.probe;  // the probe document itself (contract: hardware object)
@@ -422,6 +441,7 @@ export function recommendRequest(state, maxOptions) {
   delete request.budget_bytes;
   delete request.cpu;
   delete request.draft;
+  delete request.also_loaded;
   if (typeof request.hardware === 'object') delete request.hardware;  // a probe file: the ranking lists it
   request.usage = state.tokens_per_day ? { tokens_per_day: state.tokens_per_day } : { hours_per_day: state.hours_per_day };
   request.cost = { electricity_usd_per_kwh: state.electricity };
@@ -433,6 +453,7 @@ export function recommendRequest(state, maxOptions) {
 export function stateKeyForField(field) {
   const f = String(field || '');
   if (f.startsWith('draft')) return { 'draft.weights': 'draft_weights', 'draft.draft_max': 'draft_max', 'draft.acceptance_rate': 'draft_acceptance' }[f] || 'draft_model';
+  if (f.startsWith('also_loaded')) return 'also';
   if (f.startsWith('model')) return 'model';
   if (f.startsWith('hardware')) return 'hardware';
   if (f === 'budget_bytes') return 'budget_gb';

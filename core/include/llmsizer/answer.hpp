@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "llmsizer/catalog.hpp"
+#include "llmsizer/co_resident.hpp"
 #include "llmsizer/cost.hpp"
 #include "llmsizer/fixes.hpp"
 #include "llmsizer/hardware.hpp"
@@ -113,6 +114,8 @@ struct Answer {
   std::optional<TrainingFit> training_fit;
   std::vector<Message> warnings;  ///< the request's, the estimate's, then the download's
   std::optional<DraftAnswer> draft;  ///< request `draft` (inference)
+  /// Request `also_loaded` (inference): every model's memory, and on a device the set's fit.
+  std::optional<CoResidentSet> co_resident;
   std::optional<ServingAnswer> serving;  ///< task serve on a device
 };
 

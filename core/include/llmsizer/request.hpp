@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "llmsizer/buy_or_rent.hpp"
+#include "llmsizer/co_resident.hpp"
 #include "llmsizer/cost.hpp"
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/memory.hpp"
@@ -91,6 +92,8 @@ struct Request {
   TrainingSettings training;            ///< task training: the `training` object, defaults resolved
   /// `draft` (inference): a draft model for speculative decoding, loaded beside the model.
   std::optional<DraftSettings> draft;
+  /// `also_loaded` (inference): other models kept loaded beside the model, in load order.
+  std::vector<AlsoLoadedSettings> also_loaded;
   /// Task serve: the engine, layout, workload, latency target and engine settings; `engine` above
   /// is then the engine whose memory rules size it (serve_engine.hpp memory_engine).
   std::optional<ServeSettings> serve;

@@ -28,7 +28,7 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "enforce_eager", "budget_bytes", "ubatch", "n_batch", "parallel", "kv_unified",
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
                                             "ollama", "machine", "usage", "english_text", "max_options",
-                                            "memory_option_bytes", "draft", "layout", "workload", "slo", "serve"};
+                                            "memory_option_bytes", "draft", "also_loaded", "layout", "workload", "slo", "serve"};
 const std::set<std::string> kLayoutKeys = {"tp", "pp", "ep", "dp"};
 const std::set<std::string> kWorkloadKeys = {"input_tokens", "output_tokens", "concurrency", "request_rate", "max_throughput", "requests", "seed",
                                              "range_ratio"};
@@ -36,6 +36,7 @@ const std::set<std::string> kSloKeys = {"ttft_ms", "tpot_ms", "percentile"};
 const std::set<std::string> kServeKeys = {"max_num_seqs", "max_num_batched_tokens", "memory_fraction", "chunked_prefill", "parallel", "context",
                                           "scheduler_steps"};
 const std::set<std::string> kDraftKeys = {"model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers"};
+const std::set<std::string> kAlsoLoadedKeys = {"model", "weights", "context", "kv_cache", "n_gpu_layers", "gpu_memory_utilization"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
 const char* const kLlamaCppFields[] = {"ubatch", "n_batch", "parallel", "kv_unified", "mmap", "n_gpu_layers",
@@ -584,6 +585,41 @@ void parse_draft(const json& body, const Catalog& catalog, Request& r) {
   r.draft = std::move(d);
 }
 
+/// `also_loaded`: the models kept loaded beside the request's (co_resident.hpp), each with its
+/// weights and the engine settings that are its own.
+void parse_also_loaded(const json& body, const Catalog& catalog, Request& r) {
+  if (!body.contains("also_loaded") || body["also_loaded"].is_null()) return;
+  const json& list = body["also_loaded"];
+  if (!list.is_array() || list.size() > static_cast<std::size_t>(kMaxAlsoLoaded)) {
+    throw InputError("also_loaded", Message("error.also_loaded.not_list").integer("max", kMaxAlsoLoaded).text("got", list.dump()));
+  }
+  double shares = 0;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string field = "also_loaded[" + std::to_string(i) + "]";
+    const json& v = list[i];
+    if (!v.is_object()) throw InputError(field, Message("error.also_loaded.not_object").text("got", v.dump()));
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      if (kAlsoLoadedKeys.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", field + "." + it.key()));
+    }
+    if (!v.contains("model")) throw InputError(field + ".model", Message("error.model.required"));
+    AlsoLoadedSettings a;
+    a.model = parse_model(v.at("model"), field + ".model", r.warnings, catalog);
+    const std::string alias = llama_cpp_alias(v, "weights");
+    a.weights = find_weight_format(!alias.empty() ? alias : text(v, "weights", field + ".weights", weight_format_ids(), std::string(r.weights->id)));
+    const std::string kv_alias = llama_cpp_alias(v, "kv_cache");
+    if (!kv_alias.empty() || (v.contains("kv_cache") && !v["kv_cache"].is_null())) {
+      a.kv_cache = find_kv_cache_format(!kv_alias.empty() ? kv_alias : text(v, "kv_cache", field + ".kv_cache", kv_format_ids(), std::string(r.kv_cache->id)));
+    }
+    a.context = whole_number(v, "context", field + ".context", 1, kMaxTokens, 0);
+    a.n_gpu_layers = gpu_layers(v, "n_gpu_layers", field + ".n_gpu_layers", a.model);
+    a.gpu_memory_utilization = number(v, "gpu_memory_utilization", field + ".gpu_memory_utilization", 0.01, 1.0, 0);
+    shares += a.gpu_memory_utilization;
+    if (shares > 1.0) throw InputError(field + ".gpu_memory_utilization", Message("error.also_loaded.shares_over_one").decimal("sum", shares, 2));
+    check_magnitude(a.model, a.context > 0 ? a.context : r.input_tokens + r.output_tokens, r.batch);
+    r.also_loaded.push_back(std::move(a));
+  }
+}
+
 /// Inference on a device: the device, what owning it costs, the GPUs it has, engine speed options,
 /// and the CPU to compare with.
 void parse_inference_hardware(const json& body, const Catalog& catalog, Request& r) {
@@ -769,6 +805,7 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
     check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
     parse_llama_cpp(body, r);
     parse_draft(body, catalog, r);
+    parse_also_loaded(body, catalog, r);
     if (body.contains("hardware") || has_machine(body)) parse_inference_hardware(body, catalog, r);
     parse_budget(body, r);
     return r;

@@ -216,8 +216,38 @@ void put_verdict(JsonWriter& w, Verdict verdict, std::int64_t margin_bytes, cons
 }
 void put_verdict(JsonWriter& w, const FitVerdict& v) { put_verdict(w, v.verdict, v.margin_bytes, v.summary, v.fixes, v.assumptions); }
 
-/// An inference fit on hardware: its numbers, then its verdict.
-void fit_json(JsonWriter& w, const InferenceOnHardware& h) {
+/// The set of models kept loaded together (request `also_loaded`) on the device: its verdict, the
+/// model out first, the engine's rule and each model's line.
+void co_resident_fit_json(JsonWriter& w, const CoResidentSet& s) {
+  w.begin_object();
+  w.field("verdict", verdict_id(s.verdict)).field("required_bytes", s.required_bytes).field("usable_bytes", s.usable_bytes);
+  w.field("headroom_bytes", s.headroom_bytes).field("margin_bytes", s.margin_bytes);
+  if (s.max_loaded > 0) w.field("max_loaded_models", s.max_loaded);
+  known_or_null(w, "first_out", s.first_out >= 0, s.first_out);
+  put_message(w, "summary", s.summary);
+  put_messages(w, "explain", s.explain);
+  if (!s.command_line.empty()) w.field("command_line", s.command_line);
+  w.end_object();
+}
+
+/// The response's `models`: the request's model, then each `also_loaded` one, with its memory.
+void models_json(JsonWriter& w, const CoResidentSet& s, bool shares) {
+  w.begin_array();
+  for (const CoResidentModel& m : s.models) {
+    w.begin_object();
+    w.field("model", m.model_id).field("weights", m.weights_id).field("context", m.context);
+    w.field("device_bytes", m.device_bytes).field("host_bytes", m.host_bytes);
+    if (s.placed) {
+      w.field("needed_bytes", m.needed_bytes).field("resident", m.resident);
+      if (shares) w.field("gpu_memory_utilization", rounded(m.gpu_memory_utilization, 4));
+    }
+    w.end_object();
+  }
+  w.end_array();
+}
+
+/// An inference fit on hardware: its numbers, then its verdict (and the set's, with `also_loaded`).
+void fit_json(JsonWriter& w, const InferenceOnHardware& h, const CoResidentSet* set) {
   const FitResult& f = h.fit;
   w.begin_object();
   w.field("fits", f.fits).field("placement", placement_id(f.placement)).field("required_bytes", f.required_bytes);
@@ -238,6 +268,10 @@ void fit_json(JsonWriter& w, const InferenceOnHardware& h) {
     w.value(nullptr);
   }
   put_verdict(w, f.verdict, f.margin_bytes, h.summary, h.fixes, h.assumptions);
+  if (set != nullptr && set->placed) {
+    w.key("set");
+    co_resident_fit_json(w, *set);
+  }
   w.end_object();
 }
 
@@ -292,11 +326,11 @@ void cost_members(JsonWriter& w, const OptionCost& c) {
   }
 }
 
-void add_inference_hardware(JsonWriter& w, const InferenceOnHardware& h) {
+void add_inference_hardware(JsonWriter& w, const InferenceOnHardware& h, const CoResidentSet* set) {
   w.key("hardware");
   hardware_json(w, h.hardware);
   w.key("fit");
-  fit_json(w, h);
+  fit_json(w, h, set);
   const HardwareSpec& hw = h.hardware;
   const double compute = hw.is_cpu() ? hw.host_tflops : (hw.measured_tflops > 0 ? hw.measured_tflops : hw.matrix_tflops);
   w.key("throughput");
@@ -537,12 +571,16 @@ std::string to_json(const Request& r, const Answer& a) {
   // One fit at most: an inference fit on hardware, a training fit on hardware, or a budget's (answer.cpp:
   // a budget only without hardware; training's own limits only in training, with hardware or a budget).
   const TrainingFit* training_fit = a.training_fit ? &*a.training_fit : nullptr;
-  if (a.inference_hardware) add_inference_hardware(w, *a.inference_hardware);
+  if (a.inference_hardware) add_inference_hardware(w, *a.inference_hardware, a.co_resident ? &*a.co_resident : nullptr);
   if (a.training_hardware) add_training_hardware(w, *a.training_hardware, training_fit, r.training);
   if (a.budget_fit) add_budget_fit(w, *a.budget_fit, a.training_hardware ? nullptr : training_fit, r.training);
   if (a.draft) {
     w.key("draft");
     draft_json(w, r, a);
+  }
+  if (a.co_resident) {
+    w.key("models");
+    models_json(w, *a.co_resident, r.engine == Engine::vllm || r.engine == Engine::sglang);
   }
   if (a.serving) {
     w.key("hardware");
