@@ -109,6 +109,43 @@ TEST_CASE("Qwen2.5-32B Q4_K_M with a Qwen2.5-0.5B Q8_0 draft on a 24 GB card at 
   CHECK(d["command_line"].get<std::string>().find("-md DRAFT.gguf --draft-max 8 -ngld all") != std::string::npos);
 }
 
+TEST_CASE("On CUDA a verify step of up to 8 positions runs MMVQ: its FLOPs at the vector rate", "[speculative][llama_cpp]") {
+  // Llama-3.1-8B Q4_0 on a T4 with k = 7: 8 columns, within ggml-cuda's MMVQ_MAX_BATCH_SIZE (8), whose
+  // integer dot products run on the CUDA cores. FLOPs: 2 × 7,504,924,672 (32 layers × 218,112,000 +
+  // the 525,336,576 output layer + the 4,096 final norm; the embedding is gathered) × 8 = 1.20079e11,
+  // at 60% of the T4's 8.1 TFLOPS FP32 = 4.86e12 FLOP/s: 24.707 ms, above reading its ~4.2 GB of
+  // weights at 256 GB/s (16.5 ms). On its 65 TFLOPS tensor cores the same FLOPs would take 3.1 ms.
+  const json r = test_support::estimate({{"model", "llama-3.1-8b-instruct"}, {"weights", "q4_0"}, {"engine", "llama.cpp"},
+                                         {"input_tokens", 64}, {"output_tokens", 64}, {"hardware", "nvidia-t4"},
+                                         {"draft", {{"model", "llama-3.2-1b-instruct"}, {"weights", "q8_0"}, {"draft_max", 7}}}});
+  const json& d = r["draft"];
+  const double verify = d["step_ms"]["verify"].get<double>();
+  // Plus what a 96-token context adds to a plain step (a fraction of a millisecond).
+  CHECK(verify >= 24.707 * 0.999);
+  CHECK(verify <= 24.707 * 1.03);
+}
+
+TEST_CASE("On Apple silicon a verify step costs a plain step per position up to 8, whole 32-column tiles above", "[speculative][llama_cpp]") {
+  json request = {{"model", "qwen2.5-32b-instruct"}, {"weights", "q4_k_m"}, {"engine", "llama.cpp"},
+                  {"input_tokens", 256}, {"output_tokens", 256}, {"hardware", "apple-m4-pro"}, {"memory_option_bytes", 68719476736},
+                  {"draft", {{"model", "qwen2.5-0.5b-instruct"}, {"weights", "q8_0"}, {"draft_max", 4}}}};
+  // k = 4: 5 columns run ggml-metal's matrix-vector kernels, one pass over the weights per column:
+  // 5 plain steps at a one-token context plus what the 384-token context adds, under 5 plain steps.
+  json d = test_support::estimate(request)["draft"];
+  double target = d["step_ms"]["target"].get<double>();
+  CHECK(d["step_ms"]["verify"].get<double>() <= 5.0 * target);
+  CHECK(d["step_ms"]["verify"].get<double>() >= 4.9 * target);
+
+  // k = 16: 17 columns run mul_mm, whose tiles are 32 columns wide. FLOPs: 2 × 31,985,308,672
+  // (64 layers × 487,605,248 + the 778,567,680 output layer + the 5,120 final norm) × 32 = 2.04706e12,
+  // at 60% of the M4 Pro's 9.2 TFLOPS = 5.52e12 FLOP/s: 370.84 ms, above reading ~19.9 GB of weights
+  // at 191.1 GB/s (104 ms); plus the context's part (under 2 ms).
+  request["draft"]["draft_max"] = 16;
+  d = test_support::estimate(request)["draft"];
+  CHECK(d["step_ms"]["verify"].get<double>() >= 370.84 * 0.999);
+  CHECK(d["step_ms"]["verify"].get<double>() <= 370.84 + 2.0);
+}
+
 TEST_CASE("At an F16 cache the 32B alone needs the GPU's last bytes; with its draft it offloads", "[speculative][llama_cpp]") {
   // The 32B's F16 cache: 64 layers × 2 × 8 KV heads × 128 × 16,384 × 2 B = 4,294,967,296 B, beside its
   // 19.4 GB of weights: more than the 24,159,191,040 B usable with the CUDA context and compute buffers.

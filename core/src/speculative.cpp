@@ -7,6 +7,55 @@
 #include "llmsizer/error.hpp"
 
 namespace llmsizer {
+namespace {
+
+/// How the target's matrix products take the k + 1 positions (columns) of one sequence's verify step.
+enum class VerifyMatmul {
+  shared_pass,   ///< one pass over the weights for all columns, FLOPs at the tensor rate (GEMM, MMQ, cuBLAS)
+  vector_units,  ///< one pass over the weights, the columns' dot products on the vector units (CUDA MMVQ)
+  per_column,    ///< each column one matrix-vector pass over the weights (Metal mul_mv, mul_mv_ext)
+  padded_tiles,  ///< tiles of kMetalMulMmTileColumns columns: FLOPs of whole tiles (Metal mul_mm)
+};
+
+/// ggml-cuda runs quantized weights through MMVQ up to this many columns and MMQ (integer tensor
+/// cores) or dequantize + cuBLAS above (ggml/src/ggml-cuda/mmvq.cuh: "#define MMVQ_MAX_BATCH_SIZE 8
+/// // Max. batch size for which to use MMVQ kernels.").
+constexpr std::int64_t kCudaMmvqMaxColumns = 8;
+/// ggml-metal multiplies up to this many columns with its matrix-vector kernels and with mul_mm above
+/// (ggml/src/ggml-metal/ggml-metal-ops.cpp ggml_metal_op_mul_mat: "const int ne11_mm_min = 8;" and
+/// "first try to use small-batch mat-mv kernels / these should be efficient for BS [2, ~8]"). Those
+/// kernels re-read the activation columns for every weight row, so each column costs about one n = 1
+/// matrix-vector pass: q8_0 4096 × 14336 took 53.1 µs at n = 1, 108.8 at n = 2, 403.9 at n = 8
+/// (ggml-org/llama.cpp pull request 29110, "Overview"); q4_0 on an M4 Pro 137.6 µs at n = 1, 249.7 at
+/// n = 2 and 127.9 µs per token at n = 8 (issue 25250, "Measurements").
+constexpr std::int64_t kMetalMatVecMaxColumns = 8;
+/// ggml-metal's mul_mm computes 64 × 32 output tiles, 32 columns of the activations per threadgroup
+/// (ggml/src/ggml-metal/ggml-metal.metal kernel_mul_mm: "#define BLOCK_SIZE_N 32 // 4 simdgroup
+/// matrices from matrix B"): a batch of 17 columns computes 32 ("the 64x32 mul_mm tile zero-pads 75%
+/// of the batch dimension at bs = 8", ggml-org/llama.cpp pull request 25377).
+constexpr std::int64_t kMetalMulMmTileColumns = 32;
+
+/// The kernel llama.cpp's GPU backend multiplies `columns` positions with; other engines and the CPU
+/// take the shared pass their step model already times.
+VerifyMatmul verify_matmul(const InferenceSettings& target, const HardwareSpec& hw, std::int64_t columns) {
+  if (target.engine != Engine::llama_cpp && target.engine != Engine::ollama) return VerifyMatmul::shared_pass;
+  if (columns < 2) return VerifyMatmul::shared_pass;
+  if (is_apple(hw)) return columns <= kMetalMatVecMaxColumns ? VerifyMatmul::per_column : VerifyMatmul::padded_tiles;
+  const WeightFormat& f = *target.weights;
+  const bool quantized = f.ecosystem == Ecosystem::gguf && f.bits_per_weight() < 16.0;
+  if (quantized && columns <= kCudaMmvqMaxColumns && hw.fp32_tflops > 0) return VerifyMatmul::vector_units;
+  return VerifyMatmul::shared_pass;
+}
+
+/// `t`'s total with its compute part replaced by `compute_s`: the device takes the larger of its
+/// memory and compute parts, and overlaps the host's launches as `t` did.
+double with_compute(const StepTime& t, double compute_s) {
+  const double device = std::max(t.memory_s, compute_s);
+  const double overlapped = t.host_waits ? t.host_launch_s + device : std::max(device, t.host_launch_s);
+  return t.total_s - t.overlapped_s + overlapped;
+}
+
+}  // namespace
 
 double tokens_per_target_step(double alpha, int k) {
   const double a = std::clamp(alpha, 0.0, 1.0);
@@ -92,8 +141,25 @@ DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& t
   // step (the cache is read once per sequence, not once per position).
   InferenceSettings verify = target;
   verify.batch = target.batch * (k + 1);
-  const double context_part = out.target_step_s - decode_step(target_model, target, hw, where, 1, options).total_s;
-  out.verify_step_s = decode_step(target_model, verify, hw, where, 1, options).total_s + std::max(0.0, context_part);
+  const StepTime short_plain = decode_step(target_model, target, hw, where, 1, options);
+  const double context_part = std::max(0.0, out.target_step_s - short_plain.total_s);
+  const StepTime shared = decode_step(target_model, verify, hw, where, 1, options);
+  const bool gpu_only = !cpu && (where.gpu_layers < 0 || where.gpu_layers >= target_model.num_layers);
+  const VerifyMatmul matmul = gpu_only ? verify_matmul(target, hw, verify.batch) : VerifyMatmul::shared_pass;
+  double weights_part = shared.total_s;
+  if (matmul == VerifyMatmul::vector_units) {
+    // MMVQ's integer dot products run on the CUDA cores: the FLOPs at the vector rate.
+    const double vector = hw.fp32_tflops * kGpuMatmulEfficiency;
+    weights_part = with_compute(shared, shared.compute_s * effective_tflops(hw, false) / vector);
+  } else if (matmul == VerifyMatmul::per_column) {
+    // Each of the k + 1 positions one matrix-vector pass: k + 1 plain steps at a one-token context.
+    weights_part = (k + 1.0) * short_plain.total_s;
+  } else if (matmul == VerifyMatmul::padded_tiles) {
+    const std::int64_t tiles = (verify.batch + kMetalMulMmTileColumns - 1) / kMetalMulMmTileColumns;
+    const double padded = static_cast<double>(tiles * kMetalMulMmTileColumns) / static_cast<double>(verify.batch);
+    weights_part = with_compute(shared, shared.compute_s * padded);
+  }
+  out.verify_step_s = weights_part + context_part;
   SpeedPlacement draft_where = where;
   if (!cpu && target.engine == Engine::llama_cpp && draft.n_gpu_layers >= 0) {
     draft_where.gpu_layers = std::min(draft.n_gpu_layers, draft.model.num_layers);

@@ -94,10 +94,19 @@ struct DraftSpeed {
 
 /** speedup = tokens_per_target_step × target step / (verify step + k × draft step) (Leviathan et al.
  *  2023 Theorem 3.8 with the cost coefficient c taken from the step model instead of a constant).
- *  Each step from throughput.hpp's decode_step at the middle of the generation: the verify step as a
- *  step of k + 1 tokens per sequence (the weights read once, k + 1 times the FLOPs) whose cache is
- *  read once per sequence (a step of batch × (k + 1) at a one-token context plus what the context
- *  adds to a plain step), the draft's on the same device. */
+ *  Each step from throughput.hpp's decode_step at the middle of the generation, the draft's on the
+ *  same device. The verify step runs k + 1 positions per sequence, its cache read once per sequence
+ *  (what the context adds to a plain step), and its matrix products as the engine's kernel for that
+ *  many columns runs them:
+ *  - by default one pass over the weights for all columns, k + 1 times the FLOPs at the tensor rate
+ *    (max of the two; llama.cpp's MMQ or dequantize + GEMM on CUDA, cuBLAS for 16-bit weights, the
+ *    other engines' GEMMs, the CPU);
+ *  - llama.cpp on CUDA/ROCm with quantized weights and at most 8 columns: MMVQ, one pass over the
+ *    weights with the FLOPs at the vector (FP32) rate;
+ *  - llama.cpp on Apple silicon (Metal) with at most 8 columns: one matrix-vector pass per column,
+ *    k + 1 plain steps; above 8, mul_mm's tiles of 32 columns: the FLOPs of whole tiles.
+ *  Left out: llama.cpp's sampling of each position on the host, the draft's early stop below
+ *  --draft-p-min, CUDA graphs (disabled by ggml-cuda above one token per step) for small models. */
 DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& target, const DraftSettings& draft,
                        const DraftMemory& memory, const HardwareSpec& hw, const SpeedPlacement& where,
                        const SpeedOptions& options = {});
