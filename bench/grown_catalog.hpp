@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The benchmarks' larger catalog (issue 20: a catalog ten times today's keeps a whole-catalog
+// The benchmarks' larger catalog (a catalog ten times today's should keep a whole-catalog
 // recommendation under 10 ms in the page): the compiled-in catalog with every hardware entry
 // repeated, the copies under new ids ("<id>~2", ...) and an instance's or laptop's GPU id renamed
 // with it, so that each copy is a distinct entry with its own buy-or-rent pairs. The model presets

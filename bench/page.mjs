@@ -1,4 +1,4 @@
-// The page's paired figures (issue 20), in headless Chromium on this machine, loads alternated round by
+// The page's paired figures, in headless Chromium on this machine, loads alternated round by
 // round so that both sides see the same load:
 // - first paint of the answer: the default page's total (`elementtiming="total"`, its renderTime)
 //   against the paragraph of a one-paragraph static HTML page served by the same server code, each load

@@ -127,7 +127,7 @@ json without_english(json value, const std::vector<std::string>& english) {
 }  // namespace
 
 TEST_CASE("english_text false leaves out each message's English text and keeps everything else", "[api]") {
-  // The page renders every sentence from its data (issue 20): the same answer, less the text.
+  // The page renders every sentence from its data: the same answer, less the text.
   json request = {{"model", "qwen2.5-7b-instruct"}, {"weights", "int4"}, {"input_tokens", 7168}, {"output_tokens", 1024}};
   const json with_text = json::parse(llmsizer::recommend(request.dump()));
   request["english_text"] = false;
@@ -202,7 +202,7 @@ TEST_CASE("Every preset parses and lists", "[api][models]") {
 }
 
 TEST_CASE("The listing describes each preset exactly as an estimate for it does", "[api][models]") {
-  // The listing reads each preset document itself, without the catalog's tensor lists (issue 20):
+  // The listing reads each preset document itself, without the catalog's tensor lists:
   // its model fields must still be those of the catalog's preset, which estimates use.
   const json listing = json::parse(llmsizer::list_models());
   REQUIRE(listing["models"].size() >= 100);  // data/models holds 155 presets (2026-12-05)

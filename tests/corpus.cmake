@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The request corpus (issue 13): about 6,000 requests whose responses are pinned by hash while the
+# The request corpus: about 6,000 requests whose responses are pinned by hash while the
 # JSON edge is rebuilt; fields added on purpose are listed in tests/corpus/added_fields.txt.
 # Regenerate the hashes only in a commit that says which responses change and why:
 #   build/native/tests/llmsizer_corpus hash tests/corpus/requests.jsonl tests/corpus/added_fields.txt > tests/corpus/hashes.txt

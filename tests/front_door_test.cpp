@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The typed front door (issue 13): the JSON edge reads a request once into a Request, the pure
+// The typed front door: the JSON edge reads a request once into a Request, the pure
 // answer() computes, to_json writes; and the defects found while building it.
 #include <catch2/catch.hpp>
 
@@ -69,7 +69,7 @@ TEST_CASE("A model file's request model keeps token_embd in host memory under ll
   // Qwen2.5-0.5B as inspect_model_file gives it: its config, the exact count 494,032,768 and the
   // file's stored bytes (here 2 B per weight). llama.cpp keeps token_embd on the host: 151,936 ×
   // 896 = 136,134,656 weights × 2 B = 272,269,312 B, and (tied) a copy on the GPU as the output.
-  // Beside it in host memory (issue 14): the output buffer, 151,936 logits × 4 B = 607,744
+  // Beside it in host memory: the output buffer, 151,936 logits × 4 B = 607,744
   // (llama-context.cpp output_reserve), and the CPU's compute buffer for a 512-token micro-batch at
   // 2,048 cells with flash attention (graph inputs and token_embd's get_rows run on the CPU): token
   // ids 2,048 + input embeddings 896 × 512 × 4 = 1,835,008 + positions 2,048 + K and V cell indices

@@ -19,7 +19,7 @@ if(LLMSIZER_NODE)
   # One headless Chromium at a time (RESOURCE_LOCK, not RUN_SERIAL): on CI's two cores the other
   # tests run beside it (ctest 327 -> 299 s on a fresh clone, 2026-12-06).
   set_tests_properties(browser.page_basic PROPERTIES LABELS "browser" TIMEOUT 180 RESOURCE_LOCK chromium)
-  # The page (issue 8): walk-throughs in headless Chromium, and the download budget.
+  # The page: walk-throughs in headless Chromium, and the download budget.
   foreach(_page_test scenarios share embed import probe japanese machine costs hub training_cost llama_cpp_settings fixes first_screen article_reader draft serve also_loaded)
     add_test(NAME browser.page_${_page_test}
              COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/page_${_page_test}.mjs ${LLMSIZER_WASM_WEB_DIR})

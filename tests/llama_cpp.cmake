@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# The real-llama.cpp test (issue 14): a helper that plans GGUF files and estimates llama.cpp's
+# The real-llama.cpp test: a helper that plans GGUF files and estimates llama.cpp's
 # buffers, and the Node test that writes the files, loads them with node-llama-cpp's prebuilt CPU
 # llama.cpp and compares. Without node-llama-cpp in node_modules the Node test reports "skipped"
 # (exit 77) unless LLMSIZER_REQUIRE_LLAMA_CPP is set.

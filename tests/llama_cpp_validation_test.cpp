@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// llama.cpp's memory against a real llama.cpp (issue 14): every row of data/validation/llama_cpp.json
+// llama.cpp's memory against a real llama.cpp: every row of data/validation/llama_cpp.json
 // (buffers llama.cpp v0.5.0 logged for GGUF files of nine architectures, recorded and re-checked by
 // tests/js/llama_cpp_real.mjs) against llama_cpp_memory. Gates of the issue: total median error
 // <= 0.5 %, worst <= 3 %; weights, KV cache, compute and output buffers each with median <= 1 %.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Properties of the inference estimate over every preset, engine and a grid of contexts (issue 9):
+// Properties of the inference estimate over every preset, engine and a grid of contexts:
 // the parts add up, nothing is negative, memory never falls with more context, batch or bits per
 // weight, never rises per GPU with more tensor-parallel GPUs, sizes up to 10 trillion parameters
 // and 10 million tokens neither overflow nor pass silently, and the same request gives the same bytes.

@@ -95,7 +95,7 @@ TEST_CASE("recommend and list_hardware answer through the JSON edge", "[recommen
   CHECK(r.contains("near_misses"));
   const auto bad = nlohmann::json::parse(recommend(R"({"model": "qwen2.5-7b-instruct", "goal": "prettiest"})"));
   CHECK(bad["error"]["field"] == "goal");
-  // Training is ranked too (issue 15; verdict_test.cpp checks its numbers).
+  // Training is ranked too (verdict_test.cpp checks its numbers).
   const auto training = nlohmann::json::parse(recommend(R"({"model": "qwen2.5-7b-instruct", "task": "training"})"));
   CHECK(training["task"] == "training");
   CHECK_FALSE(training["options"].empty());

@@ -3,7 +3,7 @@
 // shared set's speed rows, the SGLang tables of the Qwen3 speed benchmark, the AutoAWQ README
 // benchmark) and the speeds printed beside the memory rows of inference.json (Qwen transformers
 // tables, litgpt), each mapped by validate.cpp's speed_rows to an estimate with hardware and compared
-// with the rate its source defines. Prints every row's error; issue 16's gates: median absolute
+// with the rate its source defines. Prints every row's error; the gates: median absolute
 // error at most 15%, 90th percentile at most 40%.
 #include <cstdio>
 

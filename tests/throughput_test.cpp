@@ -111,7 +111,7 @@ TEST_CASE("A small quantized model runs fast enough on a CPU and a 70B bf16 does
   CHECK(big.cpu_tokens_per_s < kReadingTokensPerS);
 }
 
-// ---- Per-engine step model (issue 16) ----------------------------------------------------------
+// ---- Per-engine step model ----------------------------------------------------------------
 
 namespace {
 InferenceSettings engine_settings(const char* weights, Engine engine, int version, std::int64_t input, std::int64_t output) {

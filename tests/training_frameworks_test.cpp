@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Training memory as frameworks allocate it (issue 16): DeepSpeed ZeRO-1/2 buckets and step buffers,
+// Training memory as frameworks allocate it: DeepSpeed ZeRO-1/2 buckets and step buffers,
 // FSDP's load-time peak and no_sync gradients, bitsandbytes' saved inputs, litgpt's fused qkv,
 // Unsloth's offloaded checkpoints, fused LoRA kernels and Cut Cross-Entropy, and the largest
 // sequence / micro-batch that fit. Expected numbers worked out by hand from the sources

@@ -3,7 +3,7 @@
 // (Qwen-1 README "Profiling of Memory and Speed", QwenLM/Qwen@712d922; litgpt resource tables,
 // Lightning-AI/litgpt@4839345; Unsloth README max-context tables, unslothai/unsloth@e3162dc; PEFT
 // README table, huggingface/peft@0032f32). Prints each row's error and each source's median and
-// bias, and requires issue 16's gates: median |error| ≤ 8%, bias within ±5%, every out-of-memory
+// bias, and requires the gates: median |error| ≤ 8%, bias within ±5%, every out-of-memory
 // run predicted not to fit.
 #include <algorithm>
 #include <cmath>

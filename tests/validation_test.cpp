@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Accuracy against published measurements (issue 9): the median error of each kind stays under
-// its gate — inference memory 5%, training memory 8%, file size 2%, generation speed 15% (issue 16) — over the
+// Accuracy against published measurements: the median error of each kind stays under its gate —
+// inference memory 5%, training memory 8%, file size 2%, generation speed 15% — over the
 // rows of data/validation/*.json (compiled into the core), each compared with the quantity it
 // measured. Kinds whose estimator is not in the core yet have no used rows and are skipped. Serving
 // (data/validation/serving.json) is gated per metric group in its own test case.
@@ -23,10 +23,9 @@ using namespace llmsizer;
 using Catch::Matchers::WithinRel;
 
 namespace {
-/// Median-error gates of issue 9 ("The test fails if the medians exceed: inference memory 5%,
-/// training memory 15%, file size 2%, decode speed 25%"), tightened by issue 16: speed median 15%
-/// (its p90 gate of 40% is in tests/speed_validation_test.cpp), training 8% (issue 16; its bias
-/// gate of ±5% is in tests/training_validation_test.cpp).
+/// Median-error gates: inference memory 5%, training memory 8% (its bias gate of ±5% is in
+/// tests/training_validation_test.cpp), file size 2%, speed 15% (its p90 gate of 40% is in
+/// tests/speed_validation_test.cpp).
 double gate_for(const std::string& kind) {
   if (kind == "inference") return 0.05;
   if (kind == "training") return 0.08;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Verdict levels (issue 15): the margin, the four levels, fixes that the core re-estimates, and
+// Verdict levels: the margin, the four levels, fixes that the core re-estimates, and
 // over every catalog entry × 10 requests, that the verdict, the plan and the device count agree.
 #include <catch2/catch.hpp>
 

@@ -756,7 +756,7 @@ function renderChart() {
 
 /** A request whose answer only its numbers are read from (a chart point, a weight format's row, a
  *  quantization's row): the core leaves its English text out (english_text; an error keeps it), about
- *  a tenth of an estimate's time (issue 20). */
+ *  a visible part of an estimate's time. */
 function numbersOnly(request) {
   return { ...request, english_text: false };
 }
@@ -1029,7 +1029,7 @@ function shareUrl() {
 }
 
 /** An edit's link is written after its frame: history.replaceState took 5.5 of an edit's 10 ms
- *  to the next frame (headless Chromium, this machine: issue 20). The extras write it at the latest,
+ *  to the next frame in headless Chromium. The extras write it at the latest,
  *  and so does leaving the page. */
 function scheduleUrl() {
   clearTimeout(urlTimer);

@@ -27,7 +27,7 @@ constexpr std::int64_t kCudaMmvqMaxColumns = 8;
 /// kernels re-read the activation columns for every weight row, so each column costs about one n = 1
 /// matrix-vector pass: q8_0 4096 × 14336 took 53.1 µs at n = 1, 108.8 at n = 2, 403.9 at n = 8
 /// (ggml-org/llama.cpp pull request 29110, "Overview"); q4_0 on an M4 Pro 137.6 µs at n = 1, 249.7 at
-/// n = 2 and 127.9 µs per token at n = 8 (issue 25250, "Measurements").
+/// n = 2 and 127.9 µs per token at n = 8 (ggml-org/llama.cpp issue 25250, "Measurements").
 constexpr std::int64_t kMetalMatVecMaxColumns = 8;
 /// ggml-metal's mul_mm computes 64 × 32 output tiles, 32 columns of the activations per threadgroup
 /// (ggml/src/ggml-metal/ggml-metal.metal kernel_mul_mm: "#define BLOCK_SIZE_N 32 // 4 simdgroup

@@ -1,5 +1,5 @@
 // Writes tests/corpus/requests.jsonl: a fixed corpus of about 6,000 requests that pins the core's
-// answers while the JSON edge is rebuilt (issue 13). Each line is {"fn": "estimate"|"recommend",
+// answers while the JSON edge is rebuilt. Each line is {"fn": "estimate"|"recommend",
 // "body": "<request text>"}; the body is a string so that malformed requests can be kept as sent.
 // Deterministic: the same file every run (no clock, no randomness but a fixed-seed generator).
 // usage: node tests/corpus/make_corpus.mjs > tests/corpus/requests.jsonl

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A real llama.cpp against the core's llama.cpp memory model (issue 14).
+// A real llama.cpp against the core's llama.cpp memory model.
 //
 //   node tests/js/llama_cpp_real.mjs TOOL DATA.json            check (the CTest test)
 //   node tests/js/llama_cpp_real.mjs TOOL DATA.json --record   measure the grid and write DATA.json
@@ -29,7 +29,7 @@ const [tool, dataPath, flag] = process.argv.slice(2);
 const record = flag === "--record";
 const required = Boolean(process.env.LLMSIZER_REQUIRE_LLAMA_CPP);
 
-/** Gates of issue 14: total median <= 0.5 %, worst <= 3 %; each buffer's median <= 1 %. */
+/** Gates: total median <= 0.5 %, worst <= 3 %; each buffer's median <= 1 %. */
 const kGates = { totalMedian: 0.005, totalWorst: 0.03, bufferMedian: 0.01 };
 
 function skip(why) {

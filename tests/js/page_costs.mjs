@@ -1,4 +1,4 @@
-// Buy, rent or use what you have (issue 15 part 4), and CPU or GPU on the chosen CPU, on the real
+// Buy, rent or use what you have, and CPU or GPU on the chosen CPU, on the real
 // page: the article's reader with a 7B model at int4 on a MacBook Air M3 they already own.
 // - the table lists their machine first, then laptops, desktop PCs with a GPU and cloud instances,
 //   each with up-front cost, a month, $/M tokens, break-even and the formulas;

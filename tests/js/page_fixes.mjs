@@ -1,4 +1,4 @@
-// The verdict's fixes are buttons (issue 15, named debt): each sets the changes the core re-estimated
+// The verdict's fixes are buttons: each sets the changes the core re-estimated
 // in the form, and the page then shows the core's answer for the changed request.
 // - Qwen2.5-32B in bf16 on an RTX 4090 does not fit (32.8e9 params × 2 B = 65.5 GB > 24 GiB); the first
 //   fix the core lists is applied: the form holds its values and the verdict is the core's for them;

@@ -1,4 +1,4 @@
-// The Japanese page says nothing in English (issue 13): the result panel, the explanations, the
+// The Japanese page says nothing in English: the result panel, the explanations, the
 // warnings, the model's features and the errors are written from the Japanese strings, the core's
 // sentences from its messages (ids and numbers, web/i18n/messages.ja.json), in four scenarios:
 // the default view, a LoRA fine-tune, llama.cpp on a GPU (fit, speed, CPU or GPU, cost) and "my

@@ -1,4 +1,4 @@
-// My machine and the verdict levels on the real page (issue 15), in headless Chromium:
+// My machine and the verdict levels on the real page, in headless Chromium:
 //  1. my machine typed in: 16 GiB of RAM with unified memory, started from a MacBook Air M3 — the page
 //     sends "16 GiB", the core applies macOS's 2/3 share (16 GiB / 3 × 2 = 11,453,246,122 B usable)
 //     and the page shows the core's verdict sentence and what it assumed; then a PC with an 8 GiB card;

@@ -433,7 +433,7 @@ export function toRequest(state, { withHardware = true } = {}) {
  *  ("use what you have"), with the usage pattern and electricity price of the cost table. The page
  *  renders every sentence of it from its data (lib/view.js message), in either language, so the core
  *  is asked to leave its English text out: over the whole catalog the answer is 16% smaller and
- *  written in about half the time (issue 20). `maxOptions`: the rows the ranking shows (the core
+ *  written in about half the time. `maxOptions`: the rows the ranking shows (the core
  *  still ranks the whole catalog and says how many fit); none lists every option. */
 export function recommendRequest(state, maxOptions) {
   const request = { ...toRequest(state), goal: state.goal, english_text: false };
