@@ -253,4 +253,38 @@ TEST_CASE("llama.cpp pairs a draft only within 128 tokens of the target's vocabu
   CHECK(warned);
 }
 
+TEST_CASE("DeepSeek-V3's own MTP layer as its draft under vLLM on 8 H200: its weights, its cache, the expected tokens", "[speculative]") {
+  const json r = {{"model", "deepseek-v3"}, {"weights", "fp8"}, {"engine", "vllm"}, {"hardware", "nvidia-h200-sxm"}, {"gpus", 8},
+                  {"input_tokens", 1000}, {"output_tokens", 1000}, {"draft", {{"method", "mtp"}}}};
+  const json d = test_support::estimate(r)["draft"];
+  CHECK(d["method"] == "mtp");
+  CHECK(d["draft_max"] == 1);  // vLLM's advice for MTP (kDefaultMtpDraftMax)
+  // The model card: "14B of MTP Module weights" (13.46B: one MoE decoder layer with its own copies of
+  // the 129,280 × 7,168 embedding and head). FP8 for the linear layers, the two copies in BF16:
+  // (13.46e9 − 2 × 0.9267e9) × 1 B + 2 × 0.9267e9 × 2 B = 15.31 GB over the 8 GPUs.
+  const double copies = 2.0 * 129280.0 * 7168.0;
+  const double expected = (13.46e9 - copies) * 1.0 + copies * 2.0;
+  CHECK_THAT(d["weights_bytes"].get<double>() * 8, WithinRel(expected, 0.03));
+  // Its cache: one MLA layer, (512 + 64) elements of 2 B a token, whole on every GPU, 2,000 tokens.
+  CHECK(d["kv_cache_bytes"].get<std::int64_t>() == 576 * 2 * 2000);
+  CHECK(d["compute_bytes"] == 0);
+  // DeepSeek-V3 report §5.4.3: 85-90% of second tokens accepted; at 0.85 and k 1, 1.85 tokens a step.
+  CHECK(d["acceptance_rate"].get<double>() == 0.85);
+  CHECK_THAT(d["tokens_per_target_step"].get<double>(), WithinAbs(1.85, 1e-9));
+  CHECK(d["command_line"].get<std::string>().find("\"method\": \"mtp\"") != std::string::npos);
+}
+
+TEST_CASE("An MTP draft needs a model that ships MTP layers and an engine that runs them, each error naming draft.method", "[speculative]") {
+  json no_layers = {{"model", "qwen2.5-7b-instruct"}, {"engine", "vllm"}, {"draft", {{"method", "mtp"}}}};
+  const json a = test_support::estimate(no_layers);
+  REQUIRE(a.contains("error"));
+  CHECK(a["error"]["field"] == "draft.method");
+  json llama = {{"model", "deepseek-v3"}, {"weights", "q4_k_m"}, {"engine", "llama.cpp"}, {"draft", {{"method", "mtp"}}}};
+  const json b = test_support::estimate(llama);
+  REQUIRE(b.contains("error"));
+  CHECK(b["error"]["field"] == "draft.method");
+  json unknown = {{"model", "deepseek-v3"}, {"engine", "vllm"}, {"draft", {{"method", "eagle"}}}};
+  CHECK(test_support::estimate(unknown)["error"]["field"] == "draft.method");
+}
+
 }  // namespace speculative_test

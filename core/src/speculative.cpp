@@ -77,6 +77,38 @@ double break_even_acceptance(int k, double cost_ratio) {
   return 0.5 * (lo + hi);
 }
 
+ModelSpec mtp_draft_model(const ModelSpec& target) {
+  ModelSpec d = target;
+  d.id = target.id + "-mtp";
+  d.name = target.name + " MTP";
+  d.num_layers = std::max(1, target.mtp_layers);
+  // Kept: count_params(d).mtp is then the target's (the same shape), the draft's weights.
+  d.mtp_layers = target.mtp_layers;
+  // Every MTP layer is a full-attention layer with the model's routed MLP (DeepSeek's first dense
+  // layers and per-layer overrides are the target's stack, not this one's).
+  d.layer_mixers.clear();
+  d.layer_attention.clear();
+  d.layer_intermediate.clear();
+  d.layer_mlp.clear();
+  d.layer_norms.clear();
+  d.moe.first_dense_layers = 0;
+  d.moe.dense_layers.clear();
+  d.moe.moe_layer_period = 1;
+  d.moe.moe_layer_offset = 0;
+  d.sliding_window = 0;
+  d.attention_chunk_size = 0;
+  d.recurrent = {};
+  d.indexer = {};
+  d.extra_params = 0;
+  d.vision = {};
+  d.params_override = 0;
+  d.file_weight_bytes = 0;
+  d.tensor_cache = nullptr;
+  return d;
+}
+
+bool runs_mtp_draft(Engine engine) { return engine == Engine::vllm || engine == Engine::sglang; }
+
 DraftMemory draft_memory(const DraftSettings& draft, const InferenceSettings& target) {
   if (target.engine == Engine::ollama) throw InputError("draft", Message("error.draft.ollama"));
   DraftMemory out;
@@ -101,6 +133,22 @@ DraftMemory draft_memory(const DraftSettings& draft, const InferenceSettings& ta
   }
   const MemoryEstimate e = estimate_inference_memory(draft.model, s, EstimateDetail::full);
   const bool cpu_only = target.gpus == 0;
+  if (draft.mtp) {
+    // The MTP layers live in the target's process and buffers: their weights (the target's `mtp`
+    // parameters, in the share of bytes per parameter the draft model's layout gives) and their
+    // cache; the activations are the target's.
+    const double draft_params = static_cast<double>(count_params(draft.model).total);
+    const double mtp_params = static_cast<double>(count_params(draft.model).mtp);
+    out.weights_bytes = draft_params > 0 ? static_cast<std::int64_t>(static_cast<double>(e.parts.weights) * mtp_params / draft_params) : 0;
+    out.kv_cache_bytes = e.parts.kv_cache;
+    out.compute_bytes = 0;
+    out.device_bytes = cpu_only ? 0 : out.weights_bytes + out.kv_cache_bytes;
+    out.host_bytes = cpu_only ? out.weights_bytes + out.kv_cache_bytes : 0;
+    s.weights_layout = nullptr;
+    s.model_counts = nullptr;
+    out.settings = s;
+    return out;
+  }
   // The CUDA context is the target's: one process.
   const std::int64_t device = cpu_only ? 0 : e.device_bytes - e.parts.overhead;
   std::int64_t device_weights = 0;
@@ -202,6 +250,19 @@ bool draft_vocab_compatible(const ModelSpec& target, const ModelSpec& draft) {
 }
 
 std::string draft_command_line(Engine engine, const DraftSettings& draft, const std::string& model_command) {
+  if (draft.mtp) {
+    // vLLM docs/features/speculative_decoding/mtp.md; SGLang runs a model's MTP layer as EAGLE's
+    // draft (docs/advanced_features/speculative_decoding.md: --speculative-algorithm EAGLE with
+    // --speculative-num-steps, --speculative-eagle-topk and --speculative-num-draft-tokens).
+    if (engine == Engine::vllm) {
+      return "vllm serve MODEL --speculative-config '{\"method\": \"mtp\", \"num_speculative_tokens\": " + std::to_string(draft.draft_max) + "}'";
+    }
+    if (engine == Engine::sglang) {
+      return "python -m sglang.launch_server --model-path MODEL --speculative-algorithm EAGLE --speculative-num-steps " +
+             std::to_string(draft.draft_max) + " --speculative-eagle-topk 1 --speculative-num-draft-tokens " + std::to_string(draft.draft_max + 1);
+    }
+    return std::string();
+  }
   if (engine == Engine::llama_cpp && !model_command.empty()) {
     return model_command + " -md DRAFT.gguf --draft-max " + std::to_string(draft.draft_max) + " -ngld " +
            (draft.n_gpu_layers < 0 ? std::string("all") : std::to_string(draft.n_gpu_layers));

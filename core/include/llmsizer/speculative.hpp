@@ -35,8 +35,20 @@ constexpr std::int64_t kDraftVocabMaxDifference = 128;
 /// True when llama.cpp pairs `draft` with `target` by their vocabularies (unknown sizes pass).
 bool draft_vocab_compatible(const ModelSpec& target, const ModelSpec& draft);
 
+/** Acceptance rate α of a model's own multi-token-prediction layer when the request gives none: 0.85.
+ *  DeepSeek-V3 Technical Report (arXiv 2412.19437) §5.4.3: "the acceptance rate of the second token
+ *  prediction ranges between 85% and 90% across various generation topics", the lower end. */
+constexpr double kDefaultMtpAcceptanceRate = 0.85;
+/// Tokens drafted per step by the model's MTP layer when the request gives none: 1, vLLM's example
+/// and advice ("A small value like 1 is a good default", docs/features/speculative_decoding/mtp.md)
+/// and the one extra token DeepSeek-V3 predicts.
+constexpr int kDefaultMtpDraftMax = 1;
+
 /// The draft as a request describes it.
 struct DraftSettings {
+  /// The model's own multi-token-prediction layers draft (`"method": "mtp"`) instead of a separate
+  /// model: `model` is then mtp_draft_model of the target.
+  bool mtp = false;
   ModelSpec model;
   const WeightFormat* weights = nullptr;  ///< required
   int group_size = 0;
@@ -55,6 +67,17 @@ double tokens_per_target_step(double alpha, int k);
  *  0 when cost_ratio ≤ 1 (any α gains), 1 when cost_ratio ≥ k + 1 (no α gains). */
 double break_even_acceptance(int k, double cost_ratio);
 
+/** The model a target's multi-token-prediction layers make as a draft: the target's shape with its
+ *  `mtp_layers` as its decoder layers (full attention and the MoE or dense MLP of the target's
+ *  layers, model.cpp mtp_layer_params), its own embedding and head only where the checkpoint stores
+ *  copies (DeepSeek-V3; GLM-4.5's and Qwen3-Next's are the target's). Used for the draft's steps
+ *  (its decoder layers and the head it reads) and its cache; its weights are the target's `mtp`
+ *  parameters. */
+ModelSpec mtp_draft_model(const ModelSpec& target);
+/// Engines that run a model's own MTP layers as its draft: vLLM (`"method": "mtp"`) and SGLang
+/// (EAGLE over the MTP layer). llama.cpp, transformers and the others load no MTP layer.
+bool runs_mtp_draft(Engine engine);
+
 /// The draft's memory beside the target's, as the engine allocates it.
 struct DraftMemory {
   std::int64_t weights_bytes = 0;
@@ -67,6 +90,9 @@ struct DraftMemory {
 };
 
 /** The draft's memory for a target run with `target` settings.
+ *  - The model's own MTP layers (vLLM `{"method": "mtp"}`, SGLang's EAGLE over the MTP layer): their
+ *    weights in the target's format (count_params().mtp), their cache for the same tokens, in the
+ *    target's process and buffers.
  *  - llama.cpp (llama-server --model-draft): one draft model, and per slot its own draft context of
  *    the slot's context with one sequence (--ctx-size-draft 0), its cache F16 unless -ctkd/-ctvd say
  *    otherwise, with the target's -b/-ub (tools/server: params_dft copies params_base, n_parallel 1,

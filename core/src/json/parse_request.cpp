@@ -35,7 +35,7 @@ const std::set<std::string> kWorkloadKeys = {"input_tokens", "output_tokens", "c
 const std::set<std::string> kSloKeys = {"ttft_ms", "tpot_ms", "percentile"};
 const std::set<std::string> kServeKeys = {"max_num_seqs", "max_num_batched_tokens", "memory_fraction", "chunked_prefill", "parallel", "context",
                                           "scheduler_steps"};
-const std::set<std::string> kDraftKeys = {"model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers"};
+const std::set<std::string> kDraftKeys = {"method", "model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers"};
 const std::set<std::string> kAlsoLoadedKeys = {"model", "weights", "context", "kv_cache", "n_gpu_layers", "gpu_memory_utilization"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
@@ -566,8 +566,24 @@ void parse_draft(const json& body, const Catalog& catalog, Request& r) {
     if (kDraftKeys.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", "draft." + it.key()));
   }
   if (r.engine == Engine::ollama) throw InputError("draft", Message("error.draft.ollama"));
-  if (!v.contains("model")) throw InputError("draft.model", Message("error.model.required"));
   DraftSettings d;
+  d.mtp = text(v, "method", "draft.method", {"model", "mtp"}, "model") == "mtp";
+  if (d.mtp) {
+    if (r.model.mtp_layers <= 0) throw InputError("draft.method", Message("error.draft.no_mtp_layers").text("model", r.model.name));
+    if (!runs_mtp_draft(r.engine)) throw InputError("draft.method", Message("error.draft.mtp_engine"));
+    d.model = mtp_draft_model(r.model);
+    d.weights = r.weights;
+    d.group_size = r.group_size;
+    d.draft_max = static_cast<int>(whole_number(v, "draft_max", "draft.draft_max", 1, kMaxDraftMax, kDefaultMtpDraftMax));
+    d.acceptance_rate = kDefaultMtpAcceptanceRate;
+    if (v.contains("acceptance_rate") && !v["acceptance_rate"].is_null()) {
+      d.acceptance_rate = number(v, "acceptance_rate", "draft.acceptance_rate", 0.0, 1.0, kDefaultMtpAcceptanceRate);
+      d.acceptance_given = true;
+    }
+    r.draft = std::move(d);
+    return;
+  }
+  if (!v.contains("model")) throw InputError("draft.model", Message("error.model.required"));
   d.model = parse_model(v.at("model"), "draft.model", r.warnings, catalog);
   if (!d.model.has_architecture()) throw InputError("draft.model", Message("error.draft.needs_architecture"));
   const std::string alias = llama_cpp_alias(v, "weights");

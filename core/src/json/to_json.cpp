@@ -423,6 +423,7 @@ void draft_json(JsonWriter& w, const Request& r, const Answer& a) {
   const DraftAnswer& d = *a.draft;
   const DraftMemory& m = d.memory;
   w.begin_object();
+  w.field("method", s.mtp ? "mtp" : "model");
   w.field("model", s.model.id).field("weights", s.weights->id).field("draft_max", s.draft_max);
   if (r.engine == Engine::llama_cpp) w.field("contexts", m.contexts);
   w.field("weights_bytes", m.weights_bytes).field("kv_cache_bytes", m.kv_cache_bytes).field("compute_bytes", m.compute_bytes);
