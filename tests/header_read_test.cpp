@@ -61,6 +61,10 @@ TEST_CASE("a reader that always wants one byte more stops after 13 reads", "[hea
   CHECK(next.step == HeaderReadStep::too_long);
 }
 
+TEST_CASE("a file read whole (a listing, a config.json, a shard index) is read up to 64 MiB", "[header_read]") {
+  CHECK(llmsizer::kMaxWholeFileBytes == 67'108'864);  // 64 × 1024 × 1024
+}
+
 TEST_CASE("each step has the name the page reads", "[header_read]") {
   CHECK(std::string(llmsizer::header_read_step_name(HeaderReadStep::read)) == "read");
   CHECK(std::string(llmsizer::header_read_step_name(HeaderReadStep::answered)) == "answered");

@@ -94,6 +94,7 @@ EMSCRIPTEN_BINDINGS(llmsizer) {
   // ids the Hub accepts, what a failed answer means.
   emscripten::function("planRepository", &plan_repository);
   emscripten::function("nextHeaderRead", &next_header_read);
+  emscripten::constant("maxWholeFileBytes", static_cast<double>(llmsizer::kMaxWholeFileBytes));
   emscripten::function("validRepoId", &valid_repo_id);
   emscripten::function("hubFailure", &hub_failure);
 }

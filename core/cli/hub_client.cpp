@@ -30,8 +30,6 @@ namespace {
 
 using nlohmann::ordered_json;
 
-constexpr std::int64_t kMaxWholeFile = 64LL * 1024 * 1024;  // config.json / index: KBs to a few MB
-
 struct Response {
   long status = 0;
   std::string body;
@@ -215,7 +213,7 @@ class Reader {
   ordered_json listing() {
     std::string url = o_.endpoint + "/api/models/" + repo_;
     if (o_.revision != "main") url += "/revision/" + quote(o_.revision, false);
-    const Response r = http_.get(url + "?blobs=true", "", static_cast<std::size_t>(kMaxWholeFile));
+    const Response r = http_.get(url + "?blobs=true", "", static_cast<std::size_t>(kMaxWholeFileBytes));
     if (r.status != 200) throw failure(r, o_, repo_, "", false);
     const ordered_json j = ordered_json::parse(r.body, nullptr, false);
     if (j.is_discarded()) throw Failure{"the listing of " + repo_ + " from " + host_of(o_.endpoint) + " is not JSON"};
@@ -228,7 +226,7 @@ class Reader {
 
   /// A small file, whole (config.json, the shard index).
   std::string whole(const std::string& file) {
-    const Response r = http_.get(file_url(file), "", static_cast<std::size_t>(kMaxWholeFile));
+    const Response r = http_.get(file_url(file), "", static_cast<std::size_t>(kMaxWholeFileBytes));
     if (r.status != 200) throw failure(r, o_, repo_, file, gated_);
     return r.body;
   }

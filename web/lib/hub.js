@@ -2,10 +2,9 @@
 // Load by id: sends only the id and file names; reads config.json and the weights' header bytes
 // (Range) for the core. The Hub's URL layout: see core/cli/hub_client.cpp. Every rule is the core's,
 // the same the CLI's reader follows: the files to read (planRepository), how much of each header
-// (nextHeaderRead), which ids the Hub accepts (validRepoId), what a failed answer means (hubFailure).
+// (nextHeaderRead; maxWholeFileBytes for a file read whole), which ids the Hub accepts (validRepoId), what a failed answer means (hubFailure).
 
 export const HUB = 'https://huggingface.co';
-const MAX_WHOLE = 64 * 1024 * 1024;  // config.json / the shard index: KBs to a few MB (hub_client.cpp kMaxWholeFile)
 
 /** A failure: `key` a page string with `args`; `core` the core's error. */
 export class HubError extends Error {
@@ -94,7 +93,7 @@ export async function readRepository(core, { endpoint = HUB, id, file = '', prog
   progress('hub.reading', { file: 'api/models' });
   const listed = await get(`${endpoint}/api/models/${id}?blobs=true`);
   if (listed.status !== 200) throw failure(listed, '');
-  const listingText = new TextDecoder().decode(await readAtMost(listed, MAX_WHOLE));
+  const listingText = new TextDecoder().decode(await readAtMost(listed, core.maxWholeFileBytes));
   bytesRead += listingText.length;
   const plan = JSON.parse(core.planRepository(listingText, file));
   if (plan.error) {
@@ -108,7 +107,7 @@ export async function readRepository(core, { endpoint = HUB, id, file = '', prog
     progress('hub.reading', { file: f });
     const r = await get(url(f));
     if (r.status !== 200) throw failure(r, f);
-    const bytes = await readAtMost(r, MAX_WHOLE);
+    const bytes = await readAtMost(r, core.maxWholeFileBytes);
     bytesRead += bytes.length;
     return bytes;
   };

@@ -17,6 +17,9 @@ inline constexpr std::int64_t kFirstHeaderReadBytes = 64 * 1024;
  *  (safetensors.hpp kSafetensorsMaxHeaderBytes, from safetensors/src/tensor.rs MAX_HEADER_SIZE) and
  *  far above the largest GGUF vocabularies (MBs); a longer "header" is a broken file. */
 inline constexpr std::int64_t kMaxHeaderReadBytes = 256LL * 1024 * 1024;
+/** The most read of a file read whole (a repository's listing, its config.json, a shard index):
+ *  64 MiB, far above what they hold (KBs to a few MB); a longer one is not what it should be. */
+inline constexpr std::int64_t kMaxWholeFileBytes = 64LL * 1024 * 1024;
 
 /// What to do after an inspection of a prefix.
 enum class HeaderReadStep {
