@@ -99,6 +99,17 @@ TEST_CASE("a repository plan names what is wrong: no model files, a file it lack
   CHECK(json::parse(llmsizer::plan_repository("not json", ""))["error"]["field"] == "listing");
 }
 
+TEST_CASE("a listing whose id or sha is not a string is planned with them empty", "[repository]") {
+  json list = listing({{"config.json", 700}, {"model.safetensors", 2'000}});
+  list["id"] = 5;
+  list["sha"] = nullptr;
+  const json p = plan(list);
+  REQUIRE_FALSE(p.contains("error"));
+  CHECK(p["id"] == "");
+  CHECK(p["revision"] == "");
+  CHECK(p["kind"] == "safetensors");
+}
+
 TEST_CASE("shard headers add up to the model's exact count and bytes, with the repository's config.json", "[repository]") {
   // Two shards of a 1-layer llama (hidden 8, 2 heads, MLP 16, vocab 32, untied). By hand: shard 1
   // embed 32×8 = 256 and q/k/v/o 4 × 64 = 256: 512 parameters; shard 2 MLP 3 × 128 = 384, 2 norms

@@ -4,11 +4,14 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
 #include "js_string.hpp"
 #include "llmsizer/api.hpp"
+#include "llmsizer/header_read.hpp"
+#include "llmsizer/hub_repository.hpp"
 
 namespace {
 
@@ -38,6 +41,33 @@ val estimate(const std::string& request) { return js_string(llmsizer::estimate(r
 val recommend(const std::string& request) { return js_string(llmsizer::recommend(request)); }
 val page_answer(const std::string& request) { return js_string(llmsizer::page_answer(request)); }
 
+val plan_repository(const std::string& listing_json, const std::string& chosen_file) {
+  return js_string(llmsizer::plan_repository(listing_json, chosen_file));
+}
+
+/// A byte count from a JS number: a whole number within ±2^53 as it is, anything else `otherwise`.
+std::int64_t byte_count(double value, std::int64_t otherwise) {
+  constexpr double kMaxExact = 9007199254740992.0;  // 2^53, Number.MAX_SAFE_INTEGER + 1
+  return value >= -kMaxExact && value <= kMaxExact ? static_cast<std::int64_t>(value) : otherwise;
+}
+
+/// header_read.hpp next_header_read as {step: "read"|"answered"|"too_long", bytes}.
+val next_header_read(double read_bytes, double needed_bytes, double file_size_bytes) {
+  const llmsizer::HeaderRead next =
+      llmsizer::next_header_read(byte_count(read_bytes, 0), byte_count(needed_bytes, 0), byte_count(file_size_bytes, -1));
+  val out = val::object();
+  out.set("step", val(llmsizer::header_read_step_name(next.step)));
+  out.set("bytes", val(static_cast<double>(next.bytes)));
+  return out;
+}
+
+bool valid_repo_id(const std::string& id) { return llmsizer::valid_repo_id(id); }
+
+/// hub_repository.hpp hub_failure, by name ("gated", "repository_not_found", ...).
+val hub_failure(int http_status, const std::string& error_code, bool gated, bool file_asked) {
+  return val(llmsizer::hub_failure_name(llmsizer::hub_failure(http_status, error_code, gated, file_asked)));
+}
+
 /// A listing (the core makes each once: the data never change), decoded once, then the same
 /// JavaScript string every call (listModels, 197 KB: 0.75 ms to decode again).
 template <std::string (*list)()>
@@ -60,4 +90,11 @@ EMSCRIPTEN_BINDINGS(llmsizer) {
   emscripten::function("inspectModelFile", &inspect_model_file_bytes);
   // A Hugging Face repository read by id (the page's "Load"): the model its headers give.
   emscripten::function("describeRepositoryModel", &llmsizer::describe_repository_model);
+  // Its rules, shared with the CLI's reader: which files to read, how much of each header, which
+  // ids the Hub accepts, what a failed answer means.
+  emscripten::function("planRepository", &plan_repository);
+  emscripten::function("nextHeaderRead", &next_header_read);
+  emscripten::constant("maxWholeFileBytes", static_cast<double>(llmsizer::kMaxWholeFileBytes));
+  emscripten::function("validRepoId", &valid_repo_id);
+  emscripten::function("hubFailure", &hub_failure);
 }

@@ -1104,13 +1104,6 @@ function applyConfig(text) {
   update({ fromForm: false });
 }
 
-/** The first slice of a model file the page reads: a config.json or a safetensors header usually
- *  fits; a GGUF header with a large vocabulary takes a few more reads, each at least twice as long
- *  (the core's needed_bytes says how far it must get: core/include/llmsizer/file_header.hpp).
- *  Nothing past the header is read, and nothing leaves the page. */
-const FIRST_READ_BYTES = 64 * 1024;
-const MAX_HEADER_BYTES = 256 * 1024 * 1024;
-
 /** The line under a file field (the model import, the probe file): a message, with the field marked
  *  invalid when it is an error; an empty text clears both. */
 function setFileStatus(boxId, inputId, detailsId, text, { error = false, data = {} } = {}) {
@@ -1133,15 +1126,17 @@ function setFileStatus(boxId, inputId, detailsId, text, { error = false, data = 
 const setImportStatus = (text, opts) => setFileStatus('import-status', 'model-file', 'import', text, opts);
 const setProbeStatus = (text, opts) => setFileStatus('probe-status', 'probe-file', 'my-machine', text, opts);
 
-/** Reads a model file's header (growing slices from the start, as the core asks) and takes the core's
- *  `request_model` for it as the model. On any failure the other inputs and the result stay as they were. */
+/** Reads a model file's header (growing slices from the start, as the core's nextHeaderRead says:
+ *  core/include/llmsizer/header_read.hpp) and takes the core's `request_model` for it as the model.
+ *  Nothing past the header is read, and nothing leaves the page. On any failure the other inputs
+ *  and the result stay as they were. */
 async function importFile(file) {
   setImportStatus('');
   if (!file) return;
   const fail = (text) => setImportStatus(text, { error: true });
   if (!/\.(gguf|safetensors|json)$/i.test(file.name)) return fail(t('import.badFile'));
   if (typeof S.core.inspectModelFile !== 'function') return fail(t('import.fileUnsupported'));
-  let length = Math.min(file.size, FIRST_READ_BYTES);
+  let length = S.core.nextHeaderRead(0, 0, file.size).bytes;
   let bytes = new Uint8Array(0);
   for (;;) {
     let r;
@@ -1156,10 +1151,11 @@ async function importFile(file) {
     } catch (e) {
       return fail(`${t('import.failed')} ${String((e && e.message) || e)}`);
     }
-    const needed = r.error && r.error.needed_bytes;
-    if (typeof needed === 'number' && needed > length && length < file.size) {
-      if (length >= MAX_HEADER_BYTES) return fail(t('import.tooBig'));
-      length = Math.min(file.size, Math.max(needed, 2 * length), MAX_HEADER_BYTES);
+    const needed = r.error && typeof r.error.needed_bytes === 'number' ? r.error.needed_bytes : 0;
+    const next = r.error ? S.core.nextHeaderRead(length, needed, file.size) : { step: 'answered' };
+    if (next.step === 'too_long') return fail(t('import.tooBig'));
+    if (next.step === 'read') {
+      length = next.bytes;
       continue;
     }
     if (r.error) return fail(`${t('import.failed')} ${message(t, f, r.error.message_data, r.error.message)}`);
@@ -1216,13 +1212,13 @@ async function loadFromHub(fileOverride) {
     return;
   }
   const { hubEndpoint, parseHubInput, readRepository } = hub;
-  const input = parseHubInput($('hf-id').value);
+  const input = parseHubInput(S.core, $('hf-id').value);
   if (!input) return setHubStatus(t('hub.badId'), { error: true, data: { error: 'hub.badId' } });
   const file = typeof fileOverride === 'string' ? fileOverride : input.file;
   $('hf-load').disabled = true;
   try {
     const r = await readRepository(S.core, {
-      endpoint: hubEndpoint(START_HREF), id: input.id, file, formats: options.weights || [], progress: (key, args) => setHubStatus(t(key, args), { data: { busy: '1' } }),
+      endpoint: hubEndpoint(START_HREF), id: input.id, file, progress: (key, args) => setHubStatus(t(key, args), { data: { busy: '1' } }),
     });
     useHubModel(input.id, r);
   } catch (e) {

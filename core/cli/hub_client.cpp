@@ -21,15 +21,14 @@
 #include <vector>
 
 #include "llmsizer/api.hpp"
+#include "llmsizer/ascii.hpp"
+#include "llmsizer/header_read.hpp"
+#include "llmsizer/hub_repository.hpp"
 
 namespace llmsizer::cli {
 namespace {
 
 using nlohmann::ordered_json;
-
-constexpr std::int64_t kFirstRead = 64 * 1024;           // a config-sized header; GGUF vocabularies take more reads
-constexpr std::int64_t kMaxHeader = 256LL * 1024 * 1024;  // safetensors caps its header at 100 MB; GGUF vocabularies are MBs
-constexpr std::int64_t kMaxWholeFile = 64LL * 1024 * 1024;  // config.json / index: KBs to a few MB
 
 struct Response {
   long status = 0;
@@ -42,11 +41,6 @@ struct Response {
 struct Failure {
   std::string message;
 };
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 /// Percent-encodes everything but unreserved characters (and '/' when `keep_slash`).
 std::string quote(const std::string& s, bool keep_slash) {
@@ -85,7 +79,7 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
 std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* r = static_cast<Response*>(user);
   const std::string line(data, size * count);
-  if (line.rfind("HTTP/", 0) == 0) {
+  if (starts_with(line, "HTTP/")) {
     r->headers.clear();  // a new response (after a redirect): keep only the last one's headers
     return line.size();
   }
@@ -95,7 +89,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     const auto first = value.find_first_not_of(" \t");
     const auto last = value.find_last_not_of(" \t\r\n");
     value = first == std::string::npos ? "" : value.substr(first, last - first + 1);
-    r->headers[lower(line.substr(0, colon))] = value;
+    r->headers[ascii_lower(line.substr(0, colon))] = value;
   }
   return line.size();
 }
@@ -182,18 +176,18 @@ Failure failure(const Response& r, const HubOptions& o, const std::string& repo_
   const std::string code = code_it == r.headers.end() ? "" : code_it->second;
   const std::string server = server_message(r);
   const std::string said = server.empty() ? "" : " (the server says: " + server + ")";
-  if (code == "GatedRepo" || ((r.status == 401 || r.status == 403) && gated)) {
-    return {repo_id + " is a gated model: accept its conditions at " + o.endpoint + "/" + repo_id + ", then give a token with access (" +
-            (o.token.empty() ? "none was sent; put it in HF_TOKEN, or name another variable with --hf-token-env" : "the one sent has none") + ")" + said};
-  }
-  if (code == "RepoNotFound" || (what.empty() && (r.status == 401 || r.status == 404))) {
-    return {repo_id + ": no such model repository on " + host_of(o.endpoint) +
-            (o.token.empty() ? " (or it is private: give a token with HF_TOKEN)" : " (or the token has no access to it)") + said};
-  }
-  if (code == "RevisionNotFound") return {repo_id + " has no revision " + o.revision + said};
-  if (code == "EntryNotFound" || r.status == 404) return {repo_id + " has no file " + what + " at revision " + o.revision + said};
-  if (r.status == 401 || r.status == 403) {
-    return {repo_id + ": access denied (HTTP " + std::to_string(r.status) + ")" + (o.token.empty() ? "; give a token with HF_TOKEN" : "") + said};
+  switch (hub_failure(static_cast<int>(r.status), code, gated, !what.empty())) {
+    case HubFailure::gated:
+      return {repo_id + " is a gated model: accept its conditions at " + o.endpoint + "/" + repo_id + ", then give a token with access (" +
+              (o.token.empty() ? "none was sent; put it in HF_TOKEN, or name another variable with --hf-token-env" : "the one sent has none") + ")" + said};
+    case HubFailure::repository_not_found:
+      return {repo_id + ": no such model repository on " + host_of(o.endpoint) +
+              (o.token.empty() ? " (or it is private: give a token with HF_TOKEN)" : " (or the token has no access to it)") + said};
+    case HubFailure::revision_not_found: return {repo_id + " has no revision " + o.revision + said};
+    case HubFailure::file_not_found: return {repo_id + " has no file " + what + " at revision " + o.revision + said};
+    case HubFailure::access_denied:
+      return {repo_id + ": access denied (HTTP " + std::to_string(r.status) + ")" + (o.token.empty() ? "; give a token with HF_TOKEN" : "") + said};
+    case HubFailure::other: break;
   }
   if (!r.network_error.empty()) return {"reading " + (what.empty() ? repo_id : what) + " failed: " + r.network_error};
   return {"reading " + (what.empty() ? "the listing of " + repo_id : what) + " failed: HTTP " + std::to_string(r.status) + said};
@@ -219,7 +213,7 @@ class Reader {
   ordered_json listing() {
     std::string url = o_.endpoint + "/api/models/" + repo_;
     if (o_.revision != "main") url += "/revision/" + quote(o_.revision, false);
-    const Response r = http_.get(url + "?blobs=true", "", static_cast<std::size_t>(kMaxWholeFile));
+    const Response r = http_.get(url + "?blobs=true", "", static_cast<std::size_t>(kMaxWholeFileBytes));
     if (r.status != 200) throw failure(r, o_, repo_, "", false);
     const ordered_json j = ordered_json::parse(r.body, nullptr, false);
     if (j.is_discarded()) throw Failure{"the listing of " + repo_ + " from " + host_of(o_.endpoint) + " is not JSON"};
@@ -232,17 +226,18 @@ class Reader {
 
   /// A small file, whole (config.json, the shard index).
   std::string whole(const std::string& file) {
-    const Response r = http_.get(file_url(file), "", static_cast<std::size_t>(kMaxWholeFile));
+    const Response r = http_.get(file_url(file), "", static_cast<std::size_t>(kMaxWholeFileBytes));
     if (r.status != 200) throw failure(r, o_, repo_, file, gated_);
     return r.body;
   }
 
   /** The header of a weights file: its first bytes, read in growing ranges until the core has what
-   *  it needs (inspect_model_file's needed_bytes). Answers the core's summary of the header. */
+   *  it needs (header_read.hpp next_header_read over inspect_model_file's needed_bytes). Answers
+   *  the core's summary of the header. */
   ordered_json header(const std::string& file, std::int64_t size) {
     std::string prefix;
-    std::int64_t want = size > 0 ? std::min(size, kFirstRead) : kFirstRead;
-    for (int round = 0; round < 40; ++round) {
+    std::int64_t want = next_header_read(0, 0, size).bytes;
+    for (;;) {  // next_header_read asks for more each round, up to its cap
       if (static_cast<std::int64_t>(prefix.size()) < want) {
         const std::string range = std::to_string(prefix.size()) + "-" + std::to_string(want - 1);
         const std::size_t asked = static_cast<std::size_t>(want) - prefix.size();
@@ -264,21 +259,20 @@ class Reader {
         }
       }
       ordered_json summary = ordered_json::parse(llmsizer::inspect_model_file(prefix, static_cast<double>(size)));
-      const std::int64_t need = summary.contains("error") ? summary["error"].value("needed_bytes", std::int64_t{0}) : 0;
-      if (summary.contains("error") && need <= static_cast<std::int64_t>(prefix.size())) {
-        throw Failure{file + ": " + summary["error"].value("message", std::string("unreadable header"))};
-      }
       if (!summary.contains("error")) {
         summary.erase("tensors");  // every tensor's entry: not needed to size the model
         return summary;
       }
-      if (static_cast<std::int64_t>(prefix.size()) >= kMaxHeader) {
-        throw Failure{file + ": the header is longer than " + std::to_string(kMaxHeader) + " bytes; not read"};
+      const std::int64_t need = summary["error"].value("needed_bytes", std::int64_t{0});
+      const HeaderRead next = next_header_read(static_cast<std::int64_t>(prefix.size()), need, size);
+      if (next.step == HeaderReadStep::answered) {
+        throw Failure{file + ": " + summary["error"].value("message", std::string("unreadable header"))};
       }
-      want = std::min(std::max(need, 2 * static_cast<std::int64_t>(prefix.size())), kMaxHeader);
-      if (size > 0) want = std::min(want, size);
+      if (next.step == HeaderReadStep::too_long) {
+        throw Failure{file + ": the header is longer than " + std::to_string(kMaxHeaderReadBytes) + " bytes; not read"};
+      }
+      want = next.bytes;
     }
-    throw Failure{file + ": the header could not be read to its end"};
   }
 
   ordered_json run(const std::string& chosen) {
@@ -322,20 +316,6 @@ class Reader {
   bool gated_ = false;
 };
 
-/** A repository id as the Hub accepts it: `name` or `owner/name`, letters, digits, `-`, `_`, `.`,
- *  no `--` or `..`, at most 96 characters a part (huggingface_hub utils/_validators.py
- *  validate_repo_id). Keeps anything else out of the URLs. */
-bool valid_repo_id(const std::string& id) {
-  if (id.empty() || id.find("--") != std::string::npos || id.find("..") != std::string::npos) return false;
-  const auto slash = id.find('/');
-  if (slash != std::string::npos && id.find('/', slash + 1) != std::string::npos) return false;
-  auto part_ok = [](const std::string& p) {
-    if (p.empty() || p.size() > 96 || p.front() == '-' || p.front() == '.' || p.back() == '-' || p.back() == '.') return false;
-    return std::all_of(p.begin(), p.end(), [](unsigned char c) { return std::isalnum(c) || c == '-' || c == '_' || c == '.'; });
-  };
-  return slash == std::string::npos ? part_ok(id) : part_ok(id.substr(0, slash)) && part_ok(id.substr(slash + 1));
-}
-
 }  // namespace
 
 std::string hub_endpoint(const std::string& flag) {
@@ -352,7 +332,7 @@ ordered_json fetch_repository_model(const HubOptions& options, const std::string
   if (!valid_repo_id(repo_id)) {
     return {{"error", {{"field", "hf"}, {"message", "must be a Hugging Face model id such as meta-llama/Llama-3.1-8B (owner/name: letters, digits, - _ .); got \"" + repo_id + "\""}}}};
   }
-  if (options.endpoint.rfind("http://", 0) != 0 && options.endpoint.rfind("https://", 0) != 0) {
+  if (!starts_with(options.endpoint, "http://") && !starts_with(options.endpoint, "https://")) {
     return {{"error", {{"field", "hf-endpoint"}, {"message", "must be an http:// or https:// URL; got \"" + options.endpoint + "\""}}}};
   }
   static const bool started = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;

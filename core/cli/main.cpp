@@ -17,6 +17,8 @@
 
 #include "hub_client.hpp"
 #include "llmsizer/api.hpp"
+#include "llmsizer/ascii.hpp"
+#include "llmsizer/header_read.hpp"
 #include "llmsizer/validate.hpp"
 
 namespace {
@@ -85,25 +87,27 @@ std::string print_size(long long bytes, bool gib) {
 }
 
 /** Reads only as much of a model file as its header needs: inspect_model_file answers an error
- *  with `needed_bytes` until the prefix holds the whole header. Returns the inspection (or an
- *  error response). */
+ *  with `needed_bytes` until the prefix holds the whole header, and header_read.hpp
+ *  next_header_read says how far to read next. Returns the inspection (or an error response). */
 ordered_json inspect_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return {{"error", {{"field", "file"}, {"message", "cannot read " + path}}}};
   const std::int64_t size = static_cast<std::int64_t>(in.tellg());
-  std::int64_t want = std::min<std::int64_t>(size, 1 << 20);  // most headers fit in 1 MiB
-  for (int round = 0; round < 32; ++round) {
+  std::int64_t want = llmsizer::next_header_read(0, 0, size).bytes;
+  for (;;) {  // next_header_read asks for more each round, up to its cap
     std::string prefix(static_cast<std::size_t>(want), '\0');
     in.seekg(0);
     in.read(&prefix[0], want);
     prefix.resize(static_cast<std::size_t>(in.gcount()));
     ordered_json r = ordered_json::parse(llmsizer::inspect_model_file(prefix, static_cast<double>(size)));
     const std::int64_t need = r.contains("error") ? r["error"].value("needed_bytes", std::int64_t{0}) : 0;
-    if (need == 0) return r;
-    if (need <= want) break;
-    want = std::min(std::max(need, 2 * want), size);  // double: a long GGUF vocabulary takes few reads
+    const llmsizer::HeaderRead next = llmsizer::next_header_read(static_cast<std::int64_t>(prefix.size()), need, size);
+    if (next.step == llmsizer::HeaderReadStep::answered) return r;
+    if (next.step == llmsizer::HeaderReadStep::too_long) {
+      return {{"error", {{"field", "file"}, {"message", "the header of " + path + " is longer than " + std::to_string(llmsizer::kMaxHeaderReadBytes) + " bytes; not read"}}}};
+    }
+    want = next.bytes;
   }
-  return {{"error", {{"field", "file"}, {"message", "the header of " + path + " could not be read to its end"}}}};
 }
 
 bool is_hf_option(const std::string& name) {
@@ -536,7 +540,7 @@ int main(int argc, char** argv) {
     if (a == "--json") o.json = true;
     else if (a == "--gib") o.gib = true;
     else if (is_switch(a)) o.switches.push_back(a);
-    else if (a.rfind("--", 0) == 0) {
+    else if (llmsizer::starts_with(a, "--")) {
       if (i + 1 >= args.size()) {
         std::cerr << "llmsizer: " << a << ": needs a value (see llmsizer --help)\n";
         return kExitBadRequest;

@@ -8,6 +8,7 @@
 
 #include "llama_cpp_graph.hpp"
 #include "regex_lite.hpp"
+#include "llmsizer/ascii.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/ggml_types.hpp"
 #include "llmsizer/quantization.hpp"
@@ -15,10 +16,6 @@
 namespace llmsizer {
 namespace {
 
-bool starts_with(const std::string& s, std::string_view prefix) { return s.rfind(prefix, 0) == 0; }
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
 
 /// "blk.7." for layer 7.
@@ -271,15 +268,11 @@ const char* llama_cpp_cpu_id(LlamaCppCpu cpu) {
 void check_override_pattern(const std::string& pattern, const std::string& field) { (void)compile_pattern(pattern, field); }
 
 std::string llama_cpp_command_line(const LlamaCppSettings& s, const std::string& model_file) {
-  auto lower = [](std::string t) {
-    for (auto& c : t) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return t;
-  };
   std::string cmd = "llama-server -m " + model_file + " -c " + std::to_string(s.n_ctx) + " -np " + std::to_string(s.n_seq);
   if (s.kv_unified) cmd += " -kvu";
   cmd += " -b " + std::to_string(s.n_batch) + " -ub " + std::to_string(s.n_ubatch);
   cmd += std::string(" -fa ") + (s.flash_attn == LlamaCppFlashAttn::on ? "on" : s.flash_attn == LlamaCppFlashAttn::off ? "off" : "auto");
-  cmd += " -ctk " + lower(s.type_k) + " -ctv " + lower(s.type_v);
+  cmd += " -ctk " + ascii_lower(s.type_k) + " -ctv " + ascii_lower(s.type_v);
   cmd += " -ngl " + (!s.gpu ? std::string("0") : s.n_gpu_layers < 0 ? std::string("all") : std::to_string(s.n_gpu_layers));
   if (s.gpu && !s.offload_kqv) cmd += " -nkvo";
   if (s.swa_full) cmd += " --swa-full";

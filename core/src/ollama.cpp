@@ -6,6 +6,8 @@
 #include <cctype>
 #include <string_view>
 
+#include "llmsizer/ascii.hpp"
+
 namespace llmsizer {
 
 std::int64_t ollama_default_context(std::int64_t total_vram_bytes) {
@@ -90,8 +92,7 @@ std::string ollama_command_line(const OllamaSettings& s, const std::string& mode
   if (s.num_ctx > 0) cmd += "OLLAMA_CONTEXT_LENGTH=" + std::to_string(s.num_ctx) + " ";
   cmd += "OLLAMA_NUM_PARALLEL=" + std::to_string(std::max(1, s.num_parallel)) + " ";
   if (s.flash_attention >= 0) cmd += "OLLAMA_FLASH_ATTENTION=" + std::to_string(s.flash_attention) + " ";
-  std::string kv = s.kv_cache_type;
-  for (auto& c : kv) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string kv = ascii_lower(s.kv_cache_type);
   if (!kv.empty() && kv != "f16") cmd += "OLLAMA_KV_CACHE_TYPE=" + kv + " ";
   cmd += "ollama serve";
   // api/types.go Options: num_batch, num_gpu and use_mmap are per-request options only.

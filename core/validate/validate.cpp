@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/api.hpp"
+#include "llmsizer/ascii.hpp"
 #include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/embedded_data.hpp"
 #include "llmsizer/hardware.hpp"
@@ -33,12 +34,6 @@ constexpr double kGB = 1e9;
 /// accuracy gates live in the tests (tests/validation_test.cpp), not here.
 constexpr const char* kKinds[] = {"inference", "training", "file_size", "speed", "serving"};
 
-std::string lower(std::string text) {
-  for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
-bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::string string_at(const json& obj, const char* key) {
@@ -56,7 +51,7 @@ std::string preset_for(const std::string& model_ref) {
       {"deepseek-llm-7b", "deepseek-llm-7b-base"},
       {"deepseek-llm-67b", "deepseek-llm-67b-base"},
   };
-  const std::string id = lower(model_ref);
+  const std::string id = ascii_lower(model_ref);
   const auto alias = kAliases.find(id);
   const std::string preset = alias != kAliases.end() ? alias->second : id;
   return find_embedded_document("models", preset) != nullptr ? preset : std::string();
@@ -68,7 +63,7 @@ std::string preset_for(const std::string& model_ref) {
 /// the row approximate: GPTQ/AWQ/FP8/NF4 checkpoints keep embeddings and lm_head in 16 bits and
 /// store scales, which the plain bytes per parameter do not count.
 bool map_weights(const std::string& quantization, ValidationRow& row, std::string& weights) {
-  const std::string q = lower(quantization);
+  const std::string q = ascii_lower(quantization);
   std::vector<std::string> candidates;
   if (q.empty() || q == "bf16" || contains(q, "none")) candidates = {"bf16"};
   else if (q == "fp16") candidates = {"fp16"};
@@ -112,7 +107,7 @@ ValidationRow excluded(ValidationRow row, std::string reason) {
 /// The catalog GPU of a row's `gpu` text. The Qwen2.5 docs say "NVIDIA A100 80GB": the SXM part
 /// (2039 GB/s; the PCIe card has 1935 GB/s, 5% less) is the catalog entry used.
 std::string catalog_gpu(const std::string& text) {
-  const std::string g = lower(text);
+  const std::string g = ascii_lower(text);
   if (contains(g, "h20")) return "nvidia-h20";
   if (contains(g, "a100") && contains(g, "40g")) return "nvidia-a100-40gb-sxm";
   if (contains(g, "a100")) return "nvidia-a100-80gb-sxm";
@@ -253,7 +248,7 @@ ValidationRow inference_row(const json& r) {
   ValidationRow row = row_for(r, "inference");
   const json& setting = r.at("setting");
   const json& measured = r.at("measured");
-  const std::string framework = lower(string_at(setting, "framework"));
+  const std::string framework = ascii_lower(string_at(setting, "framework"));
   const std::string model_ref = string_at(r, "model_ref");
 
   if (contains(row.source, "deepseek-ai/DeepSeek-LLM")) return deepseek_llm_row(row, r);
@@ -273,7 +268,7 @@ ValidationRow inference_row(const json& r) {
   if (measured.contains("oom")) {
     return excluded(row, "records only that the run did not fit (out of memory); no number to compare");
   }
-  if (contains(lower(string_at(r, "notes")), "caution")) {
+  if (contains(ascii_lower(string_at(r, "notes")), "caution")) {
     return excluded(row, "the source itself calls this value inconsistent and did not report it");
   }
   ojson request;
@@ -595,7 +590,7 @@ std::string file_size_preset(const std::string& model_ref) {
   static const std::map<std::string, std::string> kAliases = {
       {"llama-3.1-8b", "llama-3.1-8b-instruct"}, {"llama-3.1-70b", "llama-3.1-70b-instruct"},
       {"llama-3.1-405b", "llama-3.1-405b-instruct"}, {"llama-7b", "llama-2-7b-hf"}, {"llama-13b", "llama-2-13b-hf"}};
-  const auto alias = kAliases.find(lower(model_ref));
+  const auto alias = kAliases.find(ascii_lower(model_ref));
   return alias != kAliases.end() ? alias->second : preset_for(model_ref);
 }
 
@@ -625,7 +620,7 @@ ValidationRow file_size_row(const json& r) {
   ValidationRow row = row_for(r, "file_size");
   const std::string preset = file_size_preset(string_at(r, "model_ref"));
   if (preset.empty()) return excluded(row, "no preset for " + string_at(r, "model_ref") + " in data/models");
-  std::string type = lower(string_at(r.at("setting"), "quant_type"));
+  std::string type = ascii_lower(string_at(r.at("setting"), "quant_type"));
   if (starts_with(type, "original")) {
     // The README does not name the dtype; 32.1 GB for 8.03e9 parameters is 4 B each (the notes).
     type = "gguf-f32";
@@ -700,7 +695,7 @@ ValidationRow file_size_row(const json& r) {
 
 /// Engine of a speed row's framework; "" when the core has none.
 std::string speed_engine(const std::string& framework) {
-  const std::string f = lower(framework);
+  const std::string f = ascii_lower(framework);
   if (starts_with(f, "vllm")) return "vllm";
   if (starts_with(f, "sglang")) return "sglang";
   if (starts_with(f, "litgpt")) return "litgpt";
@@ -825,7 +820,7 @@ struct ServingModel {
 };
 
 ServingModel serving_model(const std::string& name) {
-  const std::string m = lower(name);
+  const std::string m = ascii_lower(name);
   // ggml-org GGUF files of llama.cpp's DGX Spark bench: the file's type is the weight format.
   if (contains(m, "gpt-oss-20b")) return {"gpt-oss-20b", "mxfp4_moe", "GGUF MXFP4_MOE file (experts MXFP4, the rest Q8_0) as weights mxfp4_moe"};
   if (contains(m, "gpt-oss-120b")) return {"gpt-oss-120b", "mxfp4_moe", "GGUF MXFP4_MOE file (experts MXFP4, the rest Q8_0) as weights mxfp4_moe"};
@@ -856,7 +851,7 @@ ServingModel serving_model(const std::string& name) {
 /// The catalog entry of a serving row's GPU (`gpu_normalized`), with the assumption made, if any.
 /// Returns "" when the catalog has no such GPU.
 std::string serving_hardware(const std::string& normalized, const std::string& printed, std::string& note) {
-  const std::string g = lower(normalized);
+  const std::string g = ascii_lower(normalized);
   auto present = [](const std::string& id) { return find_embedded_document("hardware", id) != nullptr ? id : std::string(); };
   if (g == "h200") {
     if (contains(printed, "131GB")) note = "GPU printed \"H200 131GB HBM3\" (the H200 is a 141 GB part): the H200 SXM entry";
@@ -891,7 +886,7 @@ std::string serving_hardware(const std::string& normalized, const std::string& p
 
 /// The core's engine id of a serving row's engine text.
 std::string serving_engine(const std::string& text) {
-  const std::string e = lower(text);
+  const std::string e = ascii_lower(text);
   if (contains(e, "tensorrt")) return "tensorrt-llm";
   if (contains(e, "lmdeploy")) return "lmdeploy";
   if (contains(e, "sglang")) return "sglang";
@@ -942,8 +937,8 @@ std::vector<ValidationRow> serving_rows(const json& r) {
   row.source_id = row.source;
   row.source = serving_source_url(string_at(r, "source_ref"));
   const json& metrics = r.at("metrics");
-  const std::string load = lower(string_at(r, "load_mode"));
-  const std::string workload = lower(string_at(r, "workload"));
+  const std::string load = ascii_lower(string_at(r, "load_mode"));
+  const std::string workload = ascii_lower(string_at(r, "workload"));
 
   const ServingModel model = serving_model(string_at(r, "model"));
   if (model.preset.empty() || find_embedded_document("models", model.preset) == nullptr) {
@@ -956,7 +951,7 @@ std::vector<ValidationRow> serving_rows(const json& r) {
 
   // Weights and KV cache: the row's precision; the KV cache only where the row states it (else the
   // engine's default, the activations' 16-bit type).
-  const std::string precision = lower(string_at(r, "weights_precision"));
+  const std::string precision = ascii_lower(string_at(r, "weights_precision"));
   std::string weights = model.weights;
   if (weights.empty()) {
     if (starts_with(precision, "fp8")) weights = "fp8";
@@ -966,7 +961,7 @@ std::vector<ValidationRow> serving_rows(const json& r) {
     if (contains(precision, "not stated")) row.notes.push_back("weights: " + string_at(r, "weights_precision"));
   }
   request["weights"] = weights;
-  const std::string kv = lower(string_at(r, "kv_cache_precision"));
+  const std::string kv = ascii_lower(string_at(r, "kv_cache_precision"));
   if (starts_with(kv, "fp8")) request["kv_cache"] = "fp8";
   else if (starts_with(kv, "fp16")) request["kv_cache"] = "fp16";
 
@@ -1028,7 +1023,7 @@ std::vector<ValidationRow> serving_rows(const json& r) {
   if (sharegpt) work["range_ratio"] = 1.0;
   ojson serve = ojson::object();
   const json& rate = r.at("request_rate");
-  const bool infinite_rate = rate.is_string() && lower(rate.get<std::string>()) == "inf";
+  const bool infinite_rate = rate.is_string() && ascii_lower(rate.get<std::string>()) == "inf";
   const std::int64_t concurrency = r.at("concurrency").is_number() ? r.at("concurrency").get<std::int64_t>() : 0;
   const std::int64_t requests = r.at("num_requests").is_number() ? r.at("num_requests").get<std::int64_t>() : 0;
   bool at_rate = false;

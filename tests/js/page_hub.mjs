@@ -9,9 +9,10 @@
 //  - single and sharded safetensors and a GGUF repository give the exact counts worked out by hand
 //    in hub_server.mjs (TINY, LLAMA8B), and the estimate uses them;
 //  - a GGUF repository lists its quantizations with the core's estimate and fit for each (an RTX
-//    4090: F32 does not fit, Q4_K_M does); "Use" reads another one. The page chooses the files in
-//    JS (lib/hub.js planRepository, a copy of the core's plan_repository that the CLI uses): the
-//    same repositories and expectations as cli_hub.mjs keep the two alike;
+//    4090: F32 does not fit, Q4_K_M does); "Use" reads another one. The page asks the core which
+//    files to read, how much of each header and what a failure means (the module's planRepository,
+//    nextHeaderRead, validRepoId, hubFailure: the rules the CLI follows), so the same repositories
+//    give the same expectations as in cli_hub.mjs;
 //  - a missing repository, a gated model, a listed file that answers 404, truncated safetensors and
 //    GGUF headers, a malformed id: each a clear error, the model and the result unchanged;
 //  - offline: the page says so, Load says it cannot reach the hub, and the calculator keeps working;

@@ -23,7 +23,7 @@ const core = await loadCore(webDir);
 const t = checker();
 const dir = mkdtempSync(join(tmpdir(), 'llmsizer-import-'));
 const MiB = 1024 * 1024;
-const FIRST_READ = 64 * 1024;  // the page's first slice (app.js FIRST_READ_BYTES)
+const FIRST_READ = 64 * 1024;  // the page's first slice (core/include/llmsizer/header_read.hpp kFirstHeaderReadBytes)
 
 /** Writes `head` then zeros up to `size` bytes (a sparse file: the data is never stored on disk). */
 function writeFile(name, head, size) {

@@ -8,6 +8,7 @@
 #include "embedded_catalog_docs.hpp"
 #include "hardware_json.hpp"
 #include "llmsizer/answer.hpp"
+#include "llmsizer/ascii.hpp"
 #include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/embedded_data.hpp"
 #include "llmsizer/error.hpp"
@@ -305,7 +306,7 @@ std::string describe_repository_model(const std::string& parts_json) {
 }
 
 bool is_error_response(const std::string& response_json) {
-  return response_json.rfind("{\"error\":", 0) == 0;
+  return starts_with(response_json, "{\"error\":");
 }
 
 }  // namespace llmsizer

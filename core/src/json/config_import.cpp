@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "llmsizer/ascii.hpp"
 #include "llmsizer/error.hpp"
 
 namespace llmsizer {
@@ -100,8 +101,6 @@ std::string read_string(const json& cfg, std::string_view key) {
   const auto it = cfg.find(key);
   return (it != cfg.end() && it->is_string()) ? it->get<std::string>() : std::string();
 }
-
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 /// transformers' Gemma3TextConfig defaults (configuration_gemma3.py, transformers 4.50): published
 /// Gemma 3 configs list in `text_config` only the values that differ from these.

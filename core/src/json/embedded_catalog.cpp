@@ -13,6 +13,7 @@
 
 #include "embedded_catalog_docs.hpp"
 #include "hardware_json.hpp"
+#include "llmsizer/ascii.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/embedded_data.hpp"
 #include "llmsizer/tensors.hpp"
@@ -46,17 +47,8 @@ const std::vector<HardwareSpec>& hardware_catalog() {
   return catalog;
 }
 
-namespace {
-/// Catalog ids are matched case-insensitively.
-std::string lowercase(std::string_view id) {
-  std::string lower(id);
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-}  // namespace
-
 std::optional<HardwareSpec> hardware_entry(std::string_view id) {
-  const std::string lower = lowercase(id);
+  const std::string lower = ascii_lower(id);
   // data/hardware/<id>.json: the file stem is the entry's id (tests/hardware_data_test.cpp).
   const EmbeddedDocument* doc = find_embedded_document("hardware", lower);
   if (doc == nullptr) {
@@ -89,7 +81,7 @@ std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) {
 }
 
 const HardwareSpec* find_hardware(std::string_view id) {
-  const std::string lower = lowercase(id);
+  const std::string lower = ascii_lower(id);
   for (const auto& h : hardware_catalog()) {
     if (h.id == lower) return &h;
   }
@@ -149,7 +141,7 @@ class EmbeddedCatalog final : public Catalog {
     });
   }
   std::optional<HardwareSpec> hardware(std::string_view id) const override {
-    return hardware_.get(lowercase(id), [id] { return hardware_entry(id); });
+    return hardware_.get(ascii_lower(id), [id] { return hardware_entry(id); });
   }
   const std::vector<HardwareSpec>& all_hardware() const override { return hardware_catalog(); }
   std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) const override {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hardware_json.hpp"
+#include "llmsizer/ascii.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/machine.hpp"
@@ -180,7 +181,7 @@ int build_number(const std::string& v, std::size_t from, std::size_t to) {
 int llama_cpp_build(const std::string& v) {
   std::size_t at = 0;
   for (const char* prefix : {"version:", "build:", "build "}) {
-    if (v.rfind(prefix, 0) == 0) {
+    if (starts_with(v, prefix)) {
       at = std::char_traits<char>::length(prefix);
       break;
     }
@@ -271,18 +272,12 @@ void check_magnitude(const ModelSpec& m, std::int64_t context, std::int64_t batc
   if (act > kLimit || scores > kLimit) throw InputError("input_tokens", Message("error.tokens.activations_too_large"));
 }
 
-std::string lowercase(std::string_view id) {
-  std::string lower(id);
-  for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
-
 /// `hardware`: a catalog id, a probe file (its measured GPU if it has one, else its CPU), or an
 /// inline object with the catalog's fields.
 HardwareSpec parse_hardware(const json& body, const char* key, const Catalog& catalog) {
   const json& value = body.at(key);
   if (value.is_string()) {
-    const std::optional<HardwareSpec> h = catalog.hardware(lowercase(value.get<std::string>()));
+    const std::optional<HardwareSpec> h = catalog.hardware(ascii_lower(value.get<std::string>()));
     if (!h) throw InputError(key, Message("error.hardware.unknown_id").text("id", value.get<std::string>()));
     return *h;
   }
@@ -318,7 +313,7 @@ HardwareSpec parse_machine(const json& body, const Catalog& catalog, const std::
   std::optional<HardwareSpec> base = named;
   if (v.contains("base") && !v["base"].is_null()) {
     const std::string id = text(v, "base", "machine.base", {}, "");
-    base = catalog.hardware(lowercase(id));
+    base = catalog.hardware(ascii_lower(id));
     if (!base) throw InputError("machine.base", Message("error.hardware.unknown_id").text("id", id));
   }
   MachineSpec m;
@@ -402,8 +397,7 @@ UsagePattern parse_usage(const json& body) {
 std::string llama_cpp_alias(const json& body, const char* key) {
   const auto it = body.find(key);
   if (it == body.end() || !it->is_string()) return std::string();
-  std::string value = it->get<std::string>();
-  for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string value = ascii_lower(it->get<std::string>());
   const bool weights = std::string_view(key) == "weights";
   if (value == "f16") return weights ? "gguf-f16" : "fp16";
   if (value == "f32") return weights ? "gguf-f32" : "fp32";
@@ -656,7 +650,7 @@ void parse_inference_hardware(const json& body, const Catalog& catalog, Request&
   if (!hw.is_cpu() && !host_only && effective_bandwidth_gb_per_s(hw, false) > 0) {
     if (body.contains("cpu")) {
       const std::string id = text(body, "cpu", "cpu", {}, kReferenceCpu);
-      r.cpu = catalog.hardware(lowercase(id));
+      r.cpu = catalog.hardware(ascii_lower(id));
       if (!r.cpu || !r.cpu->is_cpu()) throw InputError("cpu", Message("error.cpu.not_a_cpu").text("id", id));
     } else {
       // A laptop, a Mac or my machine is compared with its own CPU, a card with the reference desktop CPU.

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "llmsizer/ascii.hpp"
 #include "llmsizer/config_import.hpp"
 
 namespace llmsizer::edge {
@@ -125,8 +126,7 @@ std::string text(const json& obj, const char* key, const std::string& field, con
   if (!it->is_string()) {
     throw InputError(field, allowed.empty() ? Message("error.string").text("got", it->dump()) : Message("error.one_of").text("allowed", list()).text("got", it->dump()));
   }
-  std::string value = it->get<std::string>();
-  for (auto& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string value = ascii_lower(it->get<std::string>());
   if (allowed.empty()) return value;
   for (const auto& a : allowed) {
     if (a == value) return value;
@@ -149,8 +149,7 @@ void read_file_weights(const json& value, const std::string& field, ModelSpec& m
 ModelSpec parse_model(const json& value, const std::string& field, std::vector<Message>& warnings, const Catalog& catalog) {
   if (value.is_string()) {
     const std::string id = value.get<std::string>();
-    std::string lower = id;
-    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lower = ascii_lower(id);
     std::optional<ModelSpec> preset = catalog.model(lower);
     if (!preset) {
       throw InputError(field, Message("error.model.unknown_preset").text("id", id));

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/api.hpp"
+#include "llmsizer/ascii.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/file_header.hpp"
 #include "llmsizer/precision.hpp"
@@ -33,16 +34,6 @@ namespace {
 // Plain json, parsed as model_file.cpp parses (string_view iterators): one parser in the WASM module.
 using json = nlohmann::json;
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool ends_with(std::string_view s, std::string_view tail) {
-  return s.size() >= tail.size() && lower(s.substr(s.size() - tail.size())) == tail;
-}
-
 std::string base_name(const std::string& path) {
   const auto slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -52,14 +43,14 @@ std::string base_name(const std::string& path) {
  *  nullptr. The longest format id found as a whole token (delimited by anything but a letter or a
  *  digit, so Q2_K_S is not Q2_K and IQ4_XS is not Q4_...). F16/BF16/F32 name gguf-f16/bf16/f32. */
 const WeightFormat* gguf_format_in_name(const std::string& file_name, std::string* label) {
-  const std::string name = lower(file_name);
+  const std::string name = ascii_lower(file_name);
   const WeightFormat* best = nullptr;
   std::size_t best_at = 0;
   std::size_t best_length = 0;
   for (const WeightFormat* f = weight_formats_begin(); f != weight_formats_end(); ++f) {
     if (f->ecosystem != Ecosystem::gguf || f->id == "q2_k_2023") continue;
     std::string token(f->id);
-    if (token.rfind("gguf-", 0) == 0) token = token.substr(5);  // gguf-f16 is named F16 in files
+    if (starts_with(token, "gguf-")) token = token.substr(5);  // gguf-f16 is named F16 in files
     for (std::size_t at = name.find(token); at != std::string::npos; at = name.find(token, at + 1)) {
       const std::size_t end = at + token.size();
       const bool starts = at == 0 || !std::isalnum(static_cast<unsigned char>(name[at - 1]));
@@ -81,7 +72,7 @@ const WeightFormat* gguf_format_in_name(const std::string& file_name, std::strin
 /// "-00002-of-00005.gguf" at the end of a split GGUF part: sets the prefix, part and count.
 bool split_part(const std::string& name, std::string& prefix, int& part, int& count) {
   // <prefix>-NNNNN-of-NNNNN.gguf: 5 + 4 + 5 + 5 = 19 characters after the prefix.
-  if (name.size() < 20 || !ends_with(name, ".gguf")) return false;
+  if (name.size() < 20 || !ends_with_any_case(name, ".gguf")) return false;
   const std::string tail = name.substr(name.size() - 20);  // "-00001-of-00003.gguf"
   if (tail[0] != '-' || tail.compare(6, 4, "-of-") != 0) return false;
   for (std::size_t i : {1u, 2u, 3u, 4u, 5u, 10u, 11u, 12u, 13u, 14u}) {
@@ -116,7 +107,12 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
   if (listing.is_discarded() || !listing.is_object() || !listing.contains("siblings") || !listing["siblings"].is_array()) {
     throw InputError("listing", Message("error.repository.listing"));
   }
-  const std::string id = listing.value("id", listing.value("modelId", std::string()));
+  // A member the Hub writes as a string; anything else (a mirror's null) reads as empty.
+  auto text_of = [&](const char* key) {
+    const auto it = listing.find(key);
+    return it != listing.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const std::string id = listing.contains("id") ? text_of("id") : text_of("modelId");
   // Plain containers the module already has (a json object, vectors, linear searches): each new
   // std::map, std::sort or std::stoi instantiation costs the page's WASM download kilobytes.
   std::vector<std::string> names;
@@ -141,7 +137,7 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
   // GGUF quantizations: one entry per file, split parts grouped under their first part.
   std::vector<Quant> quants;
   for (const auto& name : names) {
-    if (!ends_with(name, ".gguf") || lower(base_name(name)).rfind("mmproj", 0) == 0) continue;
+    if (!ends_with_any_case(name, ".gguf") || starts_with(ascii_lower(base_name(name)), "mmproj")) continue;
     std::string prefix = name;
     int part = 1;
     int count = 1;
@@ -188,11 +184,11 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
   if (has("model.safetensors.index.json")) index = "model.safetensors.index.json";
   for (const auto& name : names) {
     if (name.find('/') != std::string::npos) continue;
-    if (index.empty() && ends_with(name, ".safetensors.index.json")) index = name;
-    if (ends_with(name, ".safetensors")) safetensors.push_back(name);
+    if (index.empty() && ends_with_any_case(name, ".safetensors.index.json")) index = name;
+    if (ends_with_any_case(name, ".safetensors")) safetensors.push_back(name);
   }
 
-  json out = {{"id", id}, {"revision", listing.value("sha", std::string())}};
+  json out = {{"id", id}, {"revision", text_of("sha")}};
   // `gated` is false, "auto" or "manual".
   const auto gated = listing.find("gated");
   out["gated"] = gated != listing.end() && !gated->is_null() && !(gated->is_boolean() && !gated->get<bool>());
@@ -220,7 +216,7 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
     return nullptr;
   };
   if (!chosen_file.empty()) {
-    if (ends_with(chosen_file, ".gguf")) {
+    if (ends_with_any_case(chosen_file, ".gguf")) {
       const Quant* q = first_quant([&](const Quant& x) {
         return std::find(x.parts.begin(), x.parts.end(), chosen_file) != x.parts.end();
       });
@@ -228,7 +224,7 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
         throw InputError("file", Message("error.repository.file_not_found").text("id", id).text("file", chosen_file).text("files", list_files()));
       }
       use_quant(*q);
-    } else if (ends_with(chosen_file, ".safetensors")) {
+    } else if (ends_with_any_case(chosen_file, ".safetensors")) {
       if (!has(chosen_file)) {
         throw InputError("file", Message("error.repository.file_not_found").text("id", id).text("file", chosen_file).text("files", list_files()));
       }
@@ -267,7 +263,7 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
   out["safetensors"] = safetensors;
   json file_sizes = json::object();
   for (const auto& name : names) {
-    if (name == "config.json" || ends_with(name, ".gguf") || ends_with(name, ".safetensors") || ends_with(name, ".safetensors.index.json")) {
+    if (name == "config.json" || ends_with_any_case(name, ".gguf") || ends_with_any_case(name, ".safetensors") || ends_with_any_case(name, ".safetensors.index.json")) {
       file_sizes[name] = size_of(name) < 0 ? json(nullptr) : json(size_of(name));
     }
   }

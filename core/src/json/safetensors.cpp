@@ -15,6 +15,8 @@
 
 #include "header_util.hpp"
 
+#include "llmsizer/ascii.hpp"
+
 namespace llmsizer {
 namespace {
 
@@ -39,10 +41,6 @@ std::string json_error_text(const nlohmann::detail::exception& ex) {
   std::string s = ex.what();
   if (const auto close = s.find("] "); close != std::string::npos && !s.empty() && s[0] == '[') s = s.substr(close + 2);
   return detail::sanitize_utf8(s);
-}
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
 /** SAX handler for the header object:
