@@ -42,7 +42,7 @@ usage:
   llmsizer hardware  [--json]
   llmsizer options
   llmsizer messages                      (every message id with its English template, as JSON)
-  llmsizer validate  [--json | --markdown] [--kind inference|training|file_size|speed|serving]
+  llmsizer validate  [--json | --markdown] [--kind inference|training|file_size|speed|serving|serving_external]
 
 FILE holds a JSON request (README: The request and response); '-' reads standard input. Flags build or
 override the request instead:
@@ -414,7 +414,7 @@ void print_validation_markdown(const llmsizer::ValidationReport& report) {
   std::map<std::string, std::vector<double>> errors, exact_errors;
   std::map<std::string, int> reason_count;
   for (const auto& r : report.rows) {
-    if (r.kind == "serving") continue;  // its own tables below (per source id, per metric)
+    if (r.kind == "serving" || r.kind == "serving_external") continue;  // their own tables below (per source id, per metric)
     if (r.used) {
       if (!errors.count(r.source)) sources.push_back(r.source);
       errors[r.source].push_back(std::fabs(r.error));
@@ -570,11 +570,18 @@ int main(int argc, char** argv) {
       }
       kind = value;
     }
-    if (!kind.empty() && kind != "inference" && kind != "training" && kind != "file_size" && kind != "speed" && kind != "serving") {
-      std::cerr << "llmsizer: --kind: must be one of inference, training, file_size, speed, serving; got " << kind << "\n";
+    if (!kind.empty() && kind != "inference" && kind != "training" && kind != "file_size" && kind != "speed" && kind != "serving" &&
+        kind != "serving_external") {
+      std::cerr << "llmsizer: --kind: must be one of inference, training, file_size, speed, serving, serving_external; got " << kind << "\n";
       return kExitBadRequest;
     }
-    const llmsizer::ValidationReport report = llmsizer::run_validation(kind);
+    llmsizer::ValidationReport report = llmsizer::run_validation(kind);
+    if (kind == "serving") {
+      // --kind serving shows the other publishers' serving rows too, in their own summary.
+      llmsizer::ValidationReport external = llmsizer::run_validation("serving_external");
+      for (auto& row : external.rows) report.rows.push_back(std::move(row));
+      for (auto& summary : external.summaries) report.summaries.push_back(std::move(summary));
+    }
     const bool markdown = std::find(o.switches.begin(), o.switches.end(), "--markdown") != o.switches.end();
     if (o.json) std::cout << llmsizer::validation_report_json(report) << "\n";
     else if (markdown) print_validation_markdown(report);
