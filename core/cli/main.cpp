@@ -380,10 +380,10 @@ void print_validation(const llmsizer::ValidationReport& report) {
   for (const auto& r : report.rows) {
     if (!r.used) std::printf("  %s: %s\n", r.id.c_str(), r.excluded_reason.c_str());
   }
-  std::printf("\n%-10s %5s %5s %5s %9s %9s %12s %12s %8s\n", "kind", "rows", "used", "exact", "median", "p90",
+  std::printf("\n%-16s %5s %5s %5s %9s %9s %12s %12s %8s\n", "kind", "rows", "used", "exact", "median", "p90",
               "median exact", "p90 exact", "bias");
   for (const auto& s : report.summaries) {
-    std::printf("%-10s %5d %5d %5d %8.1f%% %8.1f%% %11.1f%% %11.1f%% %8s\n", s.kind.c_str(), s.rows, s.used, s.exact,
+    std::printf("%-16s %5d %5d %5d %8.1f%% %8.1f%% %11.1f%% %11.1f%% %8s\n", s.kind.c_str(), s.rows, s.used, s.exact,
                 100.0 * s.median_abs_error, 100.0 * s.p90_abs_error, 100.0 * s.median_abs_error_exact, 100.0 * s.p90_abs_error_exact,
                 percent(s.median_signed_error).c_str());
   }
