@@ -83,9 +83,11 @@ TEST_CASE("Validation rows carry their source and ids are unique", "[validation]
     CHECK(data.at("kind").get<std::string>() == std::string(doc->id));
     // serving.json names each row's source by the id of an entry of its `sources` (one document of
     // one publisher, with its repository, commit and path); the other files give the URL in the row.
+    // serving_external.json's sources are web pages of other publishers (docs, blogs, CI reports).
+    const bool web_pages = std::string(doc->id) == "serving_external";
     std::set<std::string> source_ids;
     for (const auto& source : data.value("sources", nlohmann::json::array())) {
-      CHECK(source.at("url_or_path").get<std::string>().rfind("github.com/", 0) == 0);
+      CHECK(source.at("url_or_path").get<std::string>().rfind(web_pages ? "https://" : "github.com/", 0) == 0);
       source_ids.insert(source.at("id").get<std::string>());
     }
     for (const auto& row : data.at("rows")) {
@@ -290,6 +292,186 @@ TEST_CASE("Median and nearest-rank percentile", "[validation]") {
   // Nearest rank: p90 of 1..10 is the 9th value.
   CHECK_THAT(percentile_of({10, 9, 8, 7, 6, 5, 4, 3, 2, 1}, 0.9), WithinRel(9.0, 1e-12));
   CHECK_THAT(percentile_of({5.0}, 0.9), WithinRel(5.0, 1e-12));
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Serving rows of other publishers (data/validation/serving_external.json): the same schema and
+// mapping as serving.json, reported apart; no accuracy target, only a loose regression gate.
+
+namespace {
+
+const nlohmann::json& external_serving_data() {
+  static const nlohmann::json data = [] {
+    const EmbeddedDocument* doc = find_validation_document("serving_external");
+    REQUIRE(doc != nullptr);
+    return nlohmann::json::parse(doc->json.begin(), doc->json.end());
+  }();
+  return data;
+}
+
+/// |error| of the external serving comparisons of one metric group ("" = every group).
+std::vector<double> external_errors(const ValidationReport& report, const std::string& metric) {
+  std::vector<double> out;
+  for (const auto& row : report.rows) {
+    if (row.kind != "serving_external" || !row.used || (!metric.empty() && row.metric != metric)) continue;
+    out.push_back(std::fabs(row.error));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Other publishers' serving rows have serving.json's schema, a source each and no duplicates", "[validation][data][serving]") {
+  const EmbeddedDocument* serving = find_validation_document("serving");
+  REQUIRE(serving != nullptr);
+  const auto reference = nlohmann::json::parse(serving->json.begin(), serving->json.end());
+  std::set<std::string> schema;
+  for (const auto& [key, value] : reference.at("rows").front().items()) schema.insert(key);
+
+  const nlohmann::json& data = external_serving_data();
+  std::set<std::string> top;
+  for (const auto& [key, value] : data.items()) top.insert(key);
+  CHECK(top == std::set<std::string>{"id", "kind", "description", "copied_from", "sources", "rows"});
+
+  std::map<std::string, int> rows_of_source;
+  for (const auto& source : data.at("sources")) {
+    CHECK_FALSE(source.value("publisher", "").empty());
+    CHECK_FALSE(source.value("description", "").empty());
+    rows_of_source[source.at("id").get<std::string>()] = 0;
+  }
+  // None of serving.json's publishers' documents: its sources are GitHub files, these are pages.
+  for (const auto& source : reference.at("sources")) CHECK(rows_of_source.count(source.at("id").get<std::string>()) == 0);
+
+  std::set<std::string> settings;
+  for (const auto& row : data.at("rows")) {
+    const std::string id = row.at("id").get<std::string>();
+    CAPTURE(id);
+    std::set<std::string> keys;
+    for (const auto& [key, value] : row.items()) {
+      if (key != "excluded_reason") keys.insert(key);
+    }
+    CHECK(keys == schema);
+    if (row.contains("excluded_reason")) CHECK_FALSE(row.at("excluded_reason").get<std::string>().empty());
+    REQUIRE(rows_of_source.count(row.at("source").get<std::string>()) == 1);
+    ++rows_of_source[row.at("source").get<std::string>()];
+    // The row's page is its source's page.
+    const std::string page = row.at("source_ref").get<std::string>();
+    for (const auto& source : data.at("sources")) {
+      if (source.at("id") == row.at("source")) CHECK(source.at("url_or_path").get<std::string>() == page);
+    }
+    // Units in the metric's name: tokens or requests per second, milliseconds or seconds.
+    REQUIRE_FALSE(row.at("metrics").empty());
+    for (const auto& [key, value] : row.at("metrics").items()) {
+      CAPTURE(key);
+      CHECK(value.is_number());
+      CHECK(value.get<double>() > 0.0);
+      const auto ends = [&](const std::string& suffix) {
+        return key.size() >= suffix.size() && key.compare(key.size() - suffix.size(), suffix.size(), suffix) == 0;
+      };
+      CHECK((ends("_per_s") || ends("_ms") || ends("_s") || ends("_ms_statistic_unspecified")));
+    }
+    // One row per published setting.
+    const std::string setting = row.at("source").get<std::string>() + "|" + row.at("model").get<std::string>() + "|" +
+                                row.at("gpu").get<std::string>() + "|" + row.at("load_mode").get<std::string>() + "|" +
+                                row.at("input_tokens").dump() + "|" + row.at("output_tokens").dump() + "|" + row.at("concurrency").dump();
+    CHECK(settings.insert(setting).second);
+  }
+  for (const auto& [source, count] : rows_of_source) {
+    CAPTURE(source);
+    CHECK(count > 0);  // every source is used
+  }
+  CHECK(data.at("rows").size() >= 40);
+  CHECK(rows_of_source.size() >= 4);
+}
+
+TEST_CASE("Other publishers' serving rows are each compared or left out with a reason, and print their table", "[validation][serving]") {
+  const ValidationReport report = run_validation("serving_external");
+  REQUIRE(report.summaries.size() == 1);
+  CHECK(report.summaries.front().kind == "serving_external");
+  std::set<std::string> data_rows, compared, sources_compared;
+  for (const auto& row : report.rows) {
+    CAPTURE(row.id, row.excluded_reason);
+    CHECK(row.kind == "serving_external");
+    CHECK(row.source.rfind("https://", 0) == 0);
+    const std::string base = row.id.substr(0, row.id.find('/'));
+    data_rows.insert(base);
+    if (row.used) {
+      compared.insert(base);
+      sources_compared.insert(row.source_id);
+      CHECK(std::isfinite(row.error));
+      CHECK(row.measured > 0.0);
+      CHECK(row.estimated > 0.0);
+      CHECK_FALSE(row.metric.empty());
+      CHECK_FALSE(row.request.empty());
+    } else {
+      CHECK_FALSE(row.excluded_reason.empty());
+    }
+  }
+  // Every data row of the file is in the report, compared or with its reason.
+  CHECK(data_rows.size() == external_serving_data().at("rows").size());
+  CHECK(compared.size() >= 30);
+  CHECK(sources_compared.size() >= 4);
+
+  // Three requests by hand. Oracle's benchmark_latency row at batch 8: Llama 3.1 405B FP8 on eight
+  // MI300X, the batch of 8 at once (max_num_seqs 8), its "Average latency in seconds" 3.974 against
+  // the simulated duration. Its benchmark_throughput row at 128/128: the default 1000 prompts. NIM's
+  // 5000/500 row at concurrency 25: two H100 at TP 2, a closed loop of 25 with 10 x 25 = 250 requests
+  // (count not stated: approximate).
+  int by_hand = 0;
+  for (const auto& row : report.rows) {
+    if (row.id == "oracle-mi300x-llama31-405b-fp8-latency-128-128-b8/e2e_latency_s") {
+      ++by_hand;
+      const auto request = nlohmann::json::parse(row.request);
+      CHECK(request["model"] == "llama-3.1-405b-instruct");
+      CHECK(request["hardware"] == "amd-mi300x");
+      CHECK(request["gpus"] == 8);
+      CHECK(request["layout"]["tp"] == 8);
+      CHECK(request["workload"]["max_throughput"] == true);
+      CHECK(request["workload"]["requests"] == 8);
+      CHECK(request["serve"]["max_num_seqs"] == 8);
+      CHECK(row.metric == "e2e");
+      CHECK(row.unit == "s");
+      CHECK_THAT(row.measured, WithinRel(3.974, 1e-9));
+    }
+    if (row.id == "oracle-mi300x-llama31-405b-fp8-throughput-128-128/output_tokens_per_s") {
+      ++by_hand;
+      CHECK(nlohmann::json::parse(row.request)["workload"]["requests"] == 1000);
+    }
+    if (row.id == "nim180-llama-3.3-70b-2xh100-fp8-tp2-5000-500-c25/output_tokens_per_s") {
+      ++by_hand;
+      const auto request = nlohmann::json::parse(row.request);
+      CHECK(request["model"] == "llama-3.3-70b-instruct");
+      CHECK(request["engine"] == "tensorrt-llm");
+      CHECK(request["hardware"] == "nvidia-h100-sxm");
+      CHECK(request["weights"] == "fp8");
+      CHECK(request["workload"]["concurrency"] == 25);
+      CHECK(request["workload"]["requests"] == 250);
+      CHECK(row.approximate);
+    }
+  }
+  CHECK(by_hand == 3);
+
+  // The report's own section: per metric, per publisher, with every source named.
+  const std::string md = serving_accuracy_markdown(report);
+  CHECK(md.find("## Serving under load, other publishers (data/validation/serving_external.json)") != std::string::npos);
+  for (const auto& source : external_serving_data().at("sources")) {
+    CHECK(md.find("| `" + source.at("id").get<std::string>() + "` (") != std::string::npos);
+  }
+
+  // No accuracy target on these rows: a loose regression gate per metric group at the figure measured
+  // when the file was added (data/validation/ACCURACY.md), rounded up to the next 5%.
+  struct Gate {
+    const char* metric;
+    double median;
+  };
+  constexpr Gate kGates[] = {{"output_throughput", 0.30}, {"ttft", 0.80}, {"tpot_itl", 0.40}, {"e2e", 0.30}, {"", 0.35}};
+  for (const auto& gate : kGates) {
+    const std::vector<double> errors = external_errors(report, gate.metric);
+    CAPTURE(gate.metric, errors.size(), median_of(errors), percentile_of(errors, 0.9));
+    CHECK_FALSE(errors.empty());
+    CHECK(median_of(errors) <= gate.median);
+  }
 }
 
 }  // namespace validation_test

@@ -44,7 +44,7 @@ usage:
   llmsizer hardware  [--json]
   llmsizer options
   llmsizer messages                      (every message id with its English template, as JSON)
-  llmsizer validate  [--json | --markdown] [--kind inference|training|file_size|speed|serving]
+  llmsizer validate  [--json | --markdown] [--kind inference|training|file_size|speed|serving|serving_external]
 
 FILE holds a JSON request (README: The request and response); '-' reads standard input. Flags build or
 override the request instead:
@@ -384,10 +384,10 @@ void print_validation(const llmsizer::ValidationReport& report) {
   for (const auto& r : report.rows) {
     if (!r.used) std::printf("  %s: %s\n", r.id.c_str(), r.excluded_reason.c_str());
   }
-  std::printf("\n%-10s %5s %5s %5s %9s %9s %12s %12s %8s\n", "kind", "rows", "used", "exact", "median", "p90",
+  std::printf("\n%-16s %5s %5s %5s %9s %9s %12s %12s %8s\n", "kind", "rows", "used", "exact", "median", "p90",
               "median exact", "p90 exact", "bias");
   for (const auto& s : report.summaries) {
-    std::printf("%-10s %5d %5d %5d %8.1f%% %8.1f%% %11.1f%% %11.1f%% %8s\n", s.kind.c_str(), s.rows, s.used, s.exact,
+    std::printf("%-16s %5d %5d %5d %8.1f%% %8.1f%% %11.1f%% %11.1f%% %8s\n", s.kind.c_str(), s.rows, s.used, s.exact,
                 100.0 * s.median_abs_error, 100.0 * s.p90_abs_error, 100.0 * s.median_abs_error_exact, 100.0 * s.p90_abs_error_exact,
                 percent(s.median_signed_error).c_str());
   }
@@ -418,7 +418,7 @@ void print_validation_markdown(const llmsizer::ValidationReport& report) {
   std::map<std::string, std::vector<double>> errors, exact_errors;
   std::map<std::string, int> reason_count;
   for (const auto& r : report.rows) {
-    if (r.kind == "serving") continue;  // its own tables below (per source id, per metric)
+    if (r.kind == "serving" || r.kind == "serving_external") continue;  // their own tables below (per source id, per metric)
     if (r.used) {
       if (!errors.count(r.source)) sources.push_back(r.source);
       errors[r.source].push_back(std::fabs(r.error));
@@ -574,11 +574,18 @@ int main(int argc, char** argv) {
       }
       kind = value;
     }
-    if (!kind.empty() && kind != "inference" && kind != "training" && kind != "file_size" && kind != "speed" && kind != "serving") {
-      std::cerr << "llmsizer: --kind: must be one of inference, training, file_size, speed, serving; got " << kind << "\n";
+    if (!kind.empty() && kind != "inference" && kind != "training" && kind != "file_size" && kind != "speed" && kind != "serving" &&
+        kind != "serving_external") {
+      std::cerr << "llmsizer: --kind: must be one of inference, training, file_size, speed, serving, serving_external; got " << kind << "\n";
       return kExitBadRequest;
     }
-    const llmsizer::ValidationReport report = llmsizer::run_validation(kind);
+    llmsizer::ValidationReport report = llmsizer::run_validation(kind);
+    if (kind == "serving") {
+      // --kind serving shows the other publishers' serving rows too, in their own summary.
+      llmsizer::ValidationReport external = llmsizer::run_validation("serving_external");
+      for (auto& row : external.rows) report.rows.push_back(std::move(row));
+      for (auto& summary : external.summaries) report.summaries.push_back(std::move(summary));
+    }
     const bool markdown = std::find(o.switches.begin(), o.switches.end(), "--markdown") != o.switches.end();
     if (o.json) std::cout << llmsizer::validation_report_json(report) << "\n";
     else if (markdown) print_validation_markdown(report);

@@ -32,7 +32,11 @@ constexpr double kGB = 1e9;
 
 /// The kinds of measurement, in report order (each a data/validation/<kind>.json file). Their
 /// accuracy gates live in the tests (tests/validation_test.cpp), not here.
-constexpr const char* kKinds[] = {"inference", "training", "file_size", "speed", "serving"};
+// serving_external: serving rows of publishers not in serving.json, mapped by the same rules and
+// reported apart (a check on data no input of the serving model was chosen from).
+constexpr const char* kKinds[] = {"inference", "training", "file_size", "speed", "serving", "serving_external"};
+
+bool is_serving_kind(const std::string& kind) { return kind == "serving" || kind == "serving_external"; }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -831,6 +835,13 @@ ServingModel serving_model(const std::string& name) {
             "heads, intermediate 18944, vocabulary 152,064), whose preset is used"};
   }
   if (contains(m, "gemma-3-4b-it")) return {"gemma-3-4b-it", "q4_0", "QAT Q4_0 GGUF file as weights q4_0"};
+  if (contains(m, "llama-3.3-70b")) return {"llama-3.3-70b-instruct", "", ""};
+  if (contains(m, "minimax m2.5")) return {"minimax-m2.5", "", ""};
+  if (contains(m, "nemotron nano 30b")) {
+    return {"nvidia-nemotron-3-nano-30b-a3b-bf16", "",
+            "\"Nemotron Nano 30B\" (30B total, 3B active, hybrid Mamba-Transformer MoE) as NVIDIA-Nemotron-3-Nano-30B-A3B, whose BF16 preset "
+            "holds the architecture (the row's precision is the weight format)"};
+  }
   if (contains(m, "mixtral 8x22b")) return {"mixtral-8x22b-v0.1", "", ""};
   if (contains(m, "mixtral 8x7b")) return {"mixtral-8x7b-v0.1", "", ""};
   if (contains(m, "mistral 7b")) return {"mistral-7b-v0.1", "", "\"Mistral 7B\" as Mistral-7B-v0.1 (v0.2/v0.3 differ in vocabulary and sliding window only)"};
@@ -868,6 +879,7 @@ std::string serving_hardware(const std::string& normalized, const std::string& p
     return present("nvidia-gh200");
   }
   if (g == "l40s") return present("nvidia-l40s");
+  if (g == "b200") return present("nvidia-b200");
   if (starts_with(g, "a100-80gb")) {
     if (contains(g, "not stated")) note = "A100 80GB form factor not stated: the SXM entry (2039 GB/s; the PCIe card has 1935 GB/s)";
     return present("nvidia-a100-80gb-sxm");
@@ -887,7 +899,7 @@ std::string serving_hardware(const std::string& normalized, const std::string& p
 /// The core's engine id of a serving row's engine text.
 std::string serving_engine(const std::string& text) {
   const std::string e = ascii_lower(text);
-  if (contains(e, "tensorrt")) return "tensorrt-llm";
+  if (contains(e, "tensorrt")) return "tensorrt-llm";  // also "NVIDIA NIM (TensorRT-LLM profile)"
   if (contains(e, "lmdeploy")) return "lmdeploy";
   if (contains(e, "sglang")) return "sglang";
   if (contains(e, "vllm")) return "vllm";
@@ -920,6 +932,12 @@ const ServingMetric kServingMetrics[] = {
     {"itl_mean_ms", "tpot_itl", "itl_ms", "mean", 1.0, "ms", "serving.itl_ms.mean"},
     {"itl_p50_ms", "tpot_itl", "itl_ms", "p50", 1.0, "ms", "serving.itl_ms.p50"},
     {"tpot_p50_ms", "tpot_itl", "tpot_ms", "p50", 1.0, "ms", "serving.tpot_ms.p50"},
+    {"itl_p99_ms", "tpot_itl", "itl_ms", "p99", 1.0, "ms", "serving.itl_ms.p99"},
+    // Pages that print "TTFT (ms)" or "TPOT (ms)" without saying mean or median (the benchmark tools
+    // print both): compared with the mean, and approximate.
+    {"ttft_ms_statistic_unspecified", "ttft", "ttft_ms", "mean", 1.0, "ms", "serving.ttft_ms.mean (the page does not say mean or median)"},
+    {"itl_ms_statistic_unspecified", "tpot_itl", "itl_ms", "mean", 1.0, "ms", "serving.itl_ms.mean (the page does not say mean or median)"},
+    {"tpot_ms_statistic_unspecified", "tpot_itl", "tpot_ms", "mean", 1.0, "ms", "serving.tpot_ms.mean (the page does not say mean or median)"},
     // LMDeploy profile_generation / profile_throughput: percentiles of the per-token latency (the
     // time between a request's successive tokens): the answer's inter-token latency percentiles.
     {"token_latency_p50_s", "tpot_itl", "itl_ms", "p50", 1e-3, "s", "serving.itl_ms.p50 / 1000 (LMDeploy per-token latency percentile)"},
@@ -928,14 +946,18 @@ const ServingMetric kServingMetrics[] = {
     // vLLM benchmark_latency.py times one llm.generate of the whole batch (every sequence starts at
     // once with the same lengths): the simulated duration. llama-batched-bench's T is the same.
     {"e2e_latency_s", "e2e", "duration_s", nullptr, 1.0, "s", "serving.duration_s (the batch's generate, all sequences started together)"},
+    {"batch_latency_mean_ms", "e2e", "duration_s", nullptr, 1e3, "ms", "serving.duration_s × 1000 (benchmark_latency's mean over its timed generates of the batch)"},
     {"total_time_s", "e2e", "duration_s", nullptr, 1.0, "s", "serving.duration_s (llama-batched-bench T = T_PP + T_TG)"},
 };
 
 /// The comparisons of one serving row (one per metric the answer has), or one excluded row.
-std::vector<ValidationRow> serving_rows(const json& r) {
-  ValidationRow row = row_for(r, "serving");
+/// `kind`: "serving" or "serving_external" (the same rules, reported apart).
+std::vector<ValidationRow> serving_rows(const json& r, const char* kind) {
+  ValidationRow row = row_for(r, kind);
   row.source_id = row.source;
   row.source = serving_source_url(string_at(r, "source_ref"));
+  // A row the data file itself leaves out (a model or setting the project cannot express) keeps its reason.
+  if (!string_at(r, "excluded_reason").empty()) return {excluded(row, string_at(r, "excluded_reason"))};
   const json& metrics = r.at("metrics");
   const std::string load = ascii_lower(string_at(r, "load_mode"));
   const std::string workload = ascii_lower(string_at(r, "workload"));
@@ -1063,6 +1085,11 @@ std::vector<ValidationRow> serving_rows(const json& r) {
     // Every request the benchmark sent (at most 30,000 here), uncapped: with fewer, the last wave of
     // a full batch would weigh differently (capping at 1,000 moved estimates by up to 30%).
     work["requests"] = requests;
+    if (requests == 0 && contains(load, "benchmark_throughput.py")) {
+      // vLLM benchmarks/benchmark_throughput.py: --num-prompts defaults to 1000 (the row does not say).
+      work["requests"] = 1000;
+      row.notes.push_back("number of prompts not stated: benchmark_throughput.py's default --num-prompts 1000");
+    }
   } else if (starts_with(load, "closed loop")) {
     // LMDeploy profile_throughput: `batch` threads (--concurrency); the v0.2.0 table's "batch" is
     // "the max batch size during inference", and v0.1.0a1's benchmark_<size>.sh sets max_batch_size
@@ -1070,6 +1097,14 @@ std::vector<ValidationRow> serving_rows(const json& r) {
     work["concurrency"] = concurrency;
     work["requests"] = requests;
     if (engine == "lmdeploy") serve["max_num_seqs"] = concurrency;
+    if (requests == 0 && concurrency > 0) {
+      // The page gives the concurrency but not how many requests were sent: ten per place in the
+      // loop (at least 100), so the closed loop runs well past its first wave. Approximate.
+      work["requests"] = std::max<std::int64_t>(100, 10 * concurrency);
+      row.approximate = true;
+      row.notes.push_back("request count not stated: " + std::to_string(work["requests"].get<std::int64_t>()) +
+                          " simulated (ten per place in the loop, at least 100)");
+    }
   } else if (contains(load, "request rate") && rate.is_number()) {
     work["request_rate"] = rate.get<double>();
     work["requests"] = requests;
@@ -1150,6 +1185,10 @@ std::vector<ValidationRow> serving_rows(const json& r) {
     c.quantity = metric->quantity;
     c.measured = value.get<double>();
     c.estimated = figure->get<double>() * metric->scale;
+    if (key.find("statistic_unspecified") != std::string::npos) {
+      c.approximate = true;
+      c.notes.push_back("the page does not say whether " + key.substr(0, key.find('_')) + " is a mean or a median: compared with the mean");
+    }
     if (key == "tokens_per_s_total_or_output_unspecified") {
       c.approximate = true;
       char text[200];
@@ -1256,14 +1295,14 @@ ValidationReport run_validation(const std::string& kind) {
       // Serving rows are simulations (tens of ms to ~0.5 s each, most of it the answer's curve):
       // they run on every core, each into its own slot, so the report is the same in any order.
       std::vector<std::vector<ValidationRow>> mapped(rows_json.size());
-      if (std::string(each) == "serving") {
+      if (is_serving_kind(each)) {
         std::atomic<std::size_t> next{0};
         auto work = [&]() {
           for (std::size_t i = next++; i < rows_json.size(); i = next++) {
             try {
-              mapped[i] = serving_rows(rows_json[i]);
+              mapped[i] = serving_rows(rows_json[i], each);
             } catch (const std::exception& e) {
-              ValidationRow failed = row_for(rows_json[i], "serving");
+              ValidationRow failed = row_for(rows_json[i], each);
               failed.source_id = failed.source;
               failed.source = serving_source_url(string_at(rows_json[i], "source_ref"));
               mapped[i] = {excluded(failed, std::string("mapping failed: ") + e.what())};
@@ -1376,15 +1415,18 @@ const ServingGroup kServingGroups[] = {
 
 std::string base_id(const std::string& id) { return id.substr(0, id.find('/')); }
 
-/// The serving file's `sources`: id → (url_or_path, description).
-std::map<std::string, std::pair<std::string, std::string>> serving_sources() {
+/// A serving file's `sources` (kind "serving" or "serving_external"): id → (where, description).
+std::map<std::string, std::pair<std::string, std::string>> serving_sources(const std::string& kind) {
   std::map<std::string, std::pair<std::string, std::string>> out;
-  const EmbeddedDocument* doc = find_validation_document("serving");
+  const EmbeddedDocument* doc = find_validation_document(kind);
   if (doc == nullptr) return out;
   const json data = json::parse(doc->json.begin(), doc->json.end());
   for (const auto& s : data.value("sources", json::array())) {
-    // Repository and file (the commits are in each row's source URL and in the file's sources).
-    out[string_at(s, "id")] = {string_at(s, "repo") + " " + string_at(s, "path"), string_at(s, "description")};
+    // Repository and file (the commits are in each row's source URL and in the file's sources); a
+    // web page (serving_external.json) by its publisher and URL.
+    const std::string where = string_at(s, "repo").empty() ? string_at(s, "publisher") + ", " + string_at(s, "url_or_path")
+                                                            : string_at(s, "repo") + " " + string_at(s, "path");
+    out[string_at(s, "id")] = {where, string_at(s, "description")};
   }
   return out;
 }
@@ -1435,14 +1477,18 @@ std::string speed_constants_derived_from(const std::string& source) {
   return "";
 }
 
-std::string serving_accuracy_markdown(const ValidationReport& report) {
+namespace {
+
+/// The serving tables of one kind: errors per metric group and per source, the worst rows, the rows
+/// left out. `intro` is the section's heading and first paragraph.
+std::string serving_kind_markdown(const ValidationReport& report, const std::string& kind, const std::string& intro) {
   std::vector<const ValidationRow*> used;
   std::vector<std::string> source_order, reason_order;
   std::map<std::string, int> reason_count;
   std::map<std::string, std::set<std::string>> data_rows, compared_rows;
   std::map<std::string, int> excluded_rows;
   for (const auto& r : report.rows) {
-    if (r.kind != "serving") continue;
+    if (r.kind != kind) continue;
     if (!data_rows.count(r.source_id)) source_order.push_back(r.source_id);
     data_rows[r.source_id].insert(base_id(r.id));
     if (r.used) {
@@ -1457,13 +1503,7 @@ std::string serving_accuracy_markdown(const ValidationReport& report) {
   if (data_rows.empty()) return "";
   std::string md;
   char line[1200];
-  md += "\n## Serving under load (data/validation/serving.json)\n\n"
-        "Each published row becomes one `task: \"serve\"` request (its model, precision, engine and version, GPU, layout, lengths and "
-        "load; mapping rules in data/validation/README.md) and every metric it printed that the answer has becomes its own comparison "
-        "(`<row id>/<metric>`). Targets of the serving work: output tokens/s median |error| <= 15% and p90 <= 35%; TTFT and TPOT/ITL "
-        "medians <= 25%. *exact*: without the approximate comparisons (a metric the row leaves ambiguous, total or output "
-        "tokens/s; ShareGPT's mean lengths simulated as uniform lengths around them). In the "
-        "table of kinds above, serving's rows count comparisons (one per metric) and excluded data rows.\n\n";
+  md += intro;
   md += "| metric | comparisons | median \\|error\\| | p90 \\|error\\| | bias | median (exact) | p90 (exact) |\n|---|---:|---:|---:|---:|---:|---:|\n";
   std::vector<double> all_abs;
   for (const auto& group : kServingGroups) {
@@ -1486,7 +1526,7 @@ std::string serving_accuracy_markdown(const ValidationReport& report) {
   md += line;
 
   // Per source.
-  const auto sources = serving_sources();
+  const auto sources = serving_sources(kind);
   md += "\n| source | data rows | rows compared | rows excluded | comparisons | output tokens/s median | TTFT median | TPOT/ITL median | "
         "e2e median | every metric: median | p90 | bias |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& source : source_order) {
@@ -1535,6 +1575,28 @@ std::string serving_accuracy_markdown(const ValidationReport& report) {
   return md;
 }
 
+}  // namespace
+
+std::string serving_accuracy_markdown(const ValidationReport& report) {
+  std::string md = serving_kind_markdown(
+      report, "serving",
+      "\n## Serving under load (data/validation/serving.json)\n\n"
+      "Each published row becomes one `task: \"serve\"` request (its model, precision, engine and version, GPU, layout, lengths and "
+      "load; mapping rules in data/validation/README.md) and every metric it printed that the answer has becomes its own comparison "
+      "(`<row id>/<metric>`). Targets of the serving work: output tokens/s median |error| <= 15% and p90 <= 35%; TTFT and TPOT/ITL "
+      "medians <= 25%. *exact*: without the approximate comparisons (a metric the row leaves ambiguous, total or output "
+      "tokens/s; ShareGPT's mean lengths simulated as uniform lengths around them). In the "
+      "table of kinds above, serving's rows count comparisons (one per metric) and excluded data rows.\n\n");
+  md += serving_kind_markdown(
+      report, "serving_external",
+      "\n## Serving under load, other publishers (data/validation/serving_external.json)\n\n"
+      "Published serving measurements of publishers whose tables are not in serving.json (NVIDIA's NIM docs, Vultr's B200 cookbook, "
+      "Oracle's OCI blog, vLLM's performance CI), mapped by the same rules and never used to choose an input of the serving model: "
+      "a model tuned to serving.json's tables would show it here. *exact*: without the approximate comparisons (a TTFT, TPOT or ITL "
+      "the page does not call mean or median, compared with the mean; a request count the page does not give).\n\n");
+  return md;
+}
+
 std::string leave_one_source_out_markdown(const ValidationReport& report) {
   std::string md;
   char line[1600];
@@ -1546,7 +1608,7 @@ std::string leave_one_source_out_markdown(const ValidationReport& report) {
   std::vector<std::string> serving_order;
   std::map<std::string, std::vector<double>> serving_all, serving_output;
   for (const auto& r : report.rows) {
-    if (r.kind != "serving") continue;
+    if (!is_serving_kind(r.kind)) continue;
     if (!serving_all.count(r.source_id)) serving_order.push_back(r.source_id);
     auto& all = serving_all[r.source_id];
     if (!r.used) continue;
@@ -1559,7 +1621,8 @@ std::string leave_one_source_out_markdown(const ValidationReport& report) {
           "microbenchmarks, the engines' code; core/include/llmsizer/serving.hpp), so leaving a source out changes nothing: the "
           "leave-one-source-out figure equals the in-sample one, and both columns are printed. Two inputs were chosen after "
           "seeing a source's errors (not fitted, but not blind either); the last column names them, and for those sources "
-          "the figure is not a clean leave-one-source-out one.\n\n"
+          "the figure is not a clean leave-one-source-out one. The sources of serving_external.json (other publishers) follow those "
+          "of serving.json.\n\n"
           "| source | comparisons | in-sample median | leave-one-source-out median | in-sample p90 | leave-one-source-out p90 | "
           "output tokens/s in-sample median | leave-one-source-out | constants derived from it |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n";
     for (const auto& source : serving_order) {

@@ -4,7 +4,8 @@
 /// mapped to an estimate request and compared with the quantity it measured — allocator peak
 /// (torch.cuda.max_memory_allocated) vs what nvidia-smi shows, per GPU vs summed over GPUs, GB vs
 /// GiB vs MiB as the source really meant. Each kind (inference, training, file_size, speed,
-/// serving) has its own row function in validate.cpp.
+/// serving) has its own row function in validate.cpp; serving_external (other publishers' serving
+/// pages) is mapped by serving's function and reported apart.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,7 +17,7 @@ namespace llmsizer {
 /// One measured row against its estimate.
 struct ValidationRow {
   std::string id;               ///< the row's id in data/validation/<kind>.json
-  std::string kind;             ///< "inference", "training", "file_size", "speed", "serving"
+  std::string kind;             ///< "inference", "training", "file_size", "speed", "serving", "serving_external"
   std::string source;           ///< where the number was published
   std::string source_id;        ///< serving: the id of the row's entry in the file's `sources` (one publisher's document)
   std::string metric;           ///< serving: the group of the compared figure ("output_throughput", "ttft", "tpot_itl", "e2e", ...)
@@ -56,7 +57,8 @@ struct ValidationReport {
 /// The validation data files (data/validation/<kind>.json), compiled into this library only.
 const EmbeddedDocument* validation_documents_begin();
 const EmbeddedDocument* validation_documents_end();
-/// The validation document of `kind` ("inference", "training", "file_size", "speed", "serving"), or nullptr.
+/// The validation document of `kind` ("inference", "training", "file_size", "speed", "serving",
+/// "serving_external"), or nullptr.
 const EmbeddedDocument* find_validation_document(std::string_view kind);
 
 /// Compares every embedded validation row of `kind` ("" = all kinds) with its estimate.
@@ -67,7 +69,8 @@ ValidationReport run_validation(const std::string& kind = "");
 std::string validation_report_json(const ValidationReport& report);
 
 /// The serving rows' report in Markdown (data/validation/ACCURACY.md): errors per metric group and per
-/// source, the worst rows, the rows left out and why. Empty when the report has no serving rows.
+/// source, the worst rows, the rows left out and why; serving.json's rows and serving_external.json's
+/// (other publishers) in sections of their own. Empty when the report has no serving rows.
 std::string serving_accuracy_markdown(const ValidationReport& report);
 
 /// Leave-one-source-out errors in Markdown, for speed and serving: per source, its rows' error when
