@@ -16,7 +16,7 @@ enum class Family {
   other,
   llama, mistral, mixtral, llama4,
   qwen2, qwen2_moe, qwen2_vl, qwen2_5_vl, qwen3, qwen3_moe, qwen3_next, qwen3_vl, qwen3_5,
-  gemma, gemma2, gemma3, gemma4,
+  gemma, gemma2, gemma3, gemma3n, gemma4,
   phi3, olmo2, olmo3,
   deepseek_v2, deepseek_v3, deepseek_v32, kimi_k2, glm4_moe, glm_moe_dsa,
   gpt_oss, minimax_m2, mimo_v2_flash, exaone4, cohere, cohere2, falcon,
@@ -204,6 +204,10 @@ inline constexpr FamilyTraits kFamilies[] = {
     // layer i slides when (i + 1) % sliding_window_pattern != 0); Gemma3TextConfig's defaults.
     family_rows::kGemma2On.named(Family::gemma3, {"gemma3_text", "gemma3"}).with_gguf("gemma3", true, LlamaCppGraph::gemma).with_sliding_cache()
         .with_qk_norm(QkNorm::per_head).with_windows(WindowLayers::pattern, 6).with_class_defaults(kGemma3TextDefaults),
+    // Gemma 3n (modeling_gemma3n.py Gemma3nTextAttention: q_norm, k_norm per head; the four Gemma
+    // norms; Gemma3nTextConfig tie_word_embeddings=True); its layer_types give the sliding layers.
+    family_rows::kGemma2On.named(Family::gemma3n, {"gemma3n_text", "gemma3n"}).with_qk_norm(QkNorm::per_head)
+        .with_windows(WindowLayers::pattern, 6),
     family_rows::kGemma2On.named(Family::gemma4, {"gemma4_text", "gemma4"}).with_qk_norm(QkNorm::per_head),
     family_rows::kDecoder.named(Family::phi3, {"phi3"}).with_gguf("phi3", true, LlamaCppGraph::phi3),
     // OLMo 2 and 3 normalise the whole projection (modeling_olmo2.py: RMSNorm(heads × head_dim)).
