@@ -338,7 +338,8 @@ TEST_CASE("Falcon-40B: 8 KV groups, a GELU MLP of 4 x hidden, two LayerNorms a l
   std::vector<Message> warnings;
   const ModelSpec m = model_from_hf_config(falcon_40b(), "config", warnings);
   CHECK(warnings.empty());  // every Falcon field is read or known
-  CHECK(m.model_type == "falcon");
+  CHECK(m.family == llmsizer::Family::falcon);
+  CHECK(m.model_type_name == "falcon");
   CHECK(m.num_kv_heads == 8);       // num_kv_heads with new_decoder_architecture (multi_query ignored)
   CHECK(m.head_dim == 64);          // 8192 / 128
   CHECK(m.intermediate_size == 32'768);  // ffn_hidden_size unset: 4 × hidden_size (FalconMLP)
@@ -387,7 +388,8 @@ TEST_CASE("Falcon's first configs (RefinedWeb, RefinedWebModel) size the same mo
                      {"parallel_attn", true}, {"bias", false}, {"vocab_size", 65024}};
   const ModelSpec a = model_from_hf_config(rw40, "config", warnings);
   const ModelSpec a_new = model_from_hf_config(falcon_40b(), "config", warnings);
-  CHECK(a.model_type == "falcon");
+  CHECK(a.family == llmsizer::Family::falcon);
+  CHECK(a.model_type_name == "falcon");  // RefinedWeb is reported as Falcon
   CHECK(a.num_kv_heads == 8);
   CHECK(a.norms_per_layer == 2);
   CHECK(count_params(a).total == count_params(a_new).total);

@@ -22,7 +22,7 @@ std::vector<GraphParams> shapes() {
   std::vector<GraphParams> out;
   {  // Qwen2.5-7B-Instruct: dense, GQA 28:4, qkv bias
     GraphParams g;
-    g.arch = "qwen2";
+    g.graph = llmsizer::LlamaCppGraph::llama;
     g.n_layer = 28;
     g.n_embd = 3584;
     g.n_head = 28;
@@ -36,7 +36,7 @@ std::vector<GraphParams> shapes() {
   }
   {  // Gemma-3-4B: five sliding-window layers to one global, QK norm
     GraphParams g;
-    g.arch = "gemma3";
+    g.graph = llmsizer::LlamaCppGraph::gemma;
     g.n_layer = 34;
     g.n_embd = 2560;
     g.n_head = 8;
@@ -50,7 +50,7 @@ std::vector<GraphParams> shapes() {
   }
   {  // gpt-oss-20b: sliding and full attention alternating, 32 experts, 4 used
     GraphParams g;
-    g.arch = "gpt-oss";
+    g.graph = llmsizer::LlamaCppGraph::openai_moe;
     g.n_layer = 24;
     g.n_embd = 2880;
     g.n_head = 64;
@@ -68,7 +68,7 @@ std::vector<GraphParams> shapes() {
   }
   {  // Qwen3-30B-A3B: 128 experts, 8 used, QK norm
     GraphParams g;
-    g.arch = "qwen3moe";
+    g.graph = llmsizer::LlamaCppGraph::llama;
     g.n_layer = 48;
     g.n_embd = 2048;
     g.n_head = 32;
@@ -85,7 +85,7 @@ std::vector<GraphParams> shapes() {
   }
   {  // DeepSeek-V2-Lite: MLA (kv_lora_rank 512), one dense layer first, 64 experts, 6 used, 2 shared
     GraphParams g;
-    g.arch = "deepseek2";
+    g.graph = llmsizer::LlamaCppGraph::deepseek2;
     g.n_layer = 27;
     g.n_embd = 2048;
     g.n_head = 16;
@@ -123,7 +123,7 @@ TEST_CASE("The shortened llama.cpp graph needs the bytes of the whole one", "[ll
             g.kv_size_swa = std::min<std::int64_t>(cells, 1536);
             g.n_tokens = tokens;
             g.n_outputs = seqs;
-            INFO(g.arch << " sequences " << seqs << " flash " << flash << " tokens " << tokens << " cells " << cells);
+            INFO("graph " << static_cast<int>(g.graph) << " sequences " << seqs << " flash " << flash << " tokens " << tokens << " cells " << cells);
             CHECK(llmsizer::llama_cpp_graph::compute_buffer_bytes(g) == llmsizer::llama_cpp_graph::compute_buffer_bytes_all_layers(g));
             CHECK(llmsizer::llama_cpp_graph::input_bytes(g) == llmsizer::llama_cpp_graph::input_bytes_all_layers(g));
           }

@@ -107,7 +107,7 @@ int run_gguf_plan(const std::string& data_path, const std::string& model_id, con
   const llmsizer::WeightFormat* format = llmsizer::find_weight_format(weights);
   if (format == nullptr) throw std::runtime_error("unknown weight format '" + weights + "'");
   const std::string arch = llmsizer::llama_cpp_architecture(m);
-  if (arch.empty()) throw std::runtime_error("no llama.cpp architecture is known for '" + m.model_type + "'");
+  if (arch.empty()) throw std::runtime_error("no llama.cpp architecture is known for '" + m.model_type_name + "'");
   json out;
   out["architecture"] = arch;
   out["vocab_size"] = m.vocab_size;

@@ -41,7 +41,7 @@ const TensorInfo* find(const std::vector<TensorInfo>& list, const std::string& n
 std::vector<TensorInfo> llama_cpp_tensor_infos(const ModelSpec& m) {
   const std::vector<TensorInfo> hf = model_tensors(m);
   if (!m.has_architecture() || m.params_override > 0) return hf;
-  const bool phi3 = m.model_type == "phi3";
+  const bool phi3 = m.family == Family::phi3;
   const bool mla = m.mla.kv_lora_rank > 0;
   std::vector<TensorInfo> out;
   out.reserve(hf.size() + static_cast<std::size_t>(m.num_layers));
@@ -76,7 +76,7 @@ std::vector<TensorInfo> llama_cpp_tensor_infos(const ModelSpec& m) {
       out.push_back({p + "exp_probs_b.bias", t.shape, t.tensor_class, t.layer});  // DeepSeek-V3 e_score_correction_bias
       continue;
     }
-    if (m.model_type == "gpt_oss" && t.name == p + "ffn_norm.weight") {
+    if (m.family == Family::gpt_oss && t.name == p + "ffn_norm.weight") {
       // src/models/openai-moe.cpp: the norm before the experts is LLM_TENSOR_ATTN_POST_NORM
       out.push_back({p + "post_attention_norm.weight", t.shape, t.tensor_class, t.layer});
       continue;
@@ -112,21 +112,7 @@ std::vector<GgufTensor> llama_cpp_tensors(const ModelSpec& m, const WeightFormat
   return out;
 }
 
-std::string llama_cpp_architecture(const ModelSpec& m) {
-  static const std::pair<std::string_view, std::string_view> kArch[] = {
-      {"llama", "llama"},       {"mistral", "llama"},      {"qwen2", "qwen2"},          {"qwen2_moe", "qwen2moe"},
-      {"qwen3", "qwen3"},       {"qwen3_moe", "qwen3moe"}, {"gemma", "gemma"},          {"gemma2", "gemma2"},
-      {"gemma3", "gemma3"},     {"gemma3_text", "gemma3"}, {"phi3", "phi3"},            {"olmo2", "olmo2"},
-      {"deepseek_v2", "deepseek2"}, {"deepseek_v3", "deepseek2"}, {"gpt_oss", "gpt-oss"}, {"mixtral", "llama"},
-      {"qwen3_next", "qwen3next"},
-      // Kimi-K2's config.json names DeepseekV3ForCausalLM, which convert_hf_to_gguf writes as deepseek2
-      {"kimi_k2", "deepseek2"},
-  };
-  for (const auto& [hf, gguf] : kArch) {
-    if (m.model_type == hf) return std::string(gguf);
-  }
-  return std::string();
-}
+std::string llama_cpp_architecture(const ModelSpec& m) { return std::string(family_traits(m.family).gguf_architecture); }
 
 namespace {
 
@@ -207,17 +193,19 @@ std::int64_t row_bytes(int type, std::int64_t elements) {
   return elements / t->block_elements * t->block_bytes;
 }
 
-/// Architectures whose sliding-window layers llama.cpp caches separately (llama_kv_cache_iswa):
-/// src/models/gemma2.cpp, gemma3.cpp, openai-moe.cpp set swa_type = LLAMA_SWA_TYPE_STANDARD.
-/// Phi-3 reads the window and switches it off (src/models/phi3.cpp: "Phi SWA is currently
-/// disabled", swa_type NONE); llama/qwen2/mistral do not read it.
-bool sliding_cache(const std::string& arch) { return arch == "gemma2" || arch == "gemma3" || arch == "gpt-oss"; }
+/// Whether llama.cpp caches the model's sliding-window layers separately (llama_kv_cache_iswa):
+/// src/models/gemma2.cpp, gemma3.cpp, openai-moe.cpp set swa_type = LLAMA_SWA_TYPE_STANDARD
+/// (architecture.hpp llama_cpp_sliding_cache). Phi-3 reads the window and switches it off
+/// (src/models/phi3.cpp: "Phi SWA is currently disabled", swa_type NONE); llama/qwen2/mistral do
+/// not read it.
+bool sliding_cache(const ModelSpec& m) { return family_traits(m.family).llama_cpp_sliding_cache; }
 
-llama_cpp_graph::GraphParams graph_params(const ModelSpec& m, const std::string& arch) {
+llama_cpp_graph::GraphParams graph_params(const ModelSpec& m) {
   llama_cpp_graph::GraphParams g;
-  // An architecture without its own graph here: the nearest one built (MLA models: deepseek2's
-  // K-only latent cache; others: llama's).
-  g.arch = llama_cpp_graph::graph_known(arch) ? arch : m.mla.kv_lora_rank > 0 ? "deepseek2" : "llama";
+  // A family without its own graph here: the nearest one built (MLA models: deepseek2's K-only
+  // latent cache; others: llama's).
+  const LlamaCppGraph own = family_traits(m.family).llama_cpp_graph;
+  g.graph = own != LlamaCppGraph::none ? own : m.mla.kv_lora_rank > 0 ? LlamaCppGraph::deepseek2 : LlamaCppGraph::llama;
   g.n_layer = m.num_layers;
   g.n_embd = m.hidden_size;
   g.n_head = m.num_attention_heads;
@@ -245,9 +233,9 @@ llama_cpp_graph::GraphParams graph_params(const ModelSpec& m, const std::string&
     g.exp_probs_b = m.moe.router_bias;
     g.expert_weights_norm = m.moe.router_bias;
   }
-  g.attn_logit_softcap = arch == "gemma2";
-  g.final_logit_softcap = arch == "gemma2";
-  const bool swa = sliding_cache(arch);
+  g.attn_logit_softcap = m.family == Family::gemma2;
+  g.final_logit_softcap = m.family == Family::gemma2;
+  const bool swa = sliding_cache(m);
   for (int il = 0; il < m.num_layers; ++il) g.is_swa.push_back(swa && m.mixer(il) == MixerKind::sliding_attention);
   return g;
 }
@@ -298,7 +286,6 @@ std::string llama_cpp_cache_type(const KvCacheFormat& format) {
 
 LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor>& tensors, const LlamaCppSettings& s) {
   LlamaCppMemory r;
-  const std::string arch = llama_cpp_architecture(m);
   const int n_layer = m.num_layers;
   const int type_k = cache_type_id(s.type_k, "kv_cache");
   const int type_v = cache_type_id(s.type_v, "kv_cache");
@@ -348,7 +335,7 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   const bool output_on_gpu = layer_on_gpu(n_layer);
 
   // --- KV cache (llama-model.cpp create_memory, llama-kv-cache.cpp, llama-kv-cache-iswa.cpp) ---
-  const bool swa = sliding_cache(arch);
+  const bool swa = sliding_cache(m);
   r.cells_full = r.n_ctx_seq;
   bool any_sliding = false;
   for (int il = 0; il < n_layer; ++il) any_sliding = any_sliding || (swa && m.mixer(il) == MixerKind::sliding_attention);
@@ -446,7 +433,7 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   r.output = m.vocab_size * n_seq * 4;
 
   // --- compute buffer (llama-context.cpp sched_reserve: pp, tg, pp graphs; the largest) -----
-  llama_cpp_graph::GraphParams g = graph_params(m, arch);
+  llama_cpp_graph::GraphParams g = graph_params(m);
   g.n_seqs = n_seq;
   g.n_stream = r.n_stream;
   g.kv_unified = s.kv_unified;
@@ -477,7 +464,7 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   }
 
   if (m.sliding_window > 0 && !swa) {
-    r.notes.push_back(Message(arch == "phi3" ? "note.llama_cpp.phi3_window_off" : "note.llama_cpp.window_unused"));
+    r.notes.push_back(Message(m.family == Family::phi3 ? "note.llama_cpp.phi3_window_off" : "note.llama_cpp.window_unused"));
   }
   if (r.cells_sliding > 0) {
     r.notes.push_back(Message("note.llama_cpp.sliding_cells").grouped("cells", r.cells_sliding).integer("window", m.sliding_window).integer("ubatch", r.n_ubatch));

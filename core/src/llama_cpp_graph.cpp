@@ -944,21 +944,18 @@ Tensor* Builder::graph_gpt_oss() {
 }
 
 Tensor* Builder::build() {
-  const std::string& a = p_.arch;
-  if (a == "llama" || a == "qwen2" || a == "qwen3" || a == "qwen3moe") return graph_llama_qwen();
-  if (a == "gemma2" || a == "gemma3") return graph_gemma();
-  if (a == "phi3") return graph_phi3();
-  if (a == "deepseek2") return graph_deepseek2();
-  if (a == "gpt-oss") return graph_gpt_oss();
-  throw std::invalid_argument("no llama.cpp graph for architecture " + a);
+  switch (p_.graph) {
+    case LlamaCppGraph::llama: return graph_llama_qwen();
+    case LlamaCppGraph::gemma: return graph_gemma();
+    case LlamaCppGraph::phi3: return graph_phi3();
+    case LlamaCppGraph::deepseek2: return graph_deepseek2();
+    case LlamaCppGraph::openai_moe: return graph_gpt_oss();
+    case LlamaCppGraph::none: break;
+  }
+  throw std::invalid_argument("no llama.cpp graph builder chosen");
 }
 
 }  // namespace
-
-bool graph_known(const std::string& arch) {
-  return arch == "llama" || arch == "qwen2" || arch == "qwen3" || arch == "qwen3moe" || arch == "gemma2" || arch == "gemma3" ||
-         arch == "phi3" || arch == "deepseek2" || arch == "gpt-oss";
-}
 
 std::int64_t compute_buffer_bytes_all_layers(const GraphParams& params) {
   Ctx ctx;

@@ -11,12 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "llmsizer/architecture.hpp"
+
 namespace llmsizer::llama_cpp_graph {
 
 /// The model and micro-batch one graph is built for (names as in llama.cpp's llama_hparams and
 /// llama_cparams).
 struct GraphParams {
-  std::string arch;  ///< llama.cpp architecture: llama, qwen2, qwen3, qwen3moe, gemma2, gemma3, phi3, deepseek2, gpt-oss
+  LlamaCppGraph graph = LlamaCppGraph::llama;  ///< the architecture's graph builder (architecture.hpp)
   int n_layer = 0;
   std::int64_t n_embd = 0;
   std::int64_t n_head = 0;
@@ -72,8 +74,5 @@ std::int64_t compute_buffer_bytes_all_layers(const GraphParams& params);
 std::int64_t input_bytes(const GraphParams& params);
 /// The same from the graph of every layer (the reference input_bytes is checked against).
 std::int64_t input_bytes_all_layers(const GraphParams& params);
-
-/// The architectures whose graph is built here.
-bool graph_known(const std::string& arch);
 
 }  // namespace llmsizer::llama_cpp_graph

@@ -192,8 +192,8 @@ constexpr int kTransformersLlamaRopePerCall = 438;
 /// LlamaRotaryEmbedding, whose __init__ calls _set_cos_sin_cache(seq_len=max_position_embeddings,
 /// dtype=torch.get_default_dtype()) and registers cos_cached and sin_cached (modeling_llama.py, 4.31-4.37).
 bool rope_table_per_layer(const ModelSpec& m, int version) {
-  if (m.model_type == "llama") return version < kTransformersLlamaRopePerCall;
-  return m.model_type == "qwen2" || m.model_type == "qwen2_moe" || m.model_type == "mistral" || m.model_type == "mixtral";
+  if (m.family == Family::llama) return version < kTransformersLlamaRopePerCall;
+  return m.family == Family::qwen2 || m.family == Family::qwen2_moe || m.family == Family::mistral || m.family == Family::mixtral;
 }
 
 /// Largest quantized linear layer, in weights (in_features × out_features) on this device.
@@ -727,7 +727,7 @@ bool allocator_replay_applies(const ModelSpec& m, const InferenceSettings& s) {
   // quantized kernels with buffers of their own; eager attention only (SDPA and FlashAttention
   // never materialize the scores whose cached segments fragment).
   if (s.engine != Engine::transformers || s.flash_attention || s.gpus < 1) return false;  // before the names' compares
-  const bool llama_shaped = m.model_type == "llama" || m.model_type == "mistral" || m.model_type == "qwen2";
+  const bool llama_shaped = m.family == Family::llama || m.family == Family::mistral || m.family == Family::qwen2;
   return m.has_architecture() && llama_shaped &&
          m.moe.num_experts == 0 && m.mla.kv_lora_rank == 0 && s.weights != nullptr && s.weights->scheme == QuantScheme::plain &&
          m.num_attention_heads > 0 && m.head_dim > 0;

@@ -369,9 +369,9 @@ ModelCounts count_model(const ModelSpec& m) {
 std::int64_t image_tokens(const ModelSpec& m, int width, int height) {
   const VisionSpec& v = m.vision;
   if (v.params <= 0 || width <= 0 || height <= 0) return 0;
-  if (v.tokens_per_image > 0 && m.model_type != "llama4_text") return v.tokens_per_image;
+  if (v.tokens_per_image > 0 && m.family != Family::llama4) return v.tokens_per_image;
   using detail::ceil_div;
-  if (m.model_type == "llama4_text" && v.default_image_size > 0) {
+  if (m.family == Family::llama4 && v.default_image_size > 0) {
     // Llama 4 (processing_llama4.py): the image is cut into tiles of 336 pixels (at most 16), each
     // tile 144 tokens (24 × 24 patches after a 2 × 2 pixel shuffle); more than one tile adds a
     // global thumbnail tile.

@@ -166,7 +166,7 @@ class GgufMixer {
     n_gqa_ = m.num_kv_heads > 0 ? m.num_attention_heads / m.num_kv_heads : 1;
     n_expert_ = m.moe.num_experts;
     // LLM_TYPE_70B (llama-model.cpp): Llama with 80 layers and GQA, Qwen2 with 80 layers.
-    is_70b_ = m.num_layers == 80 && ((m.model_type == "llama" && n_gqa_ > 1) || m.model_type == "qwen2");
+    is_70b_ = m.num_layers == 80 && ((m.family == Family::llama && n_gqa_ > 1) || m.family == Family::qwen2);
     // Files that need an importance matrix are made with one (llama-quant.cpp
     // tensor_requires_imatrix), which changes a few choices (has_imatrix).
     has_imatrix_ = is(F::IQ1_S, F::IQ1_M, F::IQ2_XXS, F::IQ2_XS, F::IQ2_S, F::IQ2_M, F::IQ3_XXS, F::IQ3_XS, F::Q2_K_S);

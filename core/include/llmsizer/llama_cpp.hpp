@@ -29,9 +29,9 @@ namespace llmsizer {
  *  a separate mmproj file). */
 std::vector<TensorInfo> llama_cpp_tensor_infos(const ModelSpec& model);
 
-/** llama.cpp's `general.architecture` for the model's Hugging Face model_type (src/llama-arch.cpp
- *  LLM_ARCH_NAMES): "llama", "qwen2", "qwen3", "qwen3moe", "gemma2", "gemma3", "phi3",
- *  "deepseek2", "gpt-oss", ...; empty when not known here. */
+/** llama.cpp's `general.architecture` for the model's family (architecture.hpp, from
+ *  src/llama-arch.cpp LLM_ARCH_NAMES): "llama", "qwen2", "qwen3", "qwen3moe", "gemma2", "gemma3",
+ *  "phi3", "deepseek2", "gpt-oss", ...; empty when not known here. */
 std::string llama_cpp_architecture(const ModelSpec& model);
 
 /// One weight tensor as a GGUF file stores it.

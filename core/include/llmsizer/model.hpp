@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "llmsizer/architecture.hpp"
 #include "llmsizer/message.hpp"
 
 namespace llmsizer {
@@ -129,7 +130,8 @@ struct ModelSpec {
   std::string id;                  ///< preset id or "custom"
   std::string name;                ///< human name
   std::string hf_repo;             ///< a preset's Hugging Face repository (its `hf_repo`), for launch commands; empty otherwise
-  std::string model_type;          ///< Hugging Face `model_type` (qwen2, llama, gemma3_text, ...)
+  Family family = Family::other;   ///< the architecture's row in kFamilies (architecture.hpp)
+  std::string model_type_name;     ///< the config's `model_type` as given (qwen2, gemma3_text, ...), for display only
   std::int64_t hidden_size = 0;
   int num_layers = 0;
   int num_attention_heads = 0;

@@ -6,7 +6,7 @@
 #include <set>
 #include <string_view>
 
-#include "llmsizer/ascii.hpp"
+#include "llmsizer/architecture.hpp"
 #include "llmsizer/error.hpp"
 
 namespace llmsizer {
@@ -102,24 +102,23 @@ std::string read_string(const json& cfg, std::string_view key) {
   return (it != cfg.end() && it->is_string()) ? it->get<std::string>() : std::string();
 }
 
-/// transformers' Gemma3TextConfig defaults (configuration_gemma3.py, transformers 4.50): published
-/// Gemma 3 configs list in `text_config` only the values that differ from these.
-json gemma3_text_defaults() {
-  return json{{"vocab_size", 262208},       {"hidden_size", 2304},          {"intermediate_size", 9216},
-              {"num_hidden_layers", 26},     {"num_attention_heads", 8},     {"num_key_value_heads", 4},
-              {"head_dim", 256},             {"max_position_embeddings", 131072}, {"sliding_window", 4096},
-              {"sliding_window_pattern", 6}, {"tie_word_embeddings", true}};
+/// A family's class defaults (architecture.hpp ClassDefault) as config values.
+json class_defaults(const FamilyTraits& family) {
+  json out = json::object();
+  for (std::size_t i = 0; i < family.class_default_count; ++i) {
+    const ClassDefault& d = family.class_defaults[i];
+    out[std::string(d.key)] = d.boolean ? json(d.value != 0) : json(d.value);
+  }
+  return out;
 }
-
-bool is_falcon(std::string_view type) { return type == "falcon" || type == "RefinedWeb" || type == "RefinedWebModel"; }
 
 /// A Falcon config in the field names the rest of the import reads. transformers' FalconConfig
 /// (configuration_falcon.py): hidden_size (or the legacy n_embed), num_hidden_layers,
-/// num_attention_heads, num_kv_heads, multi_query, new_decoder_architecture, ffn_hidden_size
-/// (None: 4 × hidden_size, FalconMLP), max_position_embeddings 2048 by default. The first configs
-/// (model_type "RefinedWeb" for 40B, "RefinedWebModel" for 7B, remote-code RWConfig) say n_layer,
-/// n_head and n_head_kv; NeMo's convert_falcon_hf_to_nemo.py load_falcon_config maps RefinedWeb
-/// to the new decoder architecture with n_head_kv KV heads and RefinedWebModel to the old one.
+/// num_attention_heads, num_kv_heads, multi_query, new_decoder_architecture, ffn_hidden_size; its
+/// defaults are architecture.hpp FalconDefaults. The first configs (model_type "RefinedWeb" for
+/// 40B, "RefinedWebModel" for 7B, remote-code RWConfig) say n_layer, n_head and n_head_kv; NeMo's
+/// convert_falcon_hf_to_nemo.py load_falcon_config maps RefinedWeb to the new decoder
+/// architecture with n_head_kv KV heads and RefinedWebModel to the old one.
 /// KV heads (FalconAttention, and NeMo's num_query_groups): num_kv_heads with the new decoder
 /// architecture (multi_query is then ignored), 1 with multi_query, else one per query head.
 json falcon_config(const json& cfg, const std::string& prefix) {
@@ -132,15 +131,15 @@ json falcon_config(const json& cfg, const std::string& prefix) {
   rename("n_layer", "num_hidden_layers");
   rename("n_head", "num_attention_heads");
   rename("n_head_kv", "num_kv_heads");
-  const bool new_arch = read_bool(cfg, "new_decoder_architecture", type == "RefinedWeb");
+  const bool new_arch = read_bool(cfg, "new_decoder_architecture", type == FalconDefaults::new_decoder_model_type);
   out["new_decoder_architecture"] = new_arch;
   const std::int64_t heads = read_int(out, "num_attention_heads", prefix, true, 1, 100'000);
   const std::int64_t kv = new_arch ? read_int(out, "num_kv_heads", prefix, false, 1, 100'000, heads)
                                    : (read_bool(cfg, "multi_query", true) ? 1 : heads);
   out["num_key_value_heads"] = kv;
   const std::int64_t hidden = read_int(out, "hidden_size", prefix, true, 1, 1'000'000);
-  out["intermediate_size"] = read_int(cfg, "ffn_hidden_size", prefix, false, 1, 100'000'000, 4 * hidden);
-  if (!out.contains("max_position_embeddings")) out["max_position_embeddings"] = 2048;
+  out["intermediate_size"] = read_int(cfg, "ffn_hidden_size", prefix, false, 1, 100'000'000, FalconDefaults::mlp_width_per_hidden * hidden);
+  if (!out.contains("max_position_embeddings")) out["max_position_embeddings"] = FalconDefaults::max_position_embeddings;
   return out;
 }
 
@@ -350,8 +349,13 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   const json* cfg_ptr = multimodal ? &outer["text_config"] : &outer;
   const std::string prefix = multimodal ? prefix_in + ".text_config" : prefix_in;
   const std::string inner_type = read_string(*cfg_ptr, "model_type");
-  if (outer_type == "gemma3" || outer_type == "gemma3_text" || inner_type == "gemma3_text") {
-    merged = gemma3_text_defaults();
+  const std::string& type_name = inner_type.empty() ? outer_type : inner_type;
+  const Family outer_family = family_for_model_type(outer_type);
+  const FamilyTraits& family = family_traits(family_for_model_type(type_name));
+  // Class defaults (Gemma 3's text config) where the decoder's or the wrapper's family has them.
+  const FamilyTraits& defaults_family = family.class_default_count > 0 ? family : family_traits(outer_family);
+  if (defaults_family.class_default_count > 0) {
+    merged = class_defaults(defaults_family);
     std::vector<std::string> filled;
     for (auto it = merged.begin(); it != merged.end(); ++it) {
       if (!cfg_ptr->contains(it.key())) filled.push_back(it.key() + " " + it.value().dump());
@@ -363,17 +367,15 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       warnings.push_back(Message("warning.config.gemma3_defaults").text("fields", list));
     }
     cfg_ptr = &merged;
-  } else if (is_falcon(inner_type.empty() ? outer_type : inner_type)) {
+  } else if (family.family == Family::falcon) {
     merged = falcon_config(*cfg_ptr, prefix);
     cfg_ptr = &merged;
   }
   const json& cfg = *cfg_ptr;
 
   ModelSpec m;
-  m.model_type = inner_type.empty() ? outer_type : inner_type;
-  const bool falcon = is_falcon(m.model_type);
-  if (falcon) m.model_type = "falcon";  // RefinedWeb / RefinedWebModel: the same architecture
-  const std::string& type = m.model_type;
+  m.family = family.family;
+  m.model_type_name = family.one_name ? std::string(family.model_types[0]) : type_name;
 
   constexpr std::int64_t kMaxWidth = 1'000'000;
   m.hidden_size = read_int(cfg, "hidden_size", prefix, true, 1, kMaxWidth);
@@ -405,55 +407,35 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       if (kind == "yarn") m.rope_scaling_original_tokens = read_int(rope, "original_max_position_embeddings", prefix + ".rope_scaling", false, 1, 1'000'000'000, 0);
     }
   }
-  // Gemma configs tie the output head to the embedding unless they say otherwise (GemmaConfig,
-  // Gemma2Config, Gemma3TextConfig: tie_word_embeddings=True); Llama, Mistral, Qwen, Phi-3,
-  // DeepSeek, gpt-oss and Jamba config classes default to untied.
-  // Cohere and Cohere2 (CohereConfig, Cohere2Config: tie_word_embeddings=True) tie as well, and so
-  // does Falcon: FalconConfig leaves tie_word_embeddings to PretrainedConfig (True) and
-  // FalconForCausalLM ties lm_head.weight (_tied_weights_keys).
-  const bool gemma = starts_with(type, "gemma");
-  const bool tied_by_default = gemma || type == "cohere" || type == "cohere2" || falcon;
-  m.tie_word_embeddings = read_bool(cfg, "tie_word_embeddings", read_bool(outer, "tie_word_embeddings", tied_by_default));
-  m.embedding_scaled = gemma;  // GemmaModel: hidden_states * sqrt(hidden_size)
-
-  // Biases by model family: Qwen1.5/2/2.5 (model_type qwen2, qwen2_moe) put biases on q, k, v
-  // (modeling_qwen2.py: q_proj bias=True, o_proj bias=False); Llama-style configs say
-  // `attention_bias` (q, k, v and o: gpt-oss sets it) and `mlp_bias`.
-  if (type == "qwen2" || type == "qwen2_moe" || type == "qwen2_vl" || type == "qwen2_5_vl" || type == "qwen2_5_vl_text") {
-    m.qkv_bias = true;
-  } else if (type == "glm4_moe") {
-    // GLM-4.5 (modeling_glm4_moe.py Glm4MoeAttention): attention_bias on q, k, v; o_proj has none.
-    m.qkv_bias = read_bool(cfg, "attention_bias", false);
-  } else if (read_bool(cfg, "attention_bias", false) || read_bool(cfg, "bias", false)) {
-    m.qkv_bias = true;
-    m.o_bias = true;
+  // What the family's config class leaves unsaid comes from its row (architecture.hpp): the tie
+  // default, the scaled embedding, biases, QK-norm, the attention's gate and sinks, the MLP kind
+  // and the norms; the config's own fields decide where the row says so.
+  m.tie_word_embeddings = read_bool(cfg, "tie_word_embeddings", read_bool(outer, "tie_word_embeddings", family.tie_word_embeddings));
+  m.embedding_scaled = family.embedding_scaled;
+  switch (family.attention_bias) {
+    case AttentionBias::qkv: m.qkv_bias = true; break;
+    case AttentionBias::qkv_from_config: m.qkv_bias = read_bool(cfg, "attention_bias", false); break;
+    case AttentionBias::from_config:
+      // `attention_bias` (q, k, v and o: gpt-oss sets it), Falcon's `bias`.
+      m.qkv_bias = m.o_bias = read_bool(cfg, "attention_bias", false) || read_bool(cfg, "bias", false);
+      break;
   }
   m.mlp_bias = read_bool(cfg, "mlp_bias", false);
-  // QK-norm: Qwen3 (incl. MoE and Next), Gemma 3 and EXAONE 4 (modeling_exaone4.py q_norm,
-  // k_norm) normalise each head (RMSNorm(head_dim));
-  // OLMo 2 normalises the whole projection (modeling_olmo2.py: RMSNorm(heads × head_dim)).
-  // Llama 4's use_qk_norm is an L2 norm without weights (modeling_llama4.py Llama4TextL2Norm).
-  // OLMo 3, MiniMax-M2 (qk_norm_type "per_layer") and Command R+ (LayerNorm over heads × head_dim)
-  // also normalise the whole projection.
-  m.qk_norm = starts_with(type, "qwen3") || starts_with(type, "gemma3") || starts_with(type, "gemma4") || starts_with(type, "olmo") ||
-              type == "exaone4" ||
-              ((read_bool(cfg, "use_qk_norm", false) || read_bool(cfg, "qk_layernorm", false)) && type != "llama4_text");
-  m.qk_norm_full_width = starts_with(type, "olmo2") || starts_with(type, "olmo3") || type == "minimax_m2" || type == "cohere";
-  m.attention_output_gate = type == "qwen3_next" || read_bool(cfg, "attn_output_gate", false);
-  m.attention_sinks = type == "gpt_oss";
-  if (starts_with(type, "gemma2") || starts_with(type, "gemma3") || starts_with(type, "gemma4")) m.norms_per_layer = 4;
-  // Cohere and Cohere2 (Command R, R7B, A) run attention and MLP in parallel off one LayerNorm;
-  // Nemotron-H layers hold one mixer (Mamba-2, attention, MLP or MoE) behind one norm.
-  if (type == "cohere" || type == "cohere2" || type == "nemotron_h") m.norms_per_layer = 1;
-  if (type == "cohere2") m.norm_has_bias = read_bool(cfg, "layer_norm_bias", false);
-  if (falcon) {
-    // Falcon (modeling_falcon.py FalconDecoderLayer, FalconMLP): LayerNorms (weight and bias); a
-    // GELU MLP of dense_h_to_4h and dense_4h_to_h; `bias` on query_key_value, dense and both MLP
+  const bool qk_norm_in_config = read_bool(cfg, "use_qk_norm", false) || read_bool(cfg, "qk_layernorm", false);
+  m.qk_norm = family.qk_norm == QkNorm::per_head || family.qk_norm == QkNorm::full_width ||
+              (qk_norm_in_config && family.qk_norm != QkNorm::weightless);
+  m.qk_norm_full_width = family.qk_norm == QkNorm::full_width || family.qk_norm == QkNorm::from_config_full_width;
+  m.attention_output_gate = family.attention_output_gate || read_bool(cfg, "attn_output_gate", false);
+  m.attention_sinks = family.attention_sinks;
+  m.gated_mlp = family.gated_mlp;
+  m.norms_per_layer = family.norms_per_layer;
+  if (family.norm_bias == NormBias::from_config) m.norm_has_bias = read_bool(cfg, "layer_norm_bias", false);
+  if (family.norm_bias == NormBias::always) m.norm_has_bias = true;
+  if (m.family == Family::falcon) {
+    // Falcon (modeling_falcon.py FalconDecoderLayer): `bias` on query_key_value, dense and both MLP
     // linears. Norms: ln_attn and ln_mlp with the new decoder architecture (num_ln_in_parallel_attn,
     // 2 by default there), one input_layernorm for parallel attention without it, and
     // input_layernorm + post_attention_layernorm for sequential attention.
-    m.gated_mlp = false;
-    m.norm_has_bias = true;
     m.mlp_bias = read_bool(cfg, "bias", false);
     const bool parallel = read_bool(cfg, "parallel_attn", true);
     const bool new_arch = read_bool(cfg, "new_decoder_architecture", false);
@@ -464,8 +446,8 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   // Sliding-window attention. Qwen2/Qwen3 configs carry `sliding_window` but only use it when
   // `use_sliding_window` is true, and then only from layer `max_window_layers` on
   // (configuration_qwen2.py layer_types); Mistral v0.1 and Phi-3 apply it to every layer.
-  const bool qwen = starts_with(type, "qwen");
-  const bool sliding_enabled = read_bool(cfg, "use_sliding_window", !qwen);
+  const bool qwen_windows = family.window_layers == WindowLayers::from_max_window_layers;
+  const bool sliding_enabled = read_bool(cfg, "use_sliding_window", !qwen_windows);
   const std::int64_t window = read_int(cfg, "sliding_window", prefix, false, 1, 1'000'000'000, 0);
   if (sliding_enabled && window > 0) m.sliding_window = static_cast<int>(window);
 
@@ -482,30 +464,26 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       else if (name == "mamba") m.layer_mixers.push_back(MixerKind::ssm);
       else m.layer_mixers.push_back(MixerKind::full_attention);
     }
-  } else if (starts_with(type, "gemma2") && m.sliding_window > 0) {
+  } else if (family.window_layers == WindowLayers::alternating && m.sliding_window > 0) {
     // Gemma 2 alternates, local first: layer i slides when i is even (modeling_gemma2.py is_sliding).
     for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back(i % 2 == 0 ? MixerKind::sliding_attention : MixerKind::full_attention);
-  } else if (starts_with(type, "gemma3") && m.sliding_window > 0) {
-    // Gemma 3: 5 local layers then 1 global (configuration_gemma3.py: layer i slides when
-    // (i + 1) % sliding_window_pattern != 0; newer configs name it _sliding_window_pattern).
+  } else if (family.window_layers == WindowLayers::pattern && m.sliding_window > 0) {
+    // Gemma 3, Cohere2: layer i slides when (i + 1) % sliding_window_pattern != 0 (newer Gemma 3
+    // configs name it _sliding_window_pattern); the period's default is the family's.
     std::int64_t pattern = read_int(cfg, "sliding_window_pattern", prefix, false, 1, 10'000, 0);
-    if (pattern == 0) pattern = read_int(cfg, "_sliding_window_pattern", prefix, false, 1, 10'000, 6);
+    if (pattern == 0) pattern = read_int(cfg, "_sliding_window_pattern", prefix, false, 1, 10'000, family.window_pattern);
     for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back((i + 1) % pattern != 0 ? MixerKind::sliding_attention : MixerKind::full_attention);
   } else if (cfg.contains("full_attention_interval")) {
     // Qwen3-Next: every `full_attention_interval`-th layer is full attention, the rest linear.
     const std::int64_t interval = read_int(cfg, "full_attention_interval", prefix, false, 1, 10'000, 4);
     for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back((i + 1) % interval == 0 ? MixerKind::full_attention : MixerKind::linear_attention);
-  } else if (type == "cohere2" && m.sliding_window > 0) {
-    // Cohere2 (modeling_cohere2.py): layer i slides unless (i + 1) % sliding_window_pattern == 0.
-    const std::int64_t pattern = read_int(cfg, "sliding_window_pattern", prefix, false, 1, 10'000, 4);
-    for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back((i + 1) % pattern != 0 ? MixerKind::sliding_attention : MixerKind::full_attention);
-  } else if (type == "jamba") {
+  } else if (m.family == Family::jamba) {
     // Jamba (configuration_jamba.py): layer i is attention when i % attn_layer_period ==
     // attn_layer_offset, else a Mamba layer.
     const std::int64_t period = read_int(cfg, "attn_layer_period", prefix, false, 1, 10'000, 8);
     const std::int64_t offset = read_int(cfg, "attn_layer_offset", prefix, false, 0, 10'000, 4);
     for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back(i % period == offset ? MixerKind::full_attention : MixerKind::ssm);
-  } else if (qwen && m.sliding_window > 0) {
+  } else if (qwen_windows && m.sliding_window > 0) {
     const std::int64_t first = read_int(cfg, "max_window_layers", prefix, false, 0, 10'000, m.num_layers);
     for (int i = 0; i < m.num_layers; ++i) m.layer_mixers.push_back(i >= first ? MixerKind::sliding_attention : MixerKind::full_attention);
   }
@@ -521,7 +499,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   m.recurrent.linear_conv_kernel_dim = static_cast<int>(read_int(cfg, "linear_conv_kernel_dim", prefix, false, 0, 1'000));
 
   // Mamba layers (Jamba): d_inner = mamba_expand × hidden; mamba_dt_rank "auto" = ⌈hidden / 16⌉.
-  if (type == "jamba") {
+  if (m.family == Family::jamba) {
     auto& r = m.recurrent;
     r.mamba_d_inner = read_int(cfg, "mamba_expand", prefix, false, 1, 100, 2) * m.hidden_size;
     r.mamba_d_state = static_cast<int>(read_int(cfg, "mamba_d_state", prefix, false, 1, 100'000, 16));
@@ -551,7 +529,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   if (experts == 0) experts = read_int(cfg, "num_experts", prefix, false, 0, 1'000'000);
   if (experts == 0) experts = read_int(cfg, "n_routed_experts", prefix, false, 0, 1'000'000);
   if (experts == 1) experts = 0;  // Jamba-style configs with one "expert" are dense
-  const bool per_layer_widths = type == "nemotron-nas";  // widths come from block_configs
+  const bool per_layer_widths = m.family == Family::nemotron_nas;  // widths come from block_configs
   const std::int64_t dense_width = read_int(cfg, "intermediate_size", prefix, experts == 0 && !per_layer_widths, 1, 100'000'000, 0);
   m.intermediate_size = dense_width;
   if (experts > 0) {
@@ -581,7 +559,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       m.moe.shared_expert_gate = true;
     }
     m.moe.first_dense_layers = static_cast<int>(read_int(cfg, "first_k_dense_replace", prefix, false, 0, 10'000));
-    if (type == "jamba") {
+    if (m.family == Family::jamba) {
       // Jamba: layer i is MoE when i % expert_layer_period == expert_layer_offset.
       m.moe.moe_layer_period = static_cast<int>(read_int(cfg, "expert_layer_period", prefix, false, 1, 10'000, 2));
       m.moe.moe_layer_offset = static_cast<int>(read_int(cfg, "expert_layer_offset", prefix, false, 0, 10'000, 1));
@@ -605,17 +583,8 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
         m.moe.dense_layers.push_back(static_cast<int>(v.get<std::int64_t>()));
       }
     }
-    // gate.e_score_correction_bias of noaux_tc routing (modeling_deepseek.py, V3 only; the same
-    // router in Kimi K2, DeepSeek-V3.2, GLM-4.5/5, MiniMax-M2, MiMo-V2-Flash, Nemotron-H MoE).
-    if (type == "deepseek_v3" || type == "deepseek_v32" || type == "kimi_k2" || type == "glm4_moe" ||
-        type == "glm_moe_dsa" || type == "minimax_m2" || type == "mimo_v2_flash" || type == "nemotron_h") {
-      m.moe.router_bias = true;
-    }
-    if (type == "gpt_oss") {
-      // GptOssTopKRouter: weight + bias; GptOssExperts: gate_up_proj(+bias), down_proj(+bias).
-      m.moe.router_bias = true;
-      m.moe.expert_bias = true;
-    }
+    m.moe.router_bias = family.moe_router_bias;
+    m.moe.expert_bias = family.moe_expert_bias;
   }
   if (m.moe.num_experts == 0 && m.intermediate_size == 0 && !per_layer_widths) {
     throw InputError(prefix + ".intermediate_size", Message("error.config.intermediate_size_required"));
@@ -625,10 +594,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   // ---------------------------------------------------------------------------------------------
   // Layer structures of single families, which the generic fields above cannot express.
 
-  // DeepSeek-V3 and V3.2 checkpoints copy the embedding and output head into each MTP layer (the
-  // Hugging Face totals: DeepSeek-V3.2 685,355,329,792 = main model + MTP with copies); GLM-5's
-  // (glm_moe_dsa, 753,864,139,008) does not.
-  m.mtp_embedding_copies = type == "deepseek_v3" || type == "deepseek_v32";
+  m.mtp_embedding_copies = family.mtp_embedding_copies;
   // Qwen3.5: `mtp_num_hidden_layers` (configuration_qwen3_5.py).
   if (m.mtp_layers == 0) m.mtp_layers = static_cast<int>(read_int(cfg, "mtp_num_hidden_layers", prefix, false, 0, 100));
 
@@ -640,7 +606,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   }
 
   const auto layer_count = static_cast<std::size_t>(m.num_layers);
-  if (type == "llama4_text") {
+  if (m.family == Family::llama4) {
     // Llama 4 (modeling_llama4.py): dense layers are intermediate_size_mlp wide; MoE layers route
     // each token to num_experts_per_tok of num_local_experts experts of intermediate_size and
     // always through one shared expert of the same width (no gate). Every
@@ -682,7 +648,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       for (std::size_t i = 0; i < layer_count; ++i) m.layer_mixers.push_back(rope[i] ? MixerKind::chunked_attention : MixerKind::full_attention);
     }
     if (chunk > 0) m.attention_chunk_size = static_cast<int>(chunk);
-  } else if (type == "gemma4_text") {
+  } else if (m.family == Family::gemma4) {
     // Gemma 4 (modeling_gemma4.py; mlx-lm gemma4_text.py): full-attention layers use
     // global_head_dim and, with attention_k_eq_v, num_global_key_value_heads KV heads whose
     // values reuse the key projection (no v_proj); the last num_kv_shared_layers layers reuse
@@ -725,7 +691,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       m.layer_mlp.assign(layer_count, MlpKind::dense_and_moe);
     }
     m.layer_scalar = true;
-  } else if (type == "mimo_v2_flash") {
+  } else if (m.family == Family::mimo_v2_flash) {
     // MiMo-V2-Flash (mlx-lm mimo_v2_flash.py): hybrid_layer_pattern marks sliding layers (1),
     // whose attention has its own head counts and dims (swa_*) and, with
     // add_swa_attention_sink_bias, a sink per head; keys and values have different head dims
@@ -758,7 +724,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       m.layer_mlp.clear();
       for (const auto& v : *freq) m.layer_mlp.push_back(v.is_number() && v.get<double>() != 0.0 ? MlpKind::moe : MlpKind::dense);
     }
-  } else if (type == "nemotron-nas") {
+  } else if (m.family == Family::nemotron_nas) {
     // DeciLM / Llama-Nemotron NAS (modeling_decilm.py): block_configs gives each layer its own
     // attention (KV heads = heads / n_heads_in_group; no_op: none; replace_with_linear: one
     // hidden × hidden matrix) and FFN (width from ffn_mult: int(2 × mult × hidden / 3) rounded up
@@ -812,7 +778,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       m.layer_norms.push_back(norms);
     }
     m.intermediate_size = widest;
-  } else if (type == "nemotron_h") {
+  } else if (m.family == Family::nemotron_h) {
     // Nemotron-H (modeling_nemotron_h.py): each layer is one block behind one RMSNorm, spelled
     // by hybrid_override_pattern: M = Mamba-2, * = attention, - = MLP (squared ReLU, up and
     // down only), E = MoE (non-gated experts, one shared expert, noaux_tc router with bias).
@@ -827,7 +793,6 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     if (pattern.size() != layer_count) {
       throw InputError(prefix + ".hybrid_override_pattern", Message("error.config.hybrid_pattern_count").integer("layers", m.num_layers).integer("got", static_cast<std::int64_t>(pattern.size())));
     }
-    m.gated_mlp = false;
     m.layer_mixers.clear();
     m.layer_mlp.clear();
     for (const char c : pattern) {
@@ -855,7 +820,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
         warnings.push_back(Message("warning.config.latent_moe"));
       }
     }
-  } else if (type == "granitemoehybrid") {
+  } else if (m.family == Family::granite_moe_hybrid) {
     // Granite 4.0 (modeling_granitemoehybrid.py): layer_types mixes Mamba-2 and attention; every
     // layer has a shared gated MLP of shared_intermediate_size (input_linear h → 2 × width,
     // output_linear), plus routed experts of intermediate_size when num_local_experts > 0.
@@ -888,7 +853,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       v.params = siglip_vision_params(*vision, vp);
       v.kind = "siglip";
       v.layers = static_cast<int>(read_int(*vision, "num_hidden_layers", vp, false, 0, 10'000));
-      if (v.params > 0 && outer_type == "gemma3") {
+      if (v.params > 0 && outer_family == Family::gemma3) {
         // Gemma3MultiModalProjector: mm_input_projection_weight (vision hidden × text hidden) and
         // mm_soft_emb_norm (RMSNorm over the vision hidden size). Every image is resized to
         // image_size and pooled to mm_tokens_per_image tokens (256).
@@ -909,7 +874,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
       v.merge_size = 2;
       const std::int64_t per_side = v.default_image_size / v.patch_size;
       v.tokens_per_image = static_cast<int>(per_side * per_side / 4);
-    } else if (vtype == "qwen2_5_vl" || (vtype.empty() && outer_type == "qwen2_5_vl")) {
+    } else if (vtype == "qwen2_5_vl" || (vtype.empty() && outer_family == Family::qwen2_5_vl)) {
       // The first Qwen2.5-VL configs give the vision_config no model_type of its own.
       v.params = qwen25_vl_vision_params(*vision, vp);
       v.kind = "qwen2_5_vl";
@@ -967,7 +932,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   }
   m.id = "custom";
   m.name = read_string(outer, "_name_or_path");
-  if (m.name.empty()) m.name = type.empty() ? "custom model" : type;
+  if (m.name.empty()) m.name = m.model_type_name.empty() ? "custom model" : m.model_type_name;
   return m;
 }
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmsizer/architecture.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/file_header.hpp"
 #include "llmsizer/answer.hpp"
@@ -30,21 +31,6 @@ json resolved_model_json(const ModelSpec& m) {
   return json::parse(w.text());
 }
 
-/// Hugging Face model_type for a GGUF general.architecture (llama.cpp src/llama-arch.cpp names),
-/// so the config import applies that family's layer patterns (Gemma 2/3 windows, gpt-oss
-/// alternation, Qwen biases and QK-norm). Empty when the family is not known here.
-std::string model_type_for_gguf(const std::string& arch) {
-  static const std::pair<std::string_view, std::string_view> kTypes[] = {
-      {"llama", "llama"},        {"qwen2", "qwen2"},   {"qwen2moe", "qwen2_moe"}, {"qwen3", "qwen3"},
-      {"qwen3moe", "qwen3_moe"}, {"gemma", "gemma"},   {"gemma2", "gemma2"},      {"gemma3", "gemma3_text"},
-      {"phi3", "phi3"},          {"olmo2", "olmo2"},   {"deepseek2", "deepseek_v3"}, {"gpt-oss", "gpt_oss"},
-  };
-  for (const auto& [gguf, hf] : kTypes) {
-    if (arch == gguf) return std::string(hf);
-  }
-  return std::string();
-}
-
 /// A whole-number GGUF metadata value from the summary (0 when absent or not a number).
 std::int64_t metadata_int(const json& summary, const std::string& key) {
   const auto meta = summary.find("metadata");
@@ -60,8 +46,10 @@ json config_from_summary(const json& summary) {
   cfg.erase("architecture");
   if (summary.value("format", "") != "gguf") return cfg;
   const std::string arch = summary.value("architecture", "");
-  const std::string type = model_type_for_gguf(arch);
-  if (!type.empty()) cfg["model_type"] = type;
+  // The family's Hugging Face model_type (architecture.hpp), so the config import applies that
+  // family's rules (Gemma 2/3 windows, gpt-oss alternation, Qwen biases and QK-norm).
+  const Family family = family_for_gguf_architecture(arch);
+  if (family != Family::other) cfg["model_type"] = std::string(family_traits(family).model_types[0]);
   auto put = [&](const char* hf_key, const char* gguf_key) {
     const std::int64_t v = metadata_int(summary, arch + "." + gguf_key);
     if (v > 0) cfg[hf_key] = v;
@@ -69,7 +57,7 @@ json config_from_summary(const json& summary) {
   put("moe_intermediate_size", "expert_feed_forward_length");
   put("shared_expert_intermediate_size", "expert_shared_feed_forward_length");
   put("first_k_dense_replace", "leading_dense_block_count");
-  if (arch == "deepseek2") {
+  if (family == Family::deepseek_v3) {
     // MLA: the cached latent (kv_lora_rank) and the decoupled rope key (rope.dimension_count);
     // key_length is nope + rope per head, value_length the value head.
     put("kv_lora_rank", "attention.kv_lora_rank");
@@ -85,7 +73,7 @@ json config_from_summary(const json& summary) {
     }
     cfg.erase("head_dim");
   }
-  if (arch == "gpt-oss" && cfg.contains("num_hidden_layers") && cfg.contains("sliding_window")) {
+  if (family == Family::gpt_oss && cfg.contains("num_hidden_layers") && cfg.contains("sliding_window")) {
     // llama.cpp (llama-model.cpp, LLM_ARCH_OPENAI_MOE): sliding layers alternate, layer 0 sliding.
     json types = json::array();
     for (std::int64_t i = 0; i < cfg["num_hidden_layers"].get<std::int64_t>(); ++i) {
@@ -168,7 +156,7 @@ void add_request_model(json& summary, const json* config_json = nullptr) {
     std::vector<Message> ignored;
     m = parse_model(request_model, "model", ignored, embedded_catalog());
   }
-  if (m.model_type.empty() && m.has_architecture()) {
+  if (m.model_type_name.empty() && m.has_architecture()) {
     warnings.push_back(Message("warning.file.no_family"));
   }
   summary["request_model"] = request_model;

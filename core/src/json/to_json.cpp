@@ -515,7 +515,7 @@ void open_model_json(JsonWriter& w, const ModelSpec& m, const ModelSummary& summ
   w.field("id", m.id).field("name", m.name).field("params", c.total).field("active_params", c.active).field("layers", m.num_layers);
   if (m.has_architecture()) {
     w.field("hidden_size", m.hidden_size).field("attention_heads", m.num_attention_heads).field("kv_heads", m.num_kv_heads);
-    w.field("head_dim", m.head_dim).field("vocab_size", m.vocab_size).field("model_type", m.model_type);
+    w.field("head_dim", m.head_dim).field("vocab_size", m.vocab_size).field("model_type", m.model_type_name);
     if (c.extra > 0) w.field("extra_params", c.extra);
     if (c.mtp > 0) w.field("mtp_params", c.mtp);
   }
