@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "llmsizer/api.hpp"
 #include "llmsizer/architecture.hpp"
 #include "llmsizer/config_import.hpp"
 #include "llmsizer/embedded_catalog.hpp"
@@ -150,6 +151,25 @@ TEST_CASE("the config reader takes a family's defaults from its row", "[architec
   CHECK_FALSE(u.tie_word_embeddings);
   CHECK(u.norms_per_layer == 2);
   CHECK(llama_cpp_architecture(u).empty());
+}
+
+TEST_CASE("A config that names any family but lacks its parts (a dense Llama's fields) is estimated, never crashes, on every engine", "[architecture]") {
+  // Llama-3.1-8B's shape (config.json) under each family's model_type: the gpt-oss and DeepSeek graphs
+  // of llama.cpp take its MLP as dense where it has no experts.
+  for (const FamilyTraits& row : kFamilies) {
+    for (std::string_view type : row.model_types) {
+      if (type.empty()) continue;
+      const nlohmann::json config = {{"model_type", std::string(type)}, {"hidden_size", 4096}, {"num_hidden_layers", 32},
+                                     {"num_attention_heads", 32}, {"num_key_value_heads", 8}, {"intermediate_size", 14336},
+                                     {"vocab_size", 128256}};
+      for (const char* engine : {"llama.cpp", "vllm", "transformers", "ollama"}) {
+        INFO(type << " under " << engine);
+        const nlohmann::json request = {{"model", {{"config", config}}}, {"engine", engine}, {"input_tokens", 1024}, {"output_tokens", 256}};
+        const nlohmann::json a = nlohmann::json::parse(llmsizer::estimate(request.dump()));
+        CHECK((a.contains("memory") || a.contains("error")));
+      }
+    }
+  }
 }
 
 }  // namespace architecture_test

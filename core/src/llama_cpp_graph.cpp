@@ -908,7 +908,7 @@ Tensor* Builder::graph_deepseek2() {
     last_layer_rows(il, in, cur, inpSA);
     Tensor* ffn_inp = ctx_.add(cur, inpSA);
     cur = norm(ffn_inp, p_.n_embd);
-    if (il < p_.n_layer_dense_lead) {
+    if (il < p_.n_layer_dense_lead || p_.n_expert <= 0) {  // a config of the family without experts: dense
       cur = ffn_par(cur, p_.n_ff);
     } else {
       Tensor* moe_out = moe(cur, false, false, p_.exp_probs_b, p_.expert_weights_norm);
@@ -935,7 +935,7 @@ Tensor* Builder::graph_gpt_oss() {
                w32(p_.n_head), true);
     Tensor* ffn_inp = ctx_.add(cur, inpSA);
     cur = norm(ffn_inp, p_.n_embd);
-    cur = moe(cur, true, true, false, false);
+    cur = p_.n_expert > 0 ? moe(cur, true, true, false, false) : ffn_par(cur, p_.n_ff);  // no experts: dense
     inpL = ctx_.add(cur, ffn_inp);
   }
   inpL->output = true;  // res->t_h_nextn
