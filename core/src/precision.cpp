@@ -184,6 +184,11 @@ const KvCacheFormat* find_kv_cache_format(std::string_view id) {
   return nullptr;
 }
 
+const char* default_kv_cache_id(const WeightFormat& weights) {
+  if (weights.compute == Dtype::f32) return "fp32";
+  return weights.compute == Dtype::f16 ? "fp16" : "bf16";
+}
+
 std::int64_t bytes_for_elements(std::int64_t elements, std::int64_t block_elements, std::int64_t block_bytes) {
   const std::int64_t blocks = detail::ceil_div(elements, block_elements);
   return blocks * block_bytes;

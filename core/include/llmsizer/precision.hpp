@@ -76,6 +76,10 @@ const WeightFormat* weight_formats_begin();
 const WeightFormat* weight_formats_end();
 
 const KvCacheFormat* find_kv_cache_format(std::string_view id);
+/// The KV cache a request gets when it names none: the weights' compute type (the dtype the engines
+/// run the layers in: fp32, fp16 or bf16; a quantized format's activations are its compute type), as
+/// vLLM's kv_cache_dtype "auto" ("use the model data type") and llama.cpp's F16 cache do for 16-bit.
+const char* default_kv_cache_id(const WeightFormat& weights);
 const KvCacheFormat* kv_cache_formats_begin();
 const KvCacheFormat* kv_cache_formats_end();
 

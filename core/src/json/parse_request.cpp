@@ -14,6 +14,7 @@
 #include "llmsizer/error.hpp"
 #include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/machine.hpp"
+#include "llmsizer/size_limits.hpp"
 #include "llmsizer/throughput.hpp"
 #include "read.hpp"
 #include "training_request.hpp"
@@ -252,24 +253,6 @@ int parse_group_size(const json& body, const WeightFormat& format, std::vector<M
     throw InputError("group_size", Message(gptq ? "error.group_size_gptq" : "error.group_size").text("got", body["group_size"].dump()));
   }
   return static_cast<int>(g);
-}
-
-/// Rejects requests whose sizes would not fit a 64-bit byte count (over ~1e18 bytes).
-void check_magnitude(const ModelSpec& m, std::int64_t context, std::int64_t batch) {
-  constexpr double kLimit = 1e18;
-  const double width = static_cast<double>(m.hidden_size);
-  const double experts = std::max(1, m.moe.num_experts);
-  const double layer = 4.0 * width * width + 3.0 * width * static_cast<double>(std::max(m.intermediate_size, m.moe.expert_intermediate_size)) * experts;
-  const double params = m.has_architecture() ? static_cast<double>(m.num_layers) * layer + 2.0 * width * static_cast<double>(m.vocab_size)
-                                             : static_cast<double>(m.params_override);
-  if (params * 4.0 > kLimit) throw InputError("model", Message("error.model.too_large"));
-  const double kv = 2.0 * m.num_layers * static_cast<double>(std::max<std::int64_t>(static_cast<std::int64_t>(m.num_kv_heads) * m.head_dim, m.mla.kv_lora_rank + m.mla.qk_rope_head_dim)) *
-                    static_cast<double>(context) * static_cast<double>(batch) * 4.0;
-  if (kv > kLimit) throw InputError("input_tokens", Message("error.tokens.kv_cache_too_large"));
-  const double act = static_cast<double>(context) * static_cast<double>(batch) *
-                     (static_cast<double>(m.vocab_size) * 16.0 + 3.0 * static_cast<double>(std::max(m.intermediate_size, m.moe.expert_intermediate_size)) * 8.0 + width * 64.0);
-  const double scores = static_cast<double>(context) * static_cast<double>(context) * static_cast<double>(batch) * m.num_attention_heads * 8.0;
-  if (act > kLimit || scores > kLimit) throw InputError("input_tokens", Message("error.tokens.activations_too_large"));
 }
 
 /// `hardware`: a catalog id, a probe file (its measured GPU if it has one, else its CPU), or an
@@ -518,7 +501,7 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   r.group_size = parse_group_size(body, *r.weights, r.warnings);
   // llama.cpp's default cache type is f16 (-ctk/-ctv f16); Transformers/vLLM follow the model dtype.
   // The cache defaults to the dtype the runtime computes in (llama.cpp: -ctk/-ctv f16).
-  const char* kv_default = r.weights->compute == Dtype::f32 ? "fp32" : r.weights->compute == Dtype::f16 ? "fp16" : "bf16";
+  const char* kv_default = default_kv_cache_id(*r.weights);
   const std::string kv_alias = llama_cpp_alias(body, "kv_cache");
   r.kv_cache = find_kv_cache_format(!kv_alias.empty() ? kv_alias : text(body, "kv_cache", "kv_cache", kv_format_ids(), kv_default));
   if (r.task == Task::serve) {
@@ -591,7 +574,7 @@ void parse_draft(const json& body, const Catalog& catalog, Request& r) {
   if (!draft_vocab_compatible(r.model, d.model)) {
     r.warnings.push_back(Message("warning.draft.vocab_differs").grouped("draft_vocab", d.model.vocab_size).grouped("vocab", r.model.vocab_size));
   }
-  check_magnitude(d.model, r.input_tokens + r.output_tokens, r.batch);
+  check_byte_range(d.model, r.input_tokens + r.output_tokens, r.batch);
   r.draft = std::move(d);
 }
 
@@ -625,7 +608,7 @@ void parse_also_loaded(const json& body, const Catalog& catalog, Request& r) {
     a.gpu_memory_utilization = number(v, "gpu_memory_utilization", field + ".gpu_memory_utilization", 0.01, 1.0, 0);
     shares += a.gpu_memory_utilization;
     if (shares > 1.0) throw InputError(field + ".gpu_memory_utilization", Message("error.also_loaded.shares_over_one").decimal("sum", shares, 2));
-    check_magnitude(a.model, a.context > 0 ? a.context : r.input_tokens + r.output_tokens, r.batch);
+    check_byte_range(a.model, a.context > 0 ? a.context : r.input_tokens + r.output_tokens, r.batch);
     r.also_loaded.push_back(std::move(a));
   }
 }
@@ -755,7 +738,7 @@ void parse_serve(const json& body, const Catalog& catalog, Request& r, bool need
   e.context = whole_number(o, "context", "serve.context", 1, kMaxTokens, 0);
   e.scheduler_steps = static_cast<int>(whole_number(o, "scheduler_steps", "serve.scheduler_steps", 1, 64, 0));
 
-  check_magnitude(r.model, load.input_tokens + load.output_tokens, 1);
+  check_byte_range(r.model, load.input_tokens + load.output_tokens, 1);
   r.costs = parse_costs(body);
   if (!needs_hardware) return;
   if (!body.contains("hardware") && !has_machine(body)) throw InputError("hardware", Message("error.serve.needs_hardware"));
@@ -786,12 +769,12 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
   if (api == Api::recommend) {
     if (r.task == Task::training) {
       r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
-      check_magnitude(r.model, r.training.seq_len, r.training.micro_batch);
+      check_byte_range(r.model, r.training.seq_len, r.training.micro_batch);
       if (std::optional<TrainingModelProblem> problem = training_model_problem(r.model, r.training)) {
         throw InputError(problem->field, std::move(problem->message));
       }
     } else {
-      check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
+      check_byte_range(r.model, r.input_tokens + r.output_tokens, r.batch);
       parse_llama_cpp(body, r);
     }
     Goal goal = Goal::best_value;
@@ -812,7 +795,7 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
     return r;
   }
   if (r.task == Task::inference) {
-    check_magnitude(r.model, r.input_tokens + r.output_tokens, r.batch);
+    check_byte_range(r.model, r.input_tokens + r.output_tokens, r.batch);
     parse_llama_cpp(body, r);
     parse_draft(body, catalog, r);
     parse_also_loaded(body, catalog, r);
@@ -821,7 +804,7 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
     return r;
   }
   r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
-  check_magnitude(r.model, r.training.seq_len, r.training.micro_batch);
+  check_byte_range(r.model, r.training.seq_len, r.training.micro_batch);
   if (body.contains("hardware") || has_machine(body)) parse_training_hardware(body, catalog, r);
   // What the training method needs of the model (LoRA target names that exist in it, layers to
   // freeze) is checked here, after the device, as it always was.
