@@ -252,15 +252,19 @@ TEST_CASE("TensorRT-LLM's decode steps move no activations for rotary and the ca
 
 namespace serving_test {
 
+/// The issue's team: 20 people at once on a 32B model (AWQ 4-bit), 2,000-token prompts, 500-token
+/// answers, first token within 3 s and 60 ms a token at the 90th percentile.
+json team_request() {
+  return {{"task", "serve"},
+          {"model", "qwen2.5-32b-instruct"},
+          {"weights", "awq-int4"},
+          {"engine", "vllm"},
+          {"workload", {{"input_tokens", 2000}, {"output_tokens", 500}, {"concurrency", 20}}},
+          {"slo", {{"ttft_ms", 3000}, {"tpot_ms", 60}}}};
+}
+
 TEST_CASE("A serving recommendation lists devices that meet the target, cheapest a month first", "[serving]") {
-  // The issue's team: 20 people at once on a 32B model (AWQ 4-bit), 2,000-token prompts, 500-token
-  // answers, first token within 3 s and 60 ms a token at the 90th percentile.
-  const json request = {{"task", "serve"},
-                        {"model", "qwen2.5-32b-instruct"},
-                        {"weights", "awq-int4"},
-                        {"engine", "vllm"},
-                        {"workload", {{"input_tokens", 2000}, {"output_tokens", 500}, {"concurrency", 20}}},
-                        {"slo", {{"ttft_ms", 3000}, {"tpot_ms", 60}}}};
+  const json request = team_request();
   const json rec = json::parse(llmsizer::recommend(request.dump()));
   REQUIRE(rec.contains("options"));
   REQUIRE(rec["options"].size() >= 5);
@@ -306,12 +310,7 @@ TEST_CASE("More GPUs of one kind never cost less a month, bought with the box ar
 TEST_CASE("The serving ranking simulates a device's larger groups only while they could cost less than the best so far", "[serving]") {
   // The 80 GB cards meet the team's target on one GPU: their groups of 2, 4 and 8 are not simulated,
   // and the answer lists each device on the group that costs least as before.
-  const json request = {{"task", "serve"},
-                        {"model", "qwen2.5-32b-instruct"},
-                        {"weights", "awq-int4"},
-                        {"engine", "vllm"},
-                        {"workload", {{"input_tokens", 2000}, {"output_tokens", 500}, {"concurrency", 20}}},
-                        {"slo", {{"ttft_ms", 3000}, {"tpot_ms", 60}}}};
+  const json request = team_request();
   const json rec = json::parse(llmsizer::recommend(request.dump()));
   for (const json& o : rec["options"]) {
     if (o["hardware"] == "nvidia-h100-sxm") CHECK(o["layout"]["tp"] == 1);
