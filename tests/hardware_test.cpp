@@ -335,4 +335,9 @@ TEST_CASE("Catalog entries carry the facts the rules derive: an RTX 4090 draws t
   CHECK_FALSE(find("aws-inf2.xlarge").unsupported.id.empty());
 }
 
+TEST_CASE("On a CPU a request is estimated with no GPU, elsewhere with the GPUs it asks for", "[hardware]") {
+  CHECK(gpus_estimated_on(*find_hardware("amd-ryzen-9-7950x"), 1) == 0);
+  CHECK(gpus_estimated_on(*find_hardware("nvidia-rtx-4090"), 2) == 2);
+}
+
 }  // namespace hardware_test

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The sizes an estimate can represent (core/include/llmsizer/size_limits.hpp), each bound by hand.
+// The sizes an estimate can represent (core/include/llmsizer/size_limits.hpp), each bound by hand, and
+// the default KV cache (precision.hpp).
 #include <catch2/catch.hpp>
 
 #include "llmsizer/error.hpp"

@@ -131,6 +131,8 @@ double unified_matrix_tflops(std::string_view segment, double matrix_tflops, dou
   return matrix_tflops <= 0 && segment == "apple-silicon" ? fp32_tflops : matrix_tflops;
 }
 
+int gpus_estimated_on(const HardwareSpec& hw, int requested_gpus) { return hw.is_cpu() ? 0 : requested_gpus; }
+
 bool neuron_only_accelerator(std::string_view accelerator_model) { return accelerator_model.find("Inferentia") != std::string_view::npos; }
 
 std::int64_t usable_host_bytes(std::int64_t ram_bytes) { return std::max<std::int64_t>(0, ram_bytes - kOsReserveBytes); }

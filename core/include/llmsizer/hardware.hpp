@@ -152,6 +152,9 @@ bool drives_display_by_segment(std::string_view segment);
 bool ecc_carveout_by(std::string_view segment, std::string_view memory_type);
 double unified_matrix_tflops(std::string_view segment, double matrix_tflops, double fp32_tflops);
 bool neuron_only_accelerator(std::string_view accelerator_model);
+/// The GPUs a request on `hw` is estimated with: a CPU has none (everything in RAM, as its fit
+/// places it, so that the breakdown adds up to the verdict's figure); else the request's.
+int gpus_estimated_on(const HardwareSpec& hw, int requested_gpus);
 
 /** Share of unified memory an AMD APU's GPU (Strix Halo, Ryzen AI) may use by default: half of
  *  RAM. Linux's amdgpu driver sizes its GTT pool to half of system memory unless `ttm.pages_limit`

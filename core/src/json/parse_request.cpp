@@ -11,6 +11,7 @@
 
 #include "hardware_json.hpp"
 #include "llmsizer/ascii.hpp"
+#include "llmsizer/engine_model.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/machine.hpp"
@@ -512,14 +513,7 @@ void parse_common(const json& body, const Catalog& catalog, Request& r) {
   } else {
     r.engine = parse_engine(body);
   }
-  if (r.engine == Engine::litgpt && r.model.tie_word_embeddings && r.model.has_architecture()) {
-    // litgpt's GPT (lit_gpt/model.py, Lightning-AI/litgpt e51aaef) builds lm_head as an nn.Linear of
-    // its own next to transformer.wte and never ties them: an output head the config ties is held
-    // twice (Falcon-7B bf16-true: 14.51 GB in litgpt's tutorials/quantize.md, above the tied
-    // 6.92e9 × 2 B = 13.84 GB; the untied 14.43 GB fits).
-    r.model.tie_word_embeddings = false;
-    r.warnings.push_back(Message("warning.engine.litgpt_separate_lm_head").short_count("params", r.model.vocab_size * r.model.hidden_size));
-  }
+  hold_as_engine_does(r.model, r.engine, r.warnings);
   r.input_tokens = whole_number(body, "input_tokens", "input_tokens", 1, kMaxTokens, 1024);
   r.output_tokens = whole_number(body, "output_tokens", "output_tokens", 0, kMaxTokens, r.task == Task::training ? 0 : 1024);
   r.batch = whole_number(body, "batch", "batch", 1, kMaxBatch, 1);
@@ -617,9 +611,7 @@ void parse_also_loaded(const json& body, const Catalog& catalog, Request& r) {
 /// and the CPU to compare with.
 void parse_inference_hardware(const json& body, const Catalog& catalog, Request& r) {
   HardwareSpec hw = parse_device(body, catalog);
-  // A CPU has no GPU: the request is estimated as the fit places it, everything in RAM (gpus 0),
-  // so that the breakdown adds up to the verdict's figure.
-  if (hw.is_cpu()) r.gpus = 0;
+  r.gpus = gpus_estimated_on(hw, r.gpus);
   r.costs = parse_costs(body);
   const bool host_only = r.gpus == 0 && !hw.is_cpu();  // gpus 0: the host's CPU and RAM
   if ((hw.kind == HardwareKind::instance || (hw.is_machine && !hw.is_cpu())) && r.gpus > (host_only ? 0 : hw.device_count)) {
