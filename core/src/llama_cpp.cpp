@@ -453,6 +453,9 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   r.output = m.vocab_size * n_seq * 4;
 
   // --- compute buffer (llama-context.cpp sched_reserve: pp, tg, pp graphs; the largest) -----
+  // Not monotone in n_ctx: the buffer is ggml-alloc's high-water mark (ggml_dyn_tallocr_alloc: best
+  // fit among the free blocks but the last, else the last), and a larger KQ mask can move where the
+  // logits land (Gemma-3-4B: 724,984,064 B at n_ctx 93,952, 662,331,648 B at 94,208).
   llama_cpp_graph::GraphParams g = graph_params(m, arch);
   g.n_seqs = n_seq;
   g.n_stream = r.n_stream;
