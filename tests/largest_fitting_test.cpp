@@ -282,3 +282,40 @@ TEST_CASE("llama.cpp's compute buffer is not monotone in the context: ggml's bes
 }
 
 }  // namespace largest_fitting_test
+
+namespace largest_fitting_test {
+
+TEST_CASE("With llama.cpp's 256-cell padding as the hint, a context search takes a handful of estimates", "[largest_fitting]") {
+  // llama.cpp and Ollama pad n_ctx to 256 cells (llama-context.cpp), so memory is a staircase in the
+  // input tokens: a guess moved to the end of its step, then its successor, closes the bracket.
+  using namespace llmsizer;
+  int total = 0;
+  for (const Engine engine : {Engine::llama_cpp, Engine::ollama}) {
+    const ModelSpec m = test_support::preset("llama-3.1-8b-instruct");
+    InferenceSettings s = test_support::inference_settings("q4_k_m", engine, 1024, 1024);
+    const auto need = [&](std::int64_t input) {
+      s.input_tokens = input;
+      return estimate_inference_memory(m, s, EstimateDetail::bytes_only).device_bytes;
+    };
+    for (const std::int64_t budget : {6 * kGiB, 8 * kGiB, 12 * kGiB}) {
+      INFO("engine " << static_cast<int>(engine) << " budget " << budget);
+      int calls = 0;
+      const auto counted = [&](std::int64_t v) {
+        ++calls;
+        return need(v);
+      };
+      const auto last_alike = [&](std::int64_t input) { return last_input_of_same_cache(s, input); };
+      int bisection_count = 0;
+      const std::int64_t expected = bisection(1, 130'048, budget, need, bisection_count);
+      CHECK(largest_within(1, 130'048, budget, counted, last_alike) == expected);
+      CHECK(bisection_count == 19);  // need(1), need(130,048), then ceil(log2(130,047)) = 17
+      CHECK(calls < bisection_count);
+      total += calls;
+    }
+  }
+  // Most searches take four to six (the two ends, a guess moved to the end of its step, its
+  // successor); all six together fewer than half of bisection's 6 × 19 = 114.
+  CHECK(total < 57);
+}
+
+}  // namespace largest_fitting_test

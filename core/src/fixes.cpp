@@ -221,9 +221,10 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
       s.input_tokens = input;
       return check.allocator_holds(s, gpus, target.usable_bytes);
     };
+    const auto last_alike = [&](std::int64_t input) { return last_input_of_same_cache(s, input); };
     const std::int64_t input = context > 512 && settings.input_tokens > 1
                                    ? largest_within_both(1, settings.input_tokens - 1, check.comfortable_budget(), required, allocator_ok,
-                                                         kAllocatorSearchStepTokens)
+                                                         kAllocatorSearchStepTokens, last_alike)
                                    : 0;
     if (input >= 1) {
       std::int64_t best = input + settings.output_tokens;

@@ -244,7 +244,8 @@ std::int64_t max_context_that_fits(const ModelSpec& model, const InferenceSettin
   };
   const std::int64_t max_input = limit - settings.output_tokens;
   if (max_input < 1) return 0;
-  const std::int64_t input = largest_within_both(1, max_input, usable_bytes, needed, allocator_holds, kAllocatorSearchStepTokens);
+  const auto last_alike = [&](std::int64_t input) { return last_input_of_same_cache(search.settings(), input); };
+  const std::int64_t input = largest_within_both(1, max_input, usable_bytes, needed, allocator_holds, kAllocatorSearchStepTokens, last_alike);
   return input < 1 ? 0 : input + settings.output_tokens;
 }
 
