@@ -83,15 +83,18 @@ struct InferenceCheck {
 
   /// The verdict of the bytes alone.
   Verdict bytes_verdict(const InferenceSettings& s, int gpus, std::int64_t usable, std::int64_t& headroom) const {
-    const MemoryEstimate e = estimate(s, gpus);
-    const std::int64_t required = gpus == 0 ? e.host_bytes : target.unified ? e.device_bytes - e.parts.overhead : e.device_bytes;
-    headroom = usable - required;
+    headroom = usable - required_bytes(s, gpus);
     return memory_verdict(headroom, fit_margin_bytes(usable));
   }
-  bool comfortable_bytes(const InferenceSettings& s, int gpus) const {
-    std::int64_t headroom = 0;
-    return bytes_verdict(s, gpus, target.usable_bytes, headroom) == Verdict::comfortable;
+  /// What the request needs where it runs: RAM at 0 GPUs, the GPU's share of unified memory (no
+  /// CUDA context), else the device's bytes.
+  std::int64_t required_bytes(const InferenceSettings& s, int gpus) const {
+    const MemoryEstimate e = estimate(s, gpus);
+    return gpus == 0 ? e.host_bytes : target.unified ? e.device_bytes - e.parts.overhead : e.device_bytes;
   }
+  /// The most bytes that fit comfortably (memory_verdict: a headroom of at least the margin).
+  std::int64_t comfortable_budget() const { return target.usable_bytes - fit_margin_bytes(target.usable_bytes); }
+  bool comfortable_bytes(const InferenceSettings& s, int gpus) const { return required_bytes(s, gpus) <= comfortable_budget(); }
   /// Where the bytes fit: on CUDA GPUs PyTorch's caching allocator does not run out either.
   bool allocator_holds(const InferenceSettings& s, int gpus, std::int64_t usable) const {
     if (!target.cuda_device || gpus < 1) return true;
@@ -210,17 +213,21 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
   {
     const std::int64_t context = settings.input_tokens + settings.output_tokens;
     InferenceSettings s = settings;
-    auto bytes_ok = [&](std::int64_t input) {
+    auto required = [&](std::int64_t input) {
       s.input_tokens = input;
-      return check.comfortable_bytes(s, gpus);
+      return check.required_bytes(s, gpus);
     };
     auto allocator_ok = [&](std::int64_t input) {
       s.input_tokens = input;
       return check.allocator_holds(s, gpus, target.usable_bytes);
     };
-    if (context > 512 && settings.input_tokens > 1 && bytes_ok(1) && allocator_ok(1)) {
-      std::int64_t best = largest_holding_both(1, settings.input_tokens - 1, bytes_ok, allocator_ok, kAllocatorSearchStepTokens) +
-                          settings.output_tokens;
+    const auto last_alike = [&](std::int64_t input) { return last_input_of_same_cache(s, input); };
+    const std::int64_t input = context > 512 && settings.input_tokens > 1
+                                   ? largest_within_both(1, settings.input_tokens - 1, check.comfortable_budget(), required, allocator_ok,
+                                                         kAllocatorSearchStepTokens, last_alike)
+                                   : 0;
+    if (input >= 1) {
+      std::int64_t best = input + settings.output_tokens;
       if (best >= 2048) best -= best % 1024;
       if (best >= 512 && best < context && best > settings.output_tokens) {
         s.input_tokens = best - settings.output_tokens;
@@ -233,16 +240,17 @@ std::vector<Fix> inference_fixes(const ModelSpec& model, const InferenceSettings
   // A smaller batch.
   if (settings.batch > 1) {
     InferenceSettings s = settings;
-    auto bytes_ok = [&](std::int64_t batch) {
+    auto required = [&](std::int64_t batch) {
       s.batch = batch;
-      return check.comfortable_bytes(s, gpus);
+      return check.required_bytes(s, gpus);
     };
     auto allocator_ok = [&](std::int64_t batch) {
       s.batch = batch;
       return check.allocator_holds(s, gpus, target.usable_bytes);
     };
-    if (bytes_ok(1) && allocator_ok(1)) {
-      s.batch = largest_holding_both(1, settings.batch - 1, bytes_ok, allocator_ok);
+    const std::int64_t batch = largest_within_both(1, settings.batch - 1, check.comfortable_budget(), required, allocator_ok);
+    if (batch >= 1) {
+      s.batch = batch;
       add(FixCost::less, {FixChange::of_integer("batch", s.batch)}, Message("fix.batch").count("batch", s.batch).count("current", settings.batch), s, gpus,
           target.usable_bytes);
     }

@@ -248,32 +248,33 @@ class SearchSettings {
 std::int64_t max_context_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
                                    std::int64_t usable_bytes, std::int64_t limit, bool cuda_device) {
   SearchSettings search(model, settings, gpus);
-  auto bytes_fit = [&](std::int64_t input) {
+  auto needed = [&](std::int64_t input) {
     search.settings().input_tokens = input;
-    return search.needed() <= usable_bytes;
+    return search.needed();
   };
   auto allocator_holds = [&](std::int64_t input) {
     search.settings().input_tokens = input;
     return search.allocator_holds(usable_bytes, cuda_device);
   };
   const std::int64_t max_input = limit - settings.output_tokens;
-  if (max_input < 1 || !bytes_fit(1) || !allocator_holds(1)) return 0;
-  return largest_holding_both(1, max_input, bytes_fit, allocator_holds, kAllocatorSearchStepTokens) + settings.output_tokens;
+  if (max_input < 1) return 0;
+  const auto last_alike = [&](std::int64_t input) { return last_input_of_same_cache(search.settings(), input); };
+  const std::int64_t input = largest_within_both(1, max_input, usable_bytes, needed, allocator_holds, kAllocatorSearchStepTokens, last_alike);
+  return input < 1 ? 0 : input + settings.output_tokens;
 }
 
 std::int64_t max_batch_that_fits(const ModelSpec& model, const InferenceSettings& settings, int gpus,
                                  std::int64_t usable_bytes, std::int64_t limit, bool cuda_device) {
   SearchSettings search(model, settings, gpus);
-  auto bytes_fit = [&](std::int64_t batch) {
+  auto needed = [&](std::int64_t batch) {
     search.settings().batch = batch;
-    return search.needed() <= usable_bytes;
+    return search.needed();
   };
   auto allocator_holds = [&](std::int64_t batch) {
     search.settings().batch = batch;
     return search.allocator_holds(usable_bytes, cuda_device);
   };
-  if (!bytes_fit(1) || !allocator_holds(1)) return 0;
-  return largest_holding_both(1, limit, bytes_fit, allocator_holds);
+  return std::max<std::int64_t>(0, largest_within_both(1, limit, usable_bytes, needed, allocator_holds));
 }
 
 OffloadSplit offload_split(const ModelSpec& model, const InferenceSettings& settings, const MemoryEstimate& one_gpu,

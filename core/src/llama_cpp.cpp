@@ -118,7 +118,6 @@ namespace {
 
 constexpr std::int64_t kTensorAlignment = 32;  // ggml-impl.h TENSOR_ALIGNMENT (CPU and CPU_REPACK buffers)
 constexpr std::int64_t kCudaAlignment = 128;   // ggml-cuda.cu ggml_backend_cuda_buffer_type_get_alignment
-constexpr std::int64_t kContextPad = 256;      // llama-context.cpp: n_ctx = GGML_PAD(n_ctx, 256)
 constexpr int kMaxSequences = 256;             // llama-cparams.h LLAMA_MAX_SEQ
 
 constexpr std::int64_t pad(std::int64_t n, std::int64_t to) { return (n + to - 1) / to * to; }
@@ -306,11 +305,11 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   r.n_batch = std::min(n_ctx, s.n_batch);
   r.n_ubatch = std::min(r.n_batch, s.n_ubatch);
   const std::int64_t n_outputs_max = s.n_outputs_max > 0 ? s.n_outputs_max : r.n_batch;
-  n_ctx = pad(n_ctx, kContextPad);
+  n_ctx = pad(n_ctx, kLlamaCppContextPad);
   if (s.kv_unified) {
     r.n_ctx_seq = n_ctx;
   } else {
-    r.n_ctx_seq = pad(n_ctx / n_seq, kContextPad);
+    r.n_ctx_seq = pad(n_ctx / n_seq, kLlamaCppContextPad);
     n_ctx = r.n_ctx_seq * n_seq;
   }
   r.n_ctx = n_ctx;
@@ -343,7 +342,7 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
     // "the SWA cache is always padded to 256 for performance": the window of every sequence of the
     // stream plus one micro-batch, at most the context (--swa-full: the whole context).
     const std::int64_t window = static_cast<std::int64_t>(m.sliding_window) * (s.kv_unified ? n_seq : 1) + r.n_ubatch;
-    r.cells_sliding = s.swa_full ? r.n_ctx_seq : pad(std::min(r.n_ctx_seq, window), kContextPad);
+    r.cells_sliding = s.swa_full ? r.n_ctx_seq : pad(std::min(r.n_ctx_seq, window), kLlamaCppContextPad);
   }
   for (int il = 0; il < n_layer; ++il) {
     LlamaCppLayerKv l;
@@ -433,6 +432,9 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   r.output = m.vocab_size * n_seq * 4;
 
   // --- compute buffer (llama-context.cpp sched_reserve: pp, tg, pp graphs; the largest) -----
+  // Not monotone in n_ctx: the buffer is ggml-alloc's high-water mark (ggml_dyn_tallocr_alloc: best
+  // fit among the free blocks but the last, else the last), and a larger KQ mask can move where the
+  // logits land (Gemma-3-4B: 724,984,064 B at n_ctx 93,952, 662,331,648 B at 94,208).
   llama_cpp_graph::GraphParams g = graph_params(m);
   g.n_seqs = n_seq;
   g.n_stream = r.n_stream;

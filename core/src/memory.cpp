@@ -516,6 +516,15 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
 
 }  // namespace
 
+std::int64_t last_input_of_same_cache(const InferenceSettings& s, std::int64_t input) {
+  if (s.engine != Engine::llama_cpp && s.engine != Engine::ollama) return input;
+  std::vector<Message> unread;
+  const std::int64_t sequences = llama_cpp_sequences(s.engine == Engine::ollama ? s.ollama.num_parallel : s.llama_cpp.parallel, s.batch, unread);
+  const std::int64_t cells = (input + s.output_tokens) * sequences;
+  const std::int64_t padded = (cells + kLlamaCppContextPad - 1) / kLlamaCppContextPad * kLlamaCppContextPad;
+  return std::max(input, padded / sequences - s.output_tokens);
+}
+
 MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSettings& s, EstimateDetail detail) {
   MemoryEstimate e;
   const bool explain = detail == EstimateDetail::full;

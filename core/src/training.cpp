@@ -397,7 +397,13 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     const double whole = static_cast<double>(tp.total) * wb;
     out.load_peak_bytes = fsdp_memory(static_cast<std::int64_t>(whole), 0, n).load_peak_bytes;
   }
-  const bool step_is_peak = step_peak > backward_peak;
+  // DeepSpeed ZeRO-1/2 (optimizer on the GPU): the step's flat partitions are larger than any freed
+  // activation block, so the caching allocator keeps those blocks reserved beside them (below): what
+  // the driver holds peaks at the step, states + step partitions + activation blocks, whichever of
+  // the two tensor peaks is higher. Taking the higher tensor peak instead would let a longer
+  // sequence need less (its backward peak passing the step's drops the reserved blocks).
+  const bool zero_step_keeps_blocks = stage >= 1 && stage <= 2 && !s.offload_optimizer && step_temp > 0;
+  const bool step_is_peak = step_peak > backward_peak || zero_step_keeps_blocks;
 
   e.parts.weights = static_cast<std::int64_t>(std::llround(weights));
   e.parts.adapters = static_cast<std::int64_t>(std::llround(adapters));
@@ -439,7 +445,9 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   e.explain.push_back({"optimizer", std::move(opt_formula), equals(states_values, e.parts.optimizer), e.parts.optimizer});
   if (step_text) {
     // Shown whether or not it makes the peak: the step adds it on top of the states.
-    Message values = step_is_peak ? Message("explain.training.step_temporary.peak") : Message("explain.training.step_temporary.below_peak");
+    Message values = step_peak > backward_peak ? Message("explain.training.step_temporary.peak")
+                     : step_is_peak              ? Message("explain.training.step_temporary.reserved_blocks")
+                                                 : Message("explain.training.step_temporary.below_peak");
     values.bytes("step", step_peak).bytes("backward", backward_peak);
     values.then(Message("explain.equals").bytes("total", e.parts.step_temporary));
     e.explain.push_back({"step_temporary", std::move(*step_text), std::move(values), e.parts.step_temporary});
@@ -459,7 +467,7 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     formula.count("per_token", act.per_layer_token_bytes).term("loss", loss);
     Message values = Message("explain.training.activations.values").count("seq_len", s.seq_len).count("micro_batch", s.micro_batch)
                          .bytes("kept", act.kept_bytes).bytes("recompute", act.recompute_bytes).bytes("loss", act.loss_bytes).bytes("transient", act.transient_bytes);
-    if (step_is_peak) values.then(Message("explain.training.activations.step_is_peak").bytes("step", step_peak).bytes("backward", backward_peak));
+    if (step_peak > backward_peak) values.then(Message("explain.training.activations.step_is_peak").bytes("step", step_peak).bytes("backward", backward_peak));
     if (act.host_bytes > 0) values.then(Message("explain.training.activations.host_offload").bytes("host", act.host_bytes));
     e.explain.push_back({"activations", std::move(formula), std::move(values), e.parts.activations});
   }
@@ -474,7 +482,7 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   // flat partitions (16-bit copy, fp32 gradients) larger than any freed activation block, so
   // those blocks stay reserved beside the step's tensors.
   std::int64_t cached = 0;
-  if (stage >= 1 && stage <= 2 && step_is_peak && !s.offload_optimizer) {
+  if (zero_step_keeps_blocks) {
     cached = std::min(act.peak_bytes(), backward_peak - static_cast<std::int64_t>(std::llround(states)));
   }
   if (act.loss_cached_bytes > 0) {
@@ -517,15 +525,15 @@ TrainingFit training_fit(const ModelSpec& m, const TrainingSettings& s, std::int
   TrainingFit fit;
   fit.device_bytes = estimate_training(m, s).memory.device_bytes;
   fit.fits = fit.device_bytes <= capacity_bytes;
-  fit.max_seq_len = largest_fitting(max_seq_len_limit, [&](std::int64_t seq) {
+  fit.max_seq_len = largest_fitting(max_seq_len_limit, capacity_bytes, [&](std::int64_t seq) {
     TrainingSettings t = s;
     t.seq_len = seq;
-    return estimate_training(m, t).memory.device_bytes <= capacity_bytes;
+    return estimate_training(m, t).memory.device_bytes;
   });
-  fit.max_micro_batch = largest_fitting(max_micro_batch_limit, [&](std::int64_t batch) {
+  fit.max_micro_batch = largest_fitting(max_micro_batch_limit, capacity_bytes, [&](std::int64_t batch) {
     TrainingSettings t = s;
     t.micro_batch = batch;
-    return estimate_training(m, t).memory.device_bytes <= capacity_bytes;
+    return estimate_training(m, t).memory.device_bytes;
   });
   // Searched up to the request's own length, as the fix searches: the same search, the same length.
   if (!fit.fits) fit.comfortable_seq_len = comfortable_seq_len(m, s, capacity_bytes, std::min(max_seq_len_limit, s.seq_len));
@@ -535,10 +543,10 @@ TrainingFit training_fit(const ModelSpec& m, const TrainingSettings& s, std::int
 std::int64_t comfortable_seq_len(const ModelSpec& m, const TrainingSettings& s, std::int64_t capacity_bytes, std::int64_t max_seq_len_limit) {
   const std::int64_t room = capacity_bytes - fit_margin_bytes(capacity_bytes);
   if (room <= 0 || max_seq_len_limit < 1) return 0;
-  std::int64_t seq = largest_fitting(max_seq_len_limit, [&](std::int64_t n) {
+  std::int64_t seq = largest_fitting(max_seq_len_limit, room, [&](std::int64_t n) {
     TrainingSettings t = s;
     t.seq_len = n;
-    return estimate_training(m, t).memory.device_bytes <= room;
+    return estimate_training(m, t).memory.device_bytes;
   });
   // A round length to set: whole 256-token steps from 512.
   if (seq >= 512) seq -= seq % 256;

@@ -173,6 +173,8 @@ constexpr std::int64_t kLlamaCppMaxUbatch = 65536;
 constexpr std::int64_t kLlamaCppMaxBatch = 1'000'000;
 constexpr int kLlamaCppMaxSequences = 256;
 constexpr int kLlamaCppMaxPatterns = 64;
+/// llama-context.cpp: n_ctx = GGML_PAD(n_ctx, 256).
+constexpr std::int64_t kLlamaCppContextPad = 256;
 
 /** Throws InputError(field, ...) when `pattern` is not a regular expression llama.cpp's -ot takes
  *  (the syntax regex_lite reads: ECMAScript without back-references and look-arounds). */

@@ -167,6 +167,11 @@ enum class EstimateDetail {
 };
 
 /// The request's memory. bytes_only gives the same parts and totals as full.
+/** For the searches (largest_fitting.hpp), a hint: the most input tokens, from `input` on, that the
+ *  engine gives the same cache as `input`. llama.cpp and Ollama pad n_ctx (the context times the
+ *  sequences) to 256 cells, so their memory steps there; other engines: `input`. */
+std::int64_t last_input_of_same_cache(const InferenceSettings& settings, std::int64_t input);
+
 MemoryEstimate estimate_inference_memory(const ModelSpec& model, const InferenceSettings& settings,
                                          EstimateDetail detail = EstimateDetail::full);
 

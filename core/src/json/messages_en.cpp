@@ -756,6 +756,8 @@ constexpr MessageTemplate kTemplates[] = {
      "torch AdamW foreach sqrt(v) temporary during the optimizer step: {params_count} trainable params × {state_b}"},
     {"explain.training.step_temporary.peak",
      "the optimizer step is the peak ({step_bytes} vs backward {backward_bytes})"},
+    {"explain.training.step_temporary.reserved_blocks",
+     "the optimizer step is the peak of what the GPU holds ({step_bytes}, backward {backward_bytes}): the freed activation blocks stay reserved beside it"},
     {"explain.training.step_temporary.zero.formula",
      "fp32 gradient partition during the optimizer step: {partition_bytes}"},
     {"explain.training.weights.formula",
