@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -1453,6 +1454,15 @@ const DerivedConstants kSpeedConstantsDerivedFrom[] = {
     {"Lightning-AI/litgpt/", "kLitgptLayerHostS, kBnbLinearHostS"},
 };
 
+/// Inputs of the serving step model (step_model.hpp, serve_engine.hpp) derived from a speed source's
+/// rows, as their comments cite them: the step model's figure on that source's rows is not a clean
+/// leave-one-source-out one either.
+const DerivedConstants kStepModelConstantsDerivedFrom[] = {
+    {"QwenLM/Qwen2.5/blob/5c4e69cb61953a590ea724e0f0f0fcb06fa979e7/docs/source/benchmark/speed_benchmark.rst", "kAllReduceLatencyNvlinkS"},
+    {"QwenLM/Qwen2.5/blob/c7f51a1a1ce3d4bb750bc545cd2673fff4c5a8f9/docs/source/getting_started/speed_benchmark.md",
+     "kSglangStepOverheadS, kAllReduceLatencyNvlinkS"},
+};
+
 }  // namespace
 
 /// Inputs of the serving model chosen after seeing a serving source's errors: none fitted to its rows,
@@ -1472,6 +1482,44 @@ std::string serving_inputs_chosen_after(const std::string& source) {
 
 std::string speed_constants_derived_from(const std::string& source) {
   for (const auto& each : kSpeedConstantsDerivedFrom) {
+    if (contains(source, each.source_part)) return each.constants;
+  }
+  return "";
+}
+
+/// The error of the serving step model on one speed row of an engine it covers (vLLM, SGLang): the
+/// row's request as a `task: "serve"` request of one request at concurrency 1 (the prompt's prefill,
+/// then one decode step per token), its rate output tokens over the end-to-end time, counted as the
+/// row's source counts it. Nothing for other engines, batches over 1 and requests the serving answer
+/// refuses (a prompt and answer beyond the model's trained context, which vLLM and SGLang refuse
+/// without a rope-scaling override; weights that leave no room for the KV cache).
+std::optional<double> step_model_speed_error(const ValidationRow& row) {
+  if (row.kind != "speed" || !row.used || row.request.empty()) return std::nullopt;
+  const json speed = json::parse(row.request);
+  const std::string engine = speed.value("engine", "");
+  if ((engine != "vllm" && engine != "sglang") || speed.value("batch", std::int64_t{1}) != 1) return std::nullopt;
+  const std::int64_t input = speed.value("input_tokens", std::int64_t{1});
+  const std::int64_t output = speed.value("output_tokens", std::int64_t{1});
+  const int gpus = speed.value("gpus", 1);
+  ojson request;
+  request["task"] = "serve";
+  for (const char* key : {"model", "weights", "kv_cache", "engine", "engine_version", "hardware"}) {
+    if (speed.contains(key)) request[key] = speed[key];
+  }
+  request["gpus"] = gpus;
+  request["layout"] = {{"tp", gpus}, {"pp", 1}};
+  request["workload"] = {{"input_tokens", input}, {"output_tokens", output}, {"concurrency", 1}, {"requests", 1}};
+  const json response = estimate_json(request);
+  if (!response.contains("serving") || !response["serving"]["e2e_latency_s"]["mean"].is_number()) return std::nullopt;
+  const double e2e = response["serving"]["e2e_latency_s"]["mean"].get<double>();
+  if (!(e2e > 0) || !(row.measured > 0)) return std::nullopt;
+  double rate = static_cast<double>(output) / e2e;
+  if (contains(row.quantity, "(input + output) / output")) rate *= static_cast<double>(input + output) / static_cast<double>(output);
+  return (rate - row.measured) / row.measured;
+}
+
+std::string step_model_constants_derived_from(const std::string& source) {
+  for (const auto& each : kStepModelConstantsDerivedFrom) {
     if (contains(source, each.source_part)) return each.constants;
   }
   return "";
@@ -1644,10 +1692,17 @@ std::string leave_one_source_out_markdown(const ValidationReport& report) {
   // Speed: the constants of throughput.hpp derived from particular sources.
   std::vector<std::string> speed_order;
   std::map<std::string, std::vector<double>> speed_abs;
+  // The rows of the engines the serving step model covers, as it answers them and as the
+  // single-stream path (throughput.cpp) does.
+  std::map<std::string, std::vector<double>> step_abs, step_current_abs;
   for (const auto& r : report.rows) {
     if (r.kind != "speed" || !r.used) continue;
     if (!speed_abs.count(r.source)) speed_order.push_back(r.source);
     speed_abs[r.source].push_back(std::fabs(r.error));
+    if (const auto step = step_model_speed_error(r)) {
+      step_abs[r.source].push_back(std::fabs(*step));
+      step_current_abs[r.source].push_back(std::fabs(r.error));
+    }
   }
   if (!speed_order.empty()) {
     md += "\n### Speed\n\n"
@@ -1668,6 +1723,26 @@ std::string leave_one_source_out_markdown(const ValidationReport& report) {
     }
     std::snprintf(line, sizeof line, "\n%d of %zu speed sources have a leave-one-source-out figure.\n", honest, speed_order.size());
     md += line;
+    md += "\n#### The serving step model at batch 1\n\n"
+          "The rows of the engines the serving step model covers (vLLM, SGLang), each answered as a `task: \"serve\"` request of "
+          "one request at concurrency 1 (its prompt's prefill, then a decode step per token; rate = output tokens / end-to-end "
+          "time, counted as the source counts it), beside the single-stream path above (throughput.cpp) on the same rows; rows whose "
+          "prompt and answer exceed the model's trained context are left out (the serving answer refuses them, as the engines do "
+          "without a rope-scaling override). The "
+          "step model has no constant read from these tables but the ones named in the last column, so its figure is close to a "
+          "leave-one-source-out one; single-stream speed stays on the path above where the step model is worse.\n\n"
+          "| source | rows | single-stream path median | p90 | step model median | p90 | step-model inputs derived from it |\n"
+          "|---|---:|---:|---:|---:|---:|---|\n";
+    for (const auto& source : speed_order) {
+      const auto it = step_abs.find(source);
+      if (it == step_abs.end()) continue;
+      const auto& current = step_current_abs[source];
+      const std::string derived = step_model_constants_derived_from(source);
+      std::snprintf(line, sizeof line, "| %s | %zu | %s | %s | %s | %s | %s |\n", source.c_str(), it->second.size(), pct(median_of(current)).c_str(),
+                    pct(percentile_of(current, 0.9)).c_str(), pct(median_of(it->second)).c_str(), pct(percentile_of(it->second, 0.9)).c_str(),
+                    derived.empty() ? "none" : derived.c_str());
+      md += line;
+    }
   }
   return md;
 }

@@ -6,6 +6,7 @@
 /// GiB vs MiB as the source really meant. Each kind (inference, training, file_size, speed,
 /// serving) has its own row function in validate.cpp; serving_external (other publishers' serving
 /// pages) is mapped by serving's function and reported apart.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,6 +82,16 @@ std::string leave_one_source_out_markdown(const ValidationReport& report);
 /// The constants of core/include/llmsizer/throughput.hpp derived from a speed source's rows (their
 /// comments cite the table), comma-separated; "" when none was.
 std::string speed_constants_derived_from(const std::string& source);
+
+/// The error of the serving step model (step_model.hpp) on a vLLM or SGLang speed row: the row's
+/// request as one `task: "serve"` request at concurrency 1, its rate output tokens over the
+/// end-to-end time as the row's source counts it. Nothing for other engines, batches over 1 and
+/// requests the serving answer refuses.
+std::optional<double> step_model_speed_error(const ValidationRow& row);
+
+/// The inputs of the serving step model derived from a speed source's rows (their comments cite the
+/// table), comma-separated; "" when none was.
+std::string step_model_constants_derived_from(const std::string& source);
 
 /// Median and p-th percentile (nearest rank, p in [0, 1]) of `values`; 0 for none.
 double median_of(std::vector<double> values);
