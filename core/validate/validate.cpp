@@ -1695,6 +1695,11 @@ std::string leave_one_source_out_markdown(const ValidationReport& report) {
   // The rows of the engines the serving step model covers, as it answers them and as the
   // single-stream path (throughput.cpp) does.
   std::map<std::string, std::vector<double>> step_abs, step_current_abs;
+  // The same by engine and weight format: where the step model misses at batch 1.
+  struct StepFormat {
+    std::vector<double> current, step, step_signed;
+  };
+  std::map<std::string, StepFormat> step_by_format;
   for (const auto& r : report.rows) {
     if (r.kind != "speed" || !r.used) continue;
     if (!speed_abs.count(r.source)) speed_order.push_back(r.source);
@@ -1702,6 +1707,11 @@ std::string leave_one_source_out_markdown(const ValidationReport& report) {
     if (const auto step = step_model_speed_error(r)) {
       step_abs[r.source].push_back(std::fabs(*step));
       step_current_abs[r.source].push_back(std::fabs(r.error));
+      const json request = json::parse(r.request);
+      StepFormat& f = step_by_format[request.value("engine", "") + " | " + request.value("weights", "")];
+      f.current.push_back(std::fabs(r.error));
+      f.step.push_back(std::fabs(*step));
+      f.step_signed.push_back(*step);
     }
   }
   if (!speed_order.empty()) {
@@ -1741,6 +1751,13 @@ std::string leave_one_source_out_markdown(const ValidationReport& report) {
       std::snprintf(line, sizeof line, "| %s | %zu | %s | %s | %s | %s | %s |\n", source.c_str(), it->second.size(), pct(median_of(current)).c_str(),
                     pct(percentile_of(current, 0.9)).c_str(), pct(median_of(it->second)).c_str(), pct(percentile_of(it->second, 0.9)).c_str(),
                     derived.empty() ? "none" : derived.c_str());
+      md += line;
+    }
+    md += "\nBy engine and weight format (bias: the step model's median signed error; > 0: too fast):\n\n"
+          "| engine | weights | rows | single-stream path median | step model median | step model bias |\n|---|---|---:|---:|---:|---:|\n";
+    for (const auto& [key, f] : step_by_format) {
+      std::snprintf(line, sizeof line, "| %s | %zu | %s | %s | %s |\n", key.c_str(), f.step.size(), pct(median_of(f.current)).c_str(),
+                    pct(median_of(f.step)).c_str(), signed_pct(median_of(f.step_signed)).c_str());
       md += line;
     }
   }
