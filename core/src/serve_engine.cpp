@@ -184,6 +184,7 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
   if (o.max_num_batched_tokens > 0) p.max_num_batched_tokens = o.max_num_batched_tokens;
   if (o.memory_fraction > 0) p.memory_fraction = o.memory_fraction;
   if (o.scheduler_steps > 0) p.scheduler_steps = o.scheduler_steps;
+  if (o.kv_cache_tokens > 0 && p.slots == 0) p.kv_cache_tokens = o.kv_cache_tokens;  // llama-server's is its -c
   p.policy = chunked ? BatchPolicy::mixed : BatchPolicy::prefill_first;
   return p;
 }

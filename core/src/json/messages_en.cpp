@@ -1010,6 +1010,8 @@ constexpr MessageTemplate kTemplates[] = {
      "KV cache = the context set for the server, {tokens_count} tokens × {per_token_count} B = {pool_bytes}, shared by its slots"},
     {"serve.explain.kv_capacity_free",
      "KV cache pool per GPU = {fraction} × (device {device_bytes} − weights {weights_bytes} − activations and context {reserved_bytes}) = {pool_bytes}; at {per_token_count} B per token it holds {tokens_count} tokens"},
+    {"serve.explain.kv_capacity_set",
+     "KV cache pool per GPU = the size set for the engine, {given_count} tokens (at most what device {device_bytes} less weights {weights_bytes} and activations and context {reserved_bytes} holds): {tokens_count} tokens × {per_token_count} B = {pool_bytes}"},
     {"serve.explain.latency",
      "At the {percentile}th percentile: first token after {ttft_ms} ms, then {tpot_ms} ms per token ({per_user} tokens/s on average per person)"},
     {"serve.explain.max_concurrency",
