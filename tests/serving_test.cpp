@@ -94,6 +94,31 @@ TEST_CASE("A KV cache size set in tokens replaces vLLM's share and caps TensorRT
   CHECK(test_support::estimate(r)["error"]["field"] == "serve.kv_cache_tokens");
 }
 
+TEST_CASE("A served TensorRT-LLM request's first token also crosses Triton's ensemble; an offline run's does not", "[serving]") {
+  // One request alone: its time to first token is its prefill step, plus, when served, the
+  // ensemble's 4.69 − 0.63 = 4.06 ms (tensorrtllm_backend docs/encoder_decoder.md, serve_engine.cpp).
+  json r = worked_example();
+  r["engine"] = "tensorrt-llm";
+  r["workload"] = {{"input_tokens", 1000}, {"output_tokens", 100}, {"max_throughput", true}, {"requests", 1}};
+  const json offline = test_support::estimate(r)["serving"];
+  r["workload"] = {{"input_tokens", 1000}, {"output_tokens", 100}, {"concurrency", 1}, {"requests", 1}};
+  const json served = test_support::estimate(r)["serving"];
+  CHECK_THAT(served["ttft_ms"]["mean"].get<double>() - offline["ttft_ms"]["mean"].get<double>(), WithinAbs(4.06, 1e-9));
+  // End-to-end seconds are printed to the millisecond: the difference within one.
+  CHECK_THAT(served["e2e_latency_s"]["mean"].get<double>() - offline["e2e_latency_s"]["mean"].get<double>(), WithinAbs(4.06e-3, 1e-3));
+  // The tokens after the first come as fast: the ensemble is on the path of every token alike.
+  CHECK_THAT(served["tpot_ms"]["mean"].get<double>(), WithinRel(offline["tpot_ms"]["mean"].get<double>(), 1e-12));
+  bool listed = false;
+  for (const json& e : served["explain"]) listed = listed || e["id"] == "front_end";
+  CHECK(listed);
+  // vLLM's API server has no published figure: nothing is added (the worked example's steps stand).
+  r["engine"] = "vllm";
+  const json vllm_served = test_support::estimate(r)["serving"];
+  r["workload"]["max_throughput"] = true;
+  r["workload"].erase("concurrency");
+  CHECK_THAT(vllm_served["ttft_ms"]["mean"].get<double>(), WithinRel(test_support::estimate(r)["serving"]["ttft_ms"]["mean"].get<double>(), 1e-12));
+}
+
 TEST_CASE("Worked example: the decode step at the steady batch, part by part", "[serving]") {
   const json s = test_support::estimate(worked_example())["serving"];
   const double batch = s["steady_batch"].get<double>();

@@ -471,7 +471,7 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
       if (token) {
         if (s.first_token < 0) {
           s.first_token = t;
-          ttft.push_back(t - s.arrival);
+          ttft.push_back(t - s.arrival + engine.front_end_s);
         } else {
           gaps.add(t - s.last_token, 1.0);
         }
@@ -483,7 +483,7 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
       if (s.generated >= s.output) {
         free_blocks += s.blocks;
         s.blocks = 0;
-        e2e.push_back(t - s.arrival);
+        e2e.push_back(t - s.arrival + engine.front_end_s);
         if (s.output > 1) tpot.push_back((t - s.first_token) / static_cast<double>(s.output - 1));
         last_finish = t;
         ++completed;
@@ -731,6 +731,9 @@ ServingAnswer answer_serving(const ServeInputs& in, const StepModel& step, const
                                          .decimal("duration", r.duration_s, 2)
                                          .integer("replicas", replicas)
                                          .decimal("tokens_per_s", a.output_tokens_per_s, 0)});
+  if (engine.front_end_s > 0) {
+    a.explain.push_back({"front_end", Message("serve.explain.front_end").decimal("front_end_ms", engine.front_end_s * 1e3, 2)});
+  }
   a.explain.push_back({"latency", Message("serve.explain.latency")
                                       .integer("percentile", s.slo.percentile)
                                       .decimal("ttft_ms", r.ttft_s.at(s.slo.percentile) * 1e3, 0)

@@ -96,6 +96,11 @@ struct ServeEngineProfile {
   /// and V elements on-the-fly: adds the QKV bias, applies RoPE"; its context phase still runs them
   /// as extra kernels).
   bool decode_rope_in_attention = false;
+  /// A served request's time outside the engine on the way to its first token (the server's
+  /// tokenizer before the engine sees the prompt, its detokenizer and network hop after), seconds;
+  /// added to each request's time to first token and end-to-end time. 0 for offline runs (the
+  /// engine as a library over token ids) and where no figure is published.
+  double front_end_s = 0;
 };
 
 /// The request's `serve` object: each field 0 / negative when not given.

@@ -1004,6 +1004,8 @@ constexpr MessageTemplate kTemplates[] = {
      "Rent: {gpus} GPUs at {per_hour_usd} an hour × {hours} h = {per_month_usd} a month; {per_million_usd} per million answer tokens"},
     {"serve.explain.energy",
      "Energy = {watts} W (board power × GPUs, at full load) ÷ {tokens_per_s} tokens/s = {joules} J per answer token"},
+    {"serve.explain.front_end",
+     "Each first token also crosses the server around the engine: {front_end_ms} ms (Triton's ensemble: tokenizing the prompt, detokenizing the token, the network hop), added to the time to first token"},
     {"serve.explain.kv_capacity",
      "KV cache pool per GPU = {fraction} × {device_bytes} − weights {weights_bytes} − activations and context {reserved_bytes} = {pool_bytes}; at {per_token_count} B per token it holds {tokens_count} tokens"},
     {"serve.explain.kv_capacity_context",
