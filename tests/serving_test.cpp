@@ -66,6 +66,59 @@ TEST_CASE("Worked example: the KV pool is 0.9 of the H100 less the weights and t
   CHECK(s["max_concurrency"] == 256);
 }
 
+TEST_CASE("A KV cache size set in tokens replaces vLLM's share and caps TensorRT-LLM's, never beyond the memory left", "[serving]") {
+  // The worked example's pool holds ~1.0M tokens (0.9 × 80 GiB less ~10 GB, 65,536 B a token).
+  json r = worked_example();
+  r["serve"] = {{"kv_cache_tokens", 100000}};
+  json s = test_support::estimate(r)["serving"];
+  // vLLM --num-gpu-blocks-override: 100,000 tokens (6,250 blocks of 16), 100,000 × 65,536 B.
+  CHECK(s["kv_capacity_tokens"] == 100000);
+  CHECK_THAT(s["kv_pool_bytes"].get<double>(), WithinRel(100000 * kKvBytesPerToken, 1e-9));
+  // 2,000 tokens a request: 100,000 / 2,000 = 50 requests at once, below max_num_seqs 256.
+  CHECK(s["max_concurrency"] == 50);
+  // More than the memory holds: the memory left after the weights and the reserve (80 GiB, not its 0.9).
+  r["serve"] = {{"kv_cache_tokens", 9000000}};
+  const json a = test_support::estimate(r);
+  const double left = 80.0 * (1LL << 30) - a["memory"]["parts"]["weights"].get<double>() - a["memory"]["parts"]["activations"].get<double>() -
+                      a["memory"]["parts"]["overhead"].get<double>();
+  CHECK_THAT(a["serving"]["kv_capacity_tokens"].get<double>(), WithinAbs(std::floor(left / kKvBytesPerToken / 16) * 16, 16));
+  // TensorRT-LLM max_tokens_in_paged_kv_cache: the smaller of it and the 0.9-of-free pool.
+  r = worked_example();
+  r["engine"] = "tensorrt-llm";
+  const double share = test_support::estimate(r)["serving"]["kv_capacity_tokens"].get<double>();
+  r["serve"] = {{"kv_cache_tokens", 9000000}};
+  CHECK(test_support::estimate(r)["serving"]["kv_capacity_tokens"].get<double>() == share);
+  r["serve"] = {{"kv_cache_tokens", 64000}};
+  CHECK(test_support::estimate(r)["serving"]["kv_capacity_tokens"] == 64000);  // blocks of 64 tokens
+  r["serve"] = {{"kv_cache_tokens", 0}};
+  CHECK(test_support::estimate(r)["error"]["field"] == "serve.kv_cache_tokens");
+}
+
+TEST_CASE("A served TensorRT-LLM request's first token also crosses Triton's ensemble; an offline run's does not", "[serving]") {
+  // One request alone: its time to first token is its prefill step, plus, when served, the
+  // ensemble's 4.69 − 0.63 = 4.06 ms (tensorrtllm_backend docs/encoder_decoder.md, serve_engine.cpp).
+  json r = worked_example();
+  r["engine"] = "tensorrt-llm";
+  r["workload"] = {{"input_tokens", 1000}, {"output_tokens", 100}, {"max_throughput", true}, {"requests", 1}};
+  const json offline = test_support::estimate(r)["serving"];
+  r["workload"] = {{"input_tokens", 1000}, {"output_tokens", 100}, {"concurrency", 1}, {"requests", 1}};
+  const json served = test_support::estimate(r)["serving"];
+  CHECK_THAT(served["ttft_ms"]["mean"].get<double>() - offline["ttft_ms"]["mean"].get<double>(), WithinAbs(4.06, 1e-9));
+  // End-to-end seconds are printed to the millisecond: the difference within one.
+  CHECK_THAT(served["e2e_latency_s"]["mean"].get<double>() - offline["e2e_latency_s"]["mean"].get<double>(), WithinAbs(4.06e-3, 1e-3));
+  // The tokens after the first come as fast: the ensemble is on the path of every token alike.
+  CHECK_THAT(served["tpot_ms"]["mean"].get<double>(), WithinRel(offline["tpot_ms"]["mean"].get<double>(), 1e-12));
+  bool listed = false;
+  for (const json& e : served["explain"]) listed = listed || e["id"] == "front_end";
+  CHECK(listed);
+  // vLLM's API server has no published figure: nothing is added (the worked example's steps stand).
+  r["engine"] = "vllm";
+  const json vllm_served = test_support::estimate(r)["serving"];
+  r["workload"]["max_throughput"] = true;
+  r["workload"].erase("concurrency");
+  CHECK_THAT(vllm_served["ttft_ms"]["mean"].get<double>(), WithinRel(test_support::estimate(r)["serving"]["ttft_ms"]["mean"].get<double>(), 1e-12));
+}
+
 TEST_CASE("Worked example: the decode step at the steady batch, part by part", "[serving]") {
   const json s = test_support::estimate(worked_example())["serving"];
   const double batch = s["steady_batch"].get<double>();

@@ -56,6 +56,14 @@ constexpr double kTrtllmFreeGpuMemoryFraction = 0.9;
 /// Its paged KV cache's block: tokens_per_block 64 (KvCacheConfig / the engine's build default).
 constexpr std::int64_t kTrtllmTokensPerBlock = 64;
 constexpr double kCppEngineStepOverheadS = 0.2e-3;
+/// TensorRT-LLM served through Triton's ensemble (tensorrtllm_backend all_models/inflight_batcher_llm:
+/// a preprocessing model that tokenizes in Python, the tensorrt_llm model, a postprocessing model
+/// that detokenizes each streamed token): the backend's own measurement, genai-perf against the
+/// ensemble, streaming, concurrency 1, 200 prompt tokens, T5-small on an A100-80GB with TRT-LLM v0.12
+/// (tensorrtllm_backend docs/encoder_decoder.md, "Benchmark" table): time to first token 4.69 ms on
+/// average, inter-token latency 0.63 ms. A T5-small step is at most that 0.63 ms, so the rest,
+/// 4.06 ms, is the request's way through the ensemble (the 60M-parameter encoder pass is left in).
+constexpr double kTritonEnsembleFirstTokenS = 4.69e-3 - 0.63e-3;
 /// TensorRT-LLM's engines launch fused plugin kernels and, from 0.17 with trtllm-bench, capture
 /// decode steps in CUDA graphs (cuda_graph_mode): up to its max_batch_size.
 
@@ -153,6 +161,7 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
       p.sliding_window = false;
       p.decode_rope_in_attention = true;
       p.step_overhead_s = kCppEngineStepOverheadS;
+      if (!offline) p.front_end_s = kTritonEnsembleFirstTokenS;
       break;
     case ServeEngine::lmdeploy:
       p.max_num_seqs = kLmdeployMaxBatchSize;
@@ -184,6 +193,7 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
   if (o.max_num_batched_tokens > 0) p.max_num_batched_tokens = o.max_num_batched_tokens;
   if (o.memory_fraction > 0) p.memory_fraction = o.memory_fraction;
   if (o.scheduler_steps > 0) p.scheduler_steps = o.scheduler_steps;
+  if (o.kv_cache_tokens > 0 && p.slots == 0) p.kv_cache_tokens = o.kv_cache_tokens;  // llama-server's is its -c
   p.policy = chunked ? BatchPolicy::mixed : BatchPolicy::prefill_first;
   return p;
 }

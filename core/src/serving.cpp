@@ -191,8 +191,16 @@ ServeCapacity serve_capacity(const StepModel& step, const ServeEngineProfile& en
       pool = engine.memory_fraction * static_cast<double>(device_bytes) - static_cast<double>(weights_bytes + reserved_bytes);
     }
     pool = std::max(0.0, pool);
+    std::int64_t tokens = per_token > 0 ? static_cast<std::int64_t>(pool / per_token) : 0;
+    if (engine.kv_cache_tokens > 0 && per_token > 0) {
+      // A size given in tokens: it replaces the share (vLLM, LMDeploy) or caps it (SGLang,
+      // TensorRT-LLM), within what the weights and activations leave.
+      const bool caps = engine.engine == ServeEngine::sglang || engine.engine == ServeEngine::tensorrt_llm;
+      const double left = std::max(0.0, static_cast<double>(device_bytes - weights_bytes - reserved_bytes));
+      tokens = std::min(engine.kv_cache_tokens, static_cast<std::int64_t>((caps ? pool : left) / per_token));
+      pool = per_token * static_cast<double>(tokens);
+    }
     c.pool_bytes = static_cast<std::int64_t>(pool);
-    const std::int64_t tokens = per_token > 0 ? static_cast<std::int64_t>(pool / per_token) : 0;
     c.kv_capacity_tokens = tokens / engine.block_tokens * engine.block_tokens;
   }
   const std::int64_t per_sequence = blocks_for(sequence_tokens, engine.block_tokens) * engine.block_tokens;
@@ -463,7 +471,7 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
       if (token) {
         if (s.first_token < 0) {
           s.first_token = t;
-          ttft.push_back(t - s.arrival);
+          ttft.push_back(t - s.arrival + engine.front_end_s);
         } else {
           gaps.add(t - s.last_token, 1.0);
         }
@@ -475,7 +483,7 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
       if (s.generated >= s.output) {
         free_blocks += s.blocks;
         s.blocks = 0;
-        e2e.push_back(t - s.arrival);
+        e2e.push_back(t - s.arrival + engine.front_end_s);
         if (s.output > 1) tpot.push_back((t - s.first_token) / static_cast<double>(s.output - 1));
         last_finish = t;
         ++completed;
@@ -689,7 +697,12 @@ ServingAnswer answer_serving(const ServeInputs& in, const StepModel& step, const
   // context the person set (llama-server, Ollama).
   const bool slots = engine.slots > 0;
   const bool of_free = engine.memory_basis == ServeEngineProfile::MemoryBasis::free_after_weights;
-  Message pool_line(slots ? "serve.explain.kv_capacity_context" : of_free ? "serve.explain.kv_capacity_free" : "serve.explain.kv_capacity");
+  const bool set = !slots && engine.kv_cache_tokens > 0;  // a size given in tokens (serve.kv_cache_tokens)
+  Message pool_line(slots  ? "serve.explain.kv_capacity_context"
+                    : set  ? "serve.explain.kv_capacity_set"
+                    : of_free ? "serve.explain.kv_capacity_free"
+                              : "serve.explain.kv_capacity");
+  if (set) pool_line.grouped("given", engine.kv_cache_tokens);
   pool_line.bytes("pool", cap.pool_bytes)
       .bytes("device", cap.device_bytes)
       .decimal("fraction", engine.memory_fraction, 2)
@@ -718,6 +731,9 @@ ServingAnswer answer_serving(const ServeInputs& in, const StepModel& step, const
                                          .decimal("duration", r.duration_s, 2)
                                          .integer("replicas", replicas)
                                          .decimal("tokens_per_s", a.output_tokens_per_s, 0)});
+  if (engine.front_end_s > 0) {
+    a.explain.push_back({"front_end", Message("serve.explain.front_end").decimal("front_end_ms", engine.front_end_s * 1e3, 2)});
+  }
   a.explain.push_back({"latency", Message("serve.explain.latency")
                                       .integer("percentile", s.slo.percentile)
                                       .decimal("ttft_ms", r.ttft_s.at(s.slo.percentile) * 1e3, 0)

@@ -1144,6 +1144,29 @@ std::vector<ValidationRow> serving_rows(const json& r, const char* kind) {
                           std::string(serve.contains("scheduler_steps") ? ", --num-scheduler-steps 10, --enable-chunked-prefill False" : ""));
     }
   }
+  if (row.source_id == "lmdeploy-a100-fp16-doc") {
+    // The KV cache each table's benchmark gave TurboMind. At ebe90bc (v0.1.0a1) benchmark_7b.sh,
+    // _13b.sh and _70b.sh write cache_max_entry_count 1000, 500 and 4000 into the converted model's
+    // config.ini: a block count (src/turbomind/models/llama/BlockManager.cc: `block_count < 1.` is a
+    // share, else the count) of cache_block_seq_len 128 tokens (lmdeploy/turbomind/deploy/
+    // target_model/base.py), so 128,000, 64,000 and 512,000 tokens. At f148d47 (v0.2.0)
+    // benchmark_turbomind_engine_a100.sh passes --cache-max-entry-count 0.95 (7B) and 0.9 (13B, 70B),
+    // a share of the free memory. The scripts' max_context_token_num 4 (4 × session_len 4,104 prompt
+    // tokens an iteration, LlamaTritonModel.cc) is not mapped: TurboMind v0.1's prefill order
+    // (LlamaBatch::Initialize, max_prefill_iters) is not simulated; the engine's pre-v0.5 rule stands.
+    const std::string model_name = ascii_lower(string_at(r, "model"));
+    const std::string ref = string_at(r, "source_ref");
+    const int size = contains(model_name, "70b") ? 70 : contains(model_name, "13b") ? 13 : contains(model_name, "7b") ? 7 : 0;
+    if (contains(ref, "@ebe90bc") && size > 0) {
+      const std::int64_t blocks = size == 70 ? 4000 : size == 13 ? 500 : 1000;
+      serve["kv_cache_tokens"] = blocks * 128;
+      row.notes.push_back("benchmark_" + std::to_string(size) + "b.sh: cache_max_entry_count " + std::to_string(blocks) +
+                          " blocks of 128 tokens = " + std::to_string(blocks * 128) + " tokens of KV cache");
+    } else if (contains(ref, "@f148d47") && size > 0) {
+      serve["memory_fraction"] = size == 7 ? 0.95 : 0.9;
+      row.notes.push_back(std::string("benchmark_turbomind_engine_a100.sh: --cache-max-entry-count ") + (size == 7 ? "0.95" : "0.9"));
+    }
+  }
   if (!serve.empty()) request["serve"] = serve;
 
   row.request = request.dump();

@@ -60,6 +60,16 @@ struct ServeEngineProfile {
   /// weights and activations).
   double memory_fraction = 0.9;
   enum class MemoryBasis { total_less_weights, free_after_weights } memory_basis = MemoryBasis::total_less_weights;
+  /// The pool given as a size, tokens per replica (0: the share above sizes it). vLLM
+  /// --num-gpu-blocks-override (vllm/engine/llm_engine.py _initialize_kv_caches: `num_gpu_blocks =
+  /// num_gpu_blocks_override`) and LMDeploy TurboMind's cache_max_entry_count of 1 or more (a block
+  /// count: src/turbomind/models/llama/BlockManager.cc, `block_count < 1.` is a share, else the count)
+  /// replace the share; SGLang --max-total-tokens and TensorRT-LLM max_tokens_in_paged_kv_cache cap
+  /// it (SGLang model_runner.py init_memory_pool: `min(self.max_total_num_tokens, max_total_tokens)`;
+  /// tensorrtllm_backend docs/model_config.md: "KV cache allocation is the min of
+  /// max_tokens_in_paged_kv_cache and value derived from kv_cache_free_gpu_mem_fraction"). Never more
+  /// than the memory the weights and activations leave.
+  std::int64_t kv_cache_tokens = 0;
   /// Host time per step that the GPU waits for (scheduling, input preparation, sampling), seconds.
   double step_overhead_s = 0;
   /// Decode-only steps up to this many sequences replay a CUDA graph (no per-kernel launch time).
@@ -86,6 +96,11 @@ struct ServeEngineProfile {
   /// and V elements on-the-fly: adds the QKV bias, applies RoPE"; its context phase still runs them
   /// as extra kernels).
   bool decode_rope_in_attention = false;
+  /// A served request's time outside the engine on the way to its first token (the server's
+  /// tokenizer before the engine sees the prompt, its detokenizer and network hop after), seconds;
+  /// added to each request's time to first token and end-to-end time. 0 for offline runs (the
+  /// engine as a library over token ids) and where no figure is published.
+  double front_end_s = 0;
 };
 
 /// The request's `serve` object: each field 0 / negative when not given.
@@ -97,6 +112,7 @@ struct ServeEngineOverrides {
   std::int64_t parallel = 0;
   std::int64_t context = 0;
   int scheduler_steps = 0;
+  std::int64_t kv_cache_tokens = 0;
 };
 
 /** The profile of `engine` at `version` (0: current) on `tp` GPUs, with `overrides` applied.

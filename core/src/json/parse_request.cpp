@@ -37,7 +37,7 @@ const std::set<std::string> kWorkloadKeys = {"input_tokens", "output_tokens", "c
                                              "range_ratio"};
 const std::set<std::string> kSloKeys = {"ttft_ms", "tpot_ms", "percentile"};
 const std::set<std::string> kServeKeys = {"max_num_seqs", "max_num_batched_tokens", "memory_fraction", "chunked_prefill", "parallel", "context",
-                                          "scheduler_steps"};
+                                          "scheduler_steps", "kv_cache_tokens"};
 const std::set<std::string> kDraftKeys = {"method", "model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers"};
 const std::set<std::string> kAlsoLoadedKeys = {"model", "weights", "context", "kv_cache", "n_gpu_layers", "gpu_memory_utilization"};
 
@@ -729,6 +729,7 @@ void parse_serve(const json& body, const Catalog& catalog, Request& r, bool need
   e.parallel = whole_number(o, "parallel", "serve.parallel", 1, 4096, 0);
   e.context = whole_number(o, "context", "serve.context", 1, kMaxTokens, 0);
   e.scheduler_steps = static_cast<int>(whole_number(o, "scheduler_steps", "serve.scheduler_steps", 1, 64, 0));
+  e.kv_cache_tokens = whole_number(o, "kv_cache_tokens", "serve.kv_cache_tokens", 1, kMaxTokens, 0);
 
   check_byte_range(r.model, load.input_tokens + load.output_tokens, 1);
   r.costs = parse_costs(body);
