@@ -18,8 +18,9 @@
 namespace llmsizer {
 
 /// Draft tokens per target step when the request gives none: llama.cpp's `--draft-max` default
-/// (common/common.h common_params_speculative: n_max = 16).
-constexpr int kDefaultDraftMax = 16;
+/// (v0.5.0 common/common.h common_params_speculative_draft: "int32_t n_max = 3;"; 16 in the builds
+/// of 2024).
+constexpr int kDefaultDraftMax = 3;
 /// Most draft tokens a request may ask for (llama.cpp accepts any; past 64 the expected gain is flat
 /// for every α < 0.95: α^65 < 0.04).
 constexpr int kMaxDraftMax = 64;
