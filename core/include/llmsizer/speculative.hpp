@@ -140,7 +140,8 @@ struct DraftSpeed {
  *  - llama.cpp on Apple silicon (Metal) with at most 8 columns: one matrix-vector pass per column,
  *    k + 1 plain steps; above 8, mul_mm's tiles of 32 columns: the FLOPs of whole tiles.
  *  Left out: llama.cpp's sampling of each position on the host, the draft's early stop below
- *  --draft-p-min, CUDA graphs (disabled by ggml-cuda above one token per step) for small models. */
+ *  --draft-p-min (never at v0.5.0's default, common/common.h "float p_min = 0.0f;"), CUDA graphs
+ *  (disabled by ggml-cuda above one token per step) for small models. */
 DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& target, const DraftSettings& draft,
                        const DraftMemory& memory, const HardwareSpec& hw, const SpeedPlacement& where,
                        const SpeedOptions& options = {});
