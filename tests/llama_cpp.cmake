@@ -16,5 +16,15 @@ if(LLMSIZER_NODE)
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/llama_cpp_real.mjs
                    $<TARGET_FILE:llmsizer_llama_cpp_tool> ${PROJECT_SOURCE_DIR}/data/validation/llama_cpp.json)
   set_tests_properties(llama_cpp.real_llama_cpp PROPERTIES
-    SKIP_RETURN_CODE 77 LABELS "js;llama_cpp" TIMEOUT 900 COST 1000 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+    SKIP_RETURN_CODE 77 LABELS "js;llama_cpp" TIMEOUT 900 COST 1000 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    RESOURCE_LOCK llama_cpp_runtime)
+  # A target and its draft loaded together (data/validation/llama_cpp_draft.json): each model's
+  # buffers against the core's answer with a `draft` (about a minute; sparse GGUF files in the
+  # temporary folder). Both tests link node-llama-cpp into build/llama-cpp-runtime: one at a time.
+  add_test(NAME llama_cpp.real_llama_cpp_draft
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/llama_cpp_draft_real.mjs
+                   $<TARGET_FILE:llmsizer_llama_cpp_tool> ${PROJECT_SOURCE_DIR}/data/validation/llama_cpp_draft.json)
+  set_tests_properties(llama_cpp.real_llama_cpp_draft PROPERTIES
+    SKIP_RETURN_CODE 77 LABELS "js;llama_cpp" TIMEOUT 900 COST 900 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+    RESOURCE_LOCK llama_cpp_runtime)
 endif()

@@ -6,8 +6,10 @@
 //
 //   llmsizer_llama_cpp_tool gguf-plan DATA.json MODEL_ID WEIGHTS -> {"architecture", "metadata", "tensors"}
 //   llmsizer_llama_cpp_tool estimate-rows DATA.json              -> the core's estimate of every row
+//   llmsizer_llama_cpp_tool estimate-draft-rows DATA.json        -> the same for target + draft rows
 //
-// DATA.json is data/validation/llama_cpp.json: its "models" hold each model's config.json.
+// DATA.json is data/validation/llama_cpp.json (llama_cpp_draft.json for estimate-draft-rows): its
+// "models" hold each model's config.json.
 // Test code only: nothing here is part of the core.
 #include <cstdint>
 #include <fstream>
@@ -23,8 +25,10 @@
 #include "llmsizer/error.hpp"
 #include "llmsizer/ggml_types.hpp"
 #include "llmsizer/llama_cpp.hpp"
+#include "llmsizer/memory.hpp"
 #include "llmsizer/model.hpp"
 #include "llmsizer/precision.hpp"
+#include "llmsizer/speculative.hpp"
 #include "llama_cpp_rows.hpp"
 
 namespace {
@@ -136,6 +140,64 @@ int run_estimate_rows(const std::string& data_path) {
   return 0;
 }
 
+/// estimate-draft-rows DATA.json: for every row of data/validation/llama_cpp_draft.json the core's
+/// answer for the request the row measured (engine llama.cpp on the CPU, the target's -c, -np, -ub,
+/// -fa and cache type) with a `draft`: the target's buffers from its llama.cpp run, the draft's from
+/// draft_memory, made with the n_outputs_max node-llama-cpp's addon leaves (n_batch = n_ubatch).
+int run_estimate_draft_rows(const std::string& data_path) {
+  std::ifstream in(data_path);
+  if (!in) throw std::runtime_error("cannot read " + data_path);
+  const json doc = json::parse(in);
+  const auto models = llama_cpp_rows::models_of(doc);
+  json out = json::array();
+  for (const auto& row : doc.at("rows")) {
+    const json& c = row.at("setting");
+    const llmsizer::WeightFormat* target_format = llmsizer::find_weight_format(row.at("target_weights").get<std::string>());
+    const llmsizer::WeightFormat* draft_format = llmsizer::find_weight_format(row.at("draft_weights").get<std::string>());
+    const llmsizer::KvCacheFormat* cache = llmsizer::find_kv_cache_format(c.at("type_k") == "q8_0" ? "q8_0" : "fp16");
+    if (target_format == nullptr || draft_format == nullptr || cache == nullptr) throw std::runtime_error("row " + row.at("id").get<std::string>() + ": unknown format");
+    llmsizer::InferenceSettings s;
+    s.engine = llmsizer::Engine::llama_cpp;
+    s.weights = target_format;
+    s.kv_cache = cache;
+    s.gpus = 0;
+    s.batch = c.at("n_seq").get<int>();
+    s.input_tokens = c.at("n_ctx").get<std::int64_t>() / s.batch;
+    s.output_tokens = 0;
+    s.flash_attention = c.at("flash_attn").get<bool>();
+    s.llama_cpp.parallel = c.at("n_seq").get<int>();
+    s.llama_cpp.ubatch = c.at("n_ubatch").get<std::int64_t>();
+    s.llama_cpp.n_batch = s.llama_cpp.ubatch;
+    s.llama_cpp.kv_unified = false;
+    s.llama_cpp.cpu_family = llmsizer::LlamaCppCpu::x86_avx2;
+    try {
+      const llmsizer::MemoryEstimate e = llmsizer::estimate_inference_memory(models.at(row.at("target").get<std::string>()), s);
+      if (!e.llama_cpp) throw std::runtime_error("no llama.cpp run for " + row.at("id").get<std::string>());
+      const llmsizer::LlamaCppMemory& t = e.llama_cpp->memory;
+      llmsizer::DraftSettings d;
+      d.model = models.at(row.at("draft").get<std::string>());
+      d.weights = draft_format;
+      d.n_outputs_max = s.llama_cpp.n_batch;
+      const llmsizer::DraftMemory dm = llmsizer::draft_memory(d, s);
+      json cells = json::array();
+      cells.push_back(t.cells_full);
+      if (t.cells_sliding > 0) cells.push_back(t.cells_sliding);
+      out.push_back({{"target", {{"weights", {{"CPU_Mapped", t.weights_mapped}, {"CPU", t.weights_cpu}, {"CPU_REPACK", t.weights_repack}}},
+                                 {"kv", t.kv_host + t.kv_device},
+                                 {"compute", t.compute_host + t.compute_device},
+                                 {"output", t.output},
+                                 {"n_ctx", t.n_ctx},
+                                 {"kv_cells", cells}}},
+                     {"draft", {{"weights", dm.weights_bytes}, {"kv", dm.kv_cache_bytes}, {"compute", dm.compute_bytes}, {"contexts", dm.contexts}}},
+                     {"total", e.host_bytes + dm.host_bytes}});
+    } catch (const llmsizer::InputError& err) {
+      out.push_back({{"error", err.what()}});
+    }
+  }
+  std::cout << out.dump() << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -143,10 +205,11 @@ int main(int argc, char** argv) {
   try {
     if (args.size() == 4 && args[0] == "gguf-plan") return run_gguf_plan(args[1], args[2], args[3]);
     if (args.size() == 2 && args[0] == "estimate-rows") return run_estimate_rows(args[1]);
+    if (args.size() == 2 && args[0] == "estimate-draft-rows") return run_estimate_draft_rows(args[1]);
   } catch (const std::exception& e) {
     std::cerr << "llmsizer_llama_cpp_tool: " << e.what() << "\n";
     return 2;
   }
-  std::cerr << "usage: llmsizer_llama_cpp_tool gguf-plan DATA.json MODEL_ID WEIGHTS | estimate-rows DATA.json\n";
+  std::cerr << "usage: llmsizer_llama_cpp_tool gguf-plan DATA.json MODEL_ID WEIGHTS | estimate-rows DATA.json | estimate-draft-rows DATA.json\n";
   return 2;
 }

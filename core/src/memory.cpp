@@ -390,6 +390,7 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
     ls.n_ctx = context * ls.n_seq;
     ls.n_batch = o.n_batch;
     ls.n_ubatch = o.ubatch;
+    ls.n_outputs_max = o.n_outputs_max;
     ls.kv_unified = o.kv_unified;
     ls.flash_attn = flash ? LlamaCppFlashAttn::on : LlamaCppFlashAttn::off;
     ls.type_k = ls.type_v = cache_type;

@@ -55,6 +55,41 @@ double with_compute(const StepTime& t, double compute_s) {
   return t.total_s - t.overlapped_s + overlapped;
 }
 
+/// llama-server's slots (-np) for a request: its `parallel`, else its batch (at most LLAMA_MAX_SEQ),
+/// as memory.cpp resolves them for the target.
+std::int64_t llama_cpp_sequences_of(const InferenceSettings& s) {
+  return s.llama_cpp.parallel > 0 ? s.llama_cpp.parallel : std::clamp<std::int64_t>(s.batch, 1, kLlamaCppMaxSequences);
+}
+
+/** One forward of `columns` positions of each sequence of `s` (`plain_s`: the plain step at the
+ *  context the answer times): the weights' part of a step of batch × columns tokens (taken at a context of one
+ *  token), plus what the context adds to a plain step (the cache is read once per sequence, not
+ *  once per position), the matrix products as the engine's kernel for that many columns runs them. */
+double multi_token_step(const ModelSpec& model, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where,
+                        int columns, double plain_s, const SpeedOptions& options) {
+  InferenceSettings wide = s;
+  wide.batch = s.batch * columns;
+  const StepTime short_plain = decode_step(model, s, hw, where, 1, options);
+  const double context_part = std::max(0.0, plain_s - short_plain.total_s);
+  const StepTime shared = decode_step(model, wide, hw, where, 1, options);
+  const bool gpu_only = where.gpus > 0 && (where.gpu_layers < 0 || where.gpu_layers >= model.num_layers);
+  const VerifyMatmul matmul = gpu_only ? verify_matmul(s, hw, wide.batch) : VerifyMatmul::shared_pass;
+  double weights_part = shared.total_s;
+  if (matmul == VerifyMatmul::vector_units) {
+    // MMVQ's integer dot products run on the CUDA cores: the FLOPs at the vector rate.
+    const double vector = hw.fp32_tflops * kGpuMatmulEfficiency;
+    weights_part = with_compute(shared, shared.compute_s * effective_tflops(hw, false) / vector);
+  } else if (matmul == VerifyMatmul::per_column) {
+    // Each position one matrix-vector pass: `columns` plain steps at a one-token context.
+    weights_part = columns * short_plain.total_s;
+  } else if (matmul == VerifyMatmul::padded_tiles) {
+    const std::int64_t tiles = (wide.batch + kMetalMulMmTileColumns - 1) / kMetalMulMmTileColumns;
+    const double padded = static_cast<double>(tiles * kMetalMulMmTileColumns) / static_cast<double>(wide.batch);
+    weights_part = with_compute(shared, shared.compute_s * padded);
+  }
+  return weights_part + context_part;
+}
+
 }  // namespace
 
 double tokens_per_target_step(double alpha, int k) {
@@ -117,16 +152,15 @@ DraftMemory draft_memory(const DraftSettings& draft, const InferenceSettings& ta
   s.group_size = draft.group_size;
   s.weights_layout = nullptr;
   s.model_counts = nullptr;
-  const bool llama = target.engine == Engine::llama_cpp;
-  int contexts = 1;
-  if (llama) {
-    // llama-server: one draft context per slot, each of one sequence over the slot's context; its
-    // cache F16 (common_params_speculative cache_type_k/v default GGML_TYPE_F16), -ngld layers on the GPU.
-    contexts = target.llama_cpp.parallel > 0 ? target.llama_cpp.parallel
-                                             : static_cast<int>(std::clamp<std::int64_t>(target.batch, 1, kLlamaCppMaxSequences));
-    s.batch = 1;
-    s.llama_cpp.parallel = 1;
-    s.llama_cpp.kv_unified = false;
+  if (target.engine == Engine::llama_cpp) {
+    // llama-server: one draft context beside the target's, made from the target's parameters
+    // (common/speculative.cpp common_base_params_to_speculative: "common_params result = params;"),
+    // so the target's sequences, -b/-ub, -kvu, -fa and --swa-full, and "cparams.n_ctx =
+    // llama_n_ctx(ctx_tgt)" (the draft context holds as many tokens per sequence as the target's);
+    // its own cache types (-ctkd/-ctvd, common_params_speculative_draft cache_type_k/v default
+    // GGML_TYPE_F16), one logit row per sequence ("result.n_outputs_max = params.n_parallel;"),
+    // its layers on the GPU as -ngld says.
+    s.llama_cpp.n_outputs_max = draft.n_outputs_max > 0 ? draft.n_outputs_max : llama_cpp_sequences_of(target);
     s.llama_cpp.n_gpu_layers = draft.n_gpu_layers;
     s.llama_cpp.override_tensor.clear();
     s.kv_cache = find_kv_cache_format("fp16");
@@ -151,24 +185,11 @@ DraftMemory draft_memory(const DraftSettings& draft, const InferenceSettings& ta
   }
   // The CUDA context is the target's: one process.
   const std::int64_t device = cpu_only ? 0 : e.device_bytes - e.parts.overhead;
-  std::int64_t device_weights = 0;
-  std::int64_t host_weights = e.parts.weights;
-  if (!cpu_only) {
-    if (e.llama_cpp) {
-      const LlamaCppMemory& b = e.llama_cpp->memory;
-      host_weights = b.weights_mapped + b.weights_cpu + b.weights_repack;
-      device_weights = e.parts.weights - host_weights;
-    } else {
-      device_weights = e.parts.weights;
-      host_weights = 0;
-    }
-  }
-  out.contexts = contexts;
   out.weights_bytes = e.parts.weights;
-  out.kv_cache_bytes = e.parts.kv_cache * contexts;
-  out.compute_bytes = e.parts.activations * contexts;
-  out.device_bytes = device_weights + (device - device_weights) * contexts;
-  out.host_bytes = host_weights + (e.host_bytes - host_weights) * contexts;
+  out.kv_cache_bytes = e.parts.kv_cache;
+  out.compute_bytes = e.parts.activations;
+  out.device_bytes = device;
+  out.host_bytes = e.host_bytes;
   s.weights_layout = nullptr;
   s.model_counts = nullptr;
   out.settings = s;
@@ -184,30 +205,8 @@ DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& t
   const std::int64_t context = target.input_tokens + target.output_tokens / 2;
   const int k = draft.draft_max;
   out.target_step_s = decode_step(target_model, target, hw, where, context, options).total_s;
-  // The verify step runs k + 1 positions of each sequence in one forward: the weights' part of a step
-  // of batch × (k + 1) tokens (taken at a context of one token), plus what the context adds to a plain
-  // step (the cache is read once per sequence, not once per position).
-  InferenceSettings verify = target;
-  verify.batch = target.batch * (k + 1);
-  const StepTime short_plain = decode_step(target_model, target, hw, where, 1, options);
-  const double context_part = std::max(0.0, out.target_step_s - short_plain.total_s);
-  const StepTime shared = decode_step(target_model, verify, hw, where, 1, options);
-  const bool gpu_only = !cpu && (where.gpu_layers < 0 || where.gpu_layers >= target_model.num_layers);
-  const VerifyMatmul matmul = gpu_only ? verify_matmul(target, hw, verify.batch) : VerifyMatmul::shared_pass;
-  double weights_part = shared.total_s;
-  if (matmul == VerifyMatmul::vector_units) {
-    // MMVQ's integer dot products run on the CUDA cores: the FLOPs at the vector rate.
-    const double vector = hw.fp32_tflops * kGpuMatmulEfficiency;
-    weights_part = with_compute(shared, shared.compute_s * effective_tflops(hw, false) / vector);
-  } else if (matmul == VerifyMatmul::per_column) {
-    // Each of the k + 1 positions one matrix-vector pass: k + 1 plain steps at a one-token context.
-    weights_part = (k + 1.0) * short_plain.total_s;
-  } else if (matmul == VerifyMatmul::padded_tiles) {
-    const std::int64_t tiles = (verify.batch + kMetalMulMmTileColumns - 1) / kMetalMulMmTileColumns;
-    const double padded = static_cast<double>(tiles * kMetalMulMmTileColumns) / static_cast<double>(verify.batch);
-    weights_part = with_compute(shared, shared.compute_s * padded);
-  }
-  out.verify_step_s = weights_part + context_part;
+  // The verify step runs k + 1 positions of each sequence in one forward.
+  out.verify_step_s = multi_token_step(target_model, target, hw, where, k + 1, out.target_step_s, options);
   SpeedPlacement draft_where = where;
   if (!cpu && target.engine == Engine::llama_cpp && draft.n_gpu_layers >= 0) {
     draft_where.gpu_layers = std::min(draft.n_gpu_layers, draft.model.num_layers);
@@ -215,10 +214,18 @@ DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& t
   InferenceSettings ds = memory.settings;
   ds.batch = target.batch;
   out.draft_step_s = decode_step(draft.model, ds, hw, draft_where, context, options).total_s;
+  // llama-server's draft decodes k single tokens per target step (common/speculative.cpp
+  // common_speculative_impl_draft_simple::draft: the last token the target kept, then each drafted
+  // token but the last), and re-evaluates the target's verified batch of k + 1 tokens in its own
+  // context after every target step (tools/server/server-context.cpp: "always re-evaluate for
+  // simplicity", common_speculative_process → llama_decode(ctx_dft, batch)).
+  out.draft_reeval_s = target.engine == Engine::llama_cpp && !draft.mtp
+                           ? multi_token_step(draft.model, ds, hw, draft_where, k + 1, out.draft_step_s, options)
+                           : 0.0;
   if (!(out.target_step_s > 0) || !(out.verify_step_s > 0)) return out;
   out.known = true;
   out.tokens_per_target_step = tokens_per_target_step(draft.acceptance_rate, k);
-  const double cost_ratio = (out.verify_step_s + k * out.draft_step_s) / out.target_step_s;
+  const double cost_ratio = (out.verify_step_s + k * out.draft_step_s + out.draft_reeval_s) / out.target_step_s;
   out.speedup = out.tokens_per_target_step / cost_ratio;
   out.break_even_acceptance = break_even_acceptance(k, cost_ratio);
   out.decode_tokens_per_s_without = 1.0 / out.target_step_s;

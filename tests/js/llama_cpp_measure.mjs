@@ -46,15 +46,18 @@ export async function loadNodeLlamaCpp(root) {
   } catch {
     return null;
   }
-  if (!fs.existsSync(path.join(root, "node_modules", "@node-llama-cpp", "linux-x64"))) return null;
+  // the node_modules Node found it in (the project's, or one above it, as a git worktree sees it)
+  let modules = path.dirname(entry);
+  while (path.basename(modules) !== "node_modules" && path.dirname(modules) !== modules) modules = path.dirname(modules);
+  if (!fs.existsSync(path.join(modules, "@node-llama-cpp", "linux-x64"))) return null;
   const runtime = path.join(root, "build", "llama-cpp-runtime", "node_modules");
   fs.rmSync(runtime, { recursive: true, force: true });
   for (const pkg of ["node-llama-cpp", path.join("@node-llama-cpp", "linux-x64")]) {
-    linkTree(fs.realpathSync(path.join(root, "node_modules", pkg)), path.join(runtime, pkg));
+    linkTree(fs.realpathSync(path.join(modules, pkg)), path.join(runtime, pkg));
   }
   entry = createRequire(path.join(runtime, "..", "package.json")).resolve("node-llama-cpp");
   const module = await import(entry);
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, "node_modules", "node-llama-cpp", "package.json"), "utf8"));
+  const pkg = JSON.parse(fs.readFileSync(path.join(modules, "node-llama-cpp", "package.json"), "utf8"));
   return { module, version: pkg.version };
 }
 
@@ -146,8 +149,108 @@ export function parseContext(lines) {
   };
 }
 
+/** The start of a real-llama.cpp test script `name` run as `node SCRIPT TOOL DATA.json [--record]`:
+ *  its arguments, and skip(why), which exits 77 (CTest's skip) unless LLMSIZER_REQUIRE_LLAMA_CPP is
+ *  set, where it fails. Exits 2 on a wrong command line. */
+export function scriptStart(name) {
+  const [tool, dataPath, flag] = process.argv.slice(2);
+  const required = Boolean(process.env.LLMSIZER_REQUIRE_LLAMA_CPP);
+  const skip = (why) => {
+    if (required) {
+      console.error(`${name}: ${why} (LLMSIZER_REQUIRE_LLAMA_CPP is set)`);
+      process.exit(1);
+    }
+    console.log(`${name}: skipped: ${why}`);
+    process.exit(77);
+  };
+  if (!tool || !dataPath) {
+    console.error(`usage: ${name}.mjs TOOL DATA.json [--record]`);
+    process.exit(2);
+  }
+  if (!fs.existsSync(tool)) skip(`the helper ${tool} is not built`);
+  return { tool, dataPath, record: flag === "--record", skip };
+}
+
+/** node-llama-cpp and a llama.cpp instance (openLlama), or skip(why) when either is missing. */
+export async function openOrSkip(root, skip) {
+  const nlc = await loadNodeLlamaCpp(root);
+  if (!nlc) skip("node-llama-cpp is not installed (npm ci --omit=optional)");
+  try {
+    return { nlc, handle: await openLlama(nlc) };
+  } catch (e) {
+    skip(`node-llama-cpp's prebuilt llama.cpp does not load here: ${e.message}`);
+  }
+  return null;
+}
+
+/** The CPU variants without AVX2 (ggml-cpu CMakeLists GGML_CPU_ALL_VARIANTS), which repack nothing. */
+export const kNoRepackCpus = ["sse42", "x64", "unknown"];
+
+/** The recorded file's text: `doc` pretty-printed with its "models" and "rows" one entry per line
+ *  (readable, and small diffs). */
+export function recordText(doc) {
+  const oneLine = (list) => `[\n${list.map((x) => "    " + JSON.stringify(x)).join(",\n")}\n  ]`;
+  return JSON.stringify({ ...doc, models: [], rows: [] }, null, 2).replace('"models": []', `"models": ${oneLine(doc.models)}`).replace('"rows": []', `"rows": ${oneLine(doc.rows)}`) + "\n";
+}
+
+/** The "source" of a recorded file: node-llama-cpp's and llama.cpp's versions, the binary, the CPU
+ *  variant ggml loaded, and `settings` (what node-llama-cpp's addon sets). */
+export function recordSource(nlc, handle, cpuVariant, settings) {
+  return {
+    node_llama_cpp: nlc.version,
+    llama_cpp: `${handle.release.repo} ${handle.release.release}`,
+    llama_cpp_note: "the source node-llama-cpp bundles (node_modules/node-llama-cpp/llama/gitRelease.bundle, CMakeLists.txt LLAMA_VERSION 0.5.0)",
+    binary: `@node-llama-cpp/linux-x64 ${nlc.version} (prebuilt CPU build; GGML_CPU_REPACK on)`,
+    cpu_backend: `libggml-cpu-${cpuVariant} (x86-64 with AVX2: repacks Q4_0, Q4_K, IQ4_NL, MXFP4)`,
+    settings,
+  };
+}
+
+/** Rows whose recorded "measured" differs from what this llama.cpp measured now (`measured`: id →
+ *  measured), each printed; their count. */
+export function recordedMismatches(rows, measured) {
+  let failures = 0;
+  for (const r of rows) {
+    const now = measured.get(r.id);
+    if (JSON.stringify(now) !== JSON.stringify(r.measured)) {
+      failures++;
+      console.error(`MISMATCH ${r.id}: recorded ${JSON.stringify(r.measured)} but llama.cpp now gives ${JSON.stringify(now)}`);
+    }
+  }
+  return failures;
+}
+
+/** Relative error of an estimate against a size llama.cpp logged in MiB with `decimals` decimals,
+ *  summed over `lines` log lines: 0 while the estimate is within the log's rounding (the log cannot
+ *  tell them apart). */
+export function errVsLog(e, m, decimals, lines = 1) {
+  if (Math.abs(e - m) <= lines * 0.5 * 10 ** -decimals * MiB + 1) return 0;
+  return m === 0 ? 1 : (e - m) / m;
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? 0 : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
 /** ggml type ids of the KV cache types the grid uses (ggml.h enum ggml_type). */
 export const kGgmlTypeIds = { f16: 1, q8_0: 8, q4_0: 2, f32: 0, bf16: 30 };
+
+/** A context of `model` for the setting `c` ({n_ctx, n_ubatch, n_seq, flash_attn, type_k, type_v}),
+ *  one thread, not yet initialized. */
+export function newContext(llama, model, c) {
+  return new llama._bindings.AddonContext(model, {
+    contextSize: c.n_ctx,
+    batchSize: c.n_ubatch,
+    sequences: c.n_seq,
+    flashAttention: c.flash_attn,
+    threads: 1,
+    kvCacheKeyType: kGgmlTypeIds[c.type_k],
+    kvCacheValueType: kGgmlTypeIds[c.type_v],
+    swaFullCache: false,
+  });
+}
 
 /**
  * Loads `file` (CPU only) and creates one context per entry of `contexts`
@@ -166,16 +269,7 @@ export async function measureModel(handle, file, { mmap = true, dryRun = false, 
   const result = { model: parseModelBuffers(modelLines), contexts: [] };
   try {
     for (const c of contexts) {
-      const ctx = new llama._bindings.AddonContext(model, {
-        contextSize: c.n_ctx,
-        batchSize: c.n_ubatch,
-        sequences: c.n_seq,
-        flashAttention: c.flash_attn,
-        threads: 1,
-        kvCacheKeyType: kGgmlTypeIds[c.type_k],
-        kvCacheValueType: kGgmlTypeIds[c.type_v],
-        swaFullCache: false,
-      });
+      const ctx = newContext(llama, model, c);
       const ok = await ctx.init();
       if (!ok) {
         // llama.cpp refused the context (e.g. different K and V types for an MLA model)

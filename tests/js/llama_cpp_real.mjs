@@ -21,31 +21,14 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeGguf, syntheticVocabulary } from "./gguf_writer.mjs";
-import { loadNodeLlamaCpp, openLlama, measureModel } from "./llama_cpp_measure.mjs";
+import { scriptStart, openOrSkip, recordSource, recordedMismatches, kNoRepackCpus, recordText, errVsLog, median, measureModel } from "./llama_cpp_measure.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..", "..");
-const [tool, dataPath, flag] = process.argv.slice(2);
-const record = flag === "--record";
-const required = Boolean(process.env.LLMSIZER_REQUIRE_LLAMA_CPP);
+const { tool, dataPath, record, skip } = scriptStart("llama_cpp_real");
 
 /** Gates: total median <= 0.5 %, worst <= 3 %; each buffer's median <= 1 %. */
 const kGates = { totalMedian: 0.005, totalWorst: 0.03, bufferMedian: 0.01 };
-
-function skip(why) {
-  if (required) {
-    console.error(`llama_cpp_real: ${why} (LLMSIZER_REQUIRE_LLAMA_CPP is set)`);
-    process.exit(1);
-  }
-  console.log(`llama_cpp_real: skipped: ${why}`);
-  process.exit(77);
-}
-
-if (!tool || !dataPath) {
-  console.error("usage: llama_cpp_real.mjs TOOL DATA.json [--record]");
-  process.exit(2);
-}
-if (!fs.existsSync(tool)) skip(`the helper ${tool} is not built`);
 
 // --- the grid (used by --record; the check re-measures the recorded rows) --------------------
 
@@ -132,19 +115,12 @@ function buildModels() {
 
 // --- measuring ---------------------------------------------------------------------------------
 
-const nlc = await loadNodeLlamaCpp(root);
-if (!nlc) skip("node-llama-cpp is not installed (npm ci --omit=optional)");
-let handle;
-try {
-  handle = await openLlama(nlc);
-} catch (e) {
-  skip(`node-llama-cpp's prebuilt llama.cpp does not load here: ${e.message}`);
-}
+const { nlc, handle } = await openOrSkip(root, skip);
 let cpuVariant = null;
 const checkCpu = () => {
   cpuVariant = handle.cpuBackend() ?? "unknown";
   // the x86-64 variants without AVX2 (ggml-cpu CMakeLists GGML_CPU_ALL_VARIANTS) repack nothing
-  if (["sse42", "x64", "unknown"].includes(cpuVariant)) skip(`the recorded repack buffers need an x86-64 CPU with AVX2; llama.cpp loaded the ${cpuVariant} CPU backend`);
+  if (kNoRepackCpus.includes(cpuVariant)) skip(`the recorded repack buffers need an x86-64 CPU with AVX2; llama.cpp loaded the ${cpuVariant} CPU backend`);
 };
 
 const doc = record ? null : JSON.parse(fs.readFileSync(dataPath, "utf8"));
@@ -214,14 +190,7 @@ if (record) {
     id: "llama_cpp",
     kind: "llama_cpp",
     description: "Buffers a real llama.cpp allocates (model weights per buffer, KV cache, compute buffer, output buffer), logged by llama.cpp in MiB (2 decimals; the compute buffer of allocating runs with 4), for GGUF files written by tests/js/gguf_writer.mjs from tests/llama_cpp_tool.cpp's plan (real tensor names and shapes, zero data) and loaded on the CPU. Recorded and re-checked by tests/js/llama_cpp_real.mjs; the core's estimates are checked against the rows by tests/llama_cpp_validation_test.cpp.",
-    source: {
-      node_llama_cpp: nlc.version,
-      llama_cpp: `${handle.release.repo} ${handle.release.release}`,
-      llama_cpp_note: "the source node-llama-cpp bundles (node_modules/node-llama-cpp/llama/gitRelease.bundle, CMakeLists.txt LLAMA_VERSION 0.5.0)",
-      binary: `@node-llama-cpp/linux-x64 ${nlc.version} (prebuilt CPU build; GGML_CPU_REPACK on)`,
-      cpu_backend: `libggml-cpu-${cpuVariant} (x86-64 with AVX2: repacks Q4_0, Q4_K, IQ4_NL, MXFP4)`,
-      settings: "node-llama-cpp's addon sets n_batch = n_ubatch = batchSize and kv_unified = false (llama/addon/AddonContext.cpp); one thread",
-    },
+    source: recordSource(nlc, handle, cpuVariant, "node-llama-cpp's addon sets n_batch = n_ubatch = batchSize and kv_unified = false (llama/addon/AddonContext.cpp); one thread"),
     models,
     rows: rows.map((r) => ({
       id: r.id,
@@ -236,25 +205,12 @@ if (record) {
       measured: measured.get(r.id),
     })),
   };
-  // one row per line keeps the file readable and its diffs small
-  const oneLine = (list) => `[\n${list.map((x) => "    " + JSON.stringify(x)).join(",\n")}\n  ]`;
-  const text = JSON.stringify({ ...out, models: [], rows: [] }, null, 2).replace('"models": []', `"models": ${oneLine(out.models)}`).replace('"rows": []', `"rows": ${oneLine(out.rows)}`);
-  fs.writeFileSync(dataPath, text + "\n");
+  fs.writeFileSync(dataPath, recordText(out));
   console.log(`llama_cpp_real: recorded ${rows.length} rows in ${seconds} s`);
 }
 
 // --- 1. the recorded rows are what this llama.cpp measures --------------------------------------
-let failures = 0;
-if (!record) {
-  for (const r of rows) {
-    const now = measured.get(r.id);
-    const same = JSON.stringify(now) === JSON.stringify(r.measured);
-    if (!same) {
-      failures++;
-      console.error(`MISMATCH ${r.id}: recorded ${JSON.stringify(r.measured)} but llama.cpp now gives ${JSON.stringify(now)}`);
-    }
-  }
-}
+let failures = record ? 0 : recordedMismatches(rows, measured);
 
 // --- 2. the core's estimate of every row ---------------------------------------------------------
 const estimates = JSON.parse(execFileSync(tool, ["estimate-rows", dataPath], { maxBuffer: 1 << 28 }));
@@ -262,12 +218,6 @@ const rowsNow = record ? JSON.parse(fs.readFileSync(dataPath, "utf8")).rows : ro
 const mib = (b) => b / 1048576;
 const byId = new Map(rowsNow.map((r, i) => [r.id, i]));
 const sum = (o) => Object.values(o ?? {}).reduce((a, b) => a + b, 0);
-/** Relative error against a size llama.cpp logged in MiB with `decimals` decimals, summed over
- *  `lines` log lines: 0 while the estimate is within the log's rounding (the log cannot tell). */
-const errVsLog = (e, m, decimals, lines = 1) => {
-  if (Math.abs(e - m) <= lines * 0.5 * 10 ** -decimals * 1048576 + 1) return 0;
-  return m === 0 ? 1 : (e - m) / m;
-};
 const stats = {};
 const add = (arch, buffer, value) => {
   for (const key of [arch, "all"]) {
@@ -326,11 +276,6 @@ for (let i = 0; i < rowsNow.length; ++i) {
   console.log(`${r.id} | ${JSON.stringify(m.kv_cells)}${cellsOk ? "" : ` vs ${JSON.stringify(e.kv_cells)} MISMATCH`} | ${parts.join(" | ")}`);
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const n = s.length;
-  return n === 0 ? 0 : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
 console.log("\nper architecture: rows, then median / worst absolute error per buffer");
 for (const [arch, st] of [...Object.entries(stats).filter(([a]) => a !== "all"), ["all", stats.all]]) {
   const cols = ["weights", "kv", "compute", "output", "total"].map((b) => `${b} ${st[b] ? `${pct(median(st[b]))} / ${pct(Math.max(...st[b]))}` : "-"}`);

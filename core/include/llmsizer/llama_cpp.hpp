@@ -159,6 +159,9 @@ struct LlamaCppOptions {
   std::int64_t ubatch = 512;       ///< [-ub] common/common.h n_ubatch
   std::int64_t n_batch = 2048;     ///< [-b] common/common.h n_batch
   int parallel = 0;                ///< [-np] sequences served at once; 0: the request's batch (at most 256)
+  /// Logit rows one micro-batch may output (LlamaCppSettings::n_outputs_max; 0: n_batch). Not a
+  /// request field: set for the contexts llama-server creates beside the model's own (its draft's).
+  std::int64_t n_outputs_max = 0;
   bool kv_unified = false;         ///< [-kvu]
   bool mmap = true;                ///< [--no-mmap / --load-mode none] when false
   int n_gpu_layers = -1;           ///< [-ngl] -1: all; counts the output layer (layers + 1 = all)

@@ -18,8 +18,9 @@
 namespace llmsizer {
 
 /// Draft tokens per target step when the request gives none: llama.cpp's `--draft-max` default
-/// (common/common.h common_params_speculative: n_max = 16).
-constexpr int kDefaultDraftMax = 16;
+/// (v0.5.0 common/common.h common_params_speculative_draft: "int32_t n_max = 3;"; 16 in the builds
+/// of 2024).
+constexpr int kDefaultDraftMax = 3;
 /// Most draft tokens a request may ask for (llama.cpp accepts any; past 64 the expected gain is flat
 /// for every α < 0.95: α^65 < 0.04).
 constexpr int kMaxDraftMax = 64;
@@ -56,6 +57,10 @@ struct DraftSettings {
   double acceptance_rate = kDefaultAcceptanceRate;  ///< α: probability the target accepts a drafted token
   bool acceptance_given = false;          ///< α came from the request (else the default above)
   int n_gpu_layers = -1;                  ///< llama.cpp -ngld: the draft's layers on the GPU (-1: all)
+  /// llama.cpp: logit rows one micro-batch of the draft context may output; 0: llama-server's, one per
+  /// slot. A program that makes the draft context with the library's defaults (node-llama-cpp's
+  /// addon, llama_context_default_params: n_outputs_max 0) outputs up to n_batch.
+  std::int64_t n_outputs_max = 0;
 };
 
 /** Expected tokens one target step produces: (1 − α^(k+1)) / (1 − α) (Leviathan et al. 2023 eq. 1:
@@ -85,7 +90,7 @@ struct DraftMemory {
   std::int64_t compute_bytes = 0;   ///< compute (and llama.cpp output) buffers, or activations
   std::int64_t device_bytes = 0;    ///< of the above, per GPU
   std::int64_t host_bytes = 0;      ///< of the above, in RAM
-  int contexts = 1;                 ///< llama.cpp: draft contexts (one per server slot)
+  int contexts = 1;                 ///< llama.cpp: draft contexts (llama-server makes one for all slots)
   InferenceSettings settings;       ///< the draft's own settings (weights layout and counts not kept)
 };
 
@@ -93,11 +98,11 @@ struct DraftMemory {
  *  - The model's own MTP layers (vLLM `{"method": "mtp"}`, SGLang's EAGLE over the MTP layer): their
  *    weights in the target's format (count_params().mtp), their cache for the same tokens, in the
  *    target's process and buffers.
- *  - llama.cpp (llama-server --model-draft): one draft model, and per slot its own draft context of
- *    the slot's context with one sequence (--ctx-size-draft 0), its cache F16 unless -ctkd/-ctvd say
- *    otherwise, with the target's -b/-ub (tools/server: params_dft copies params_base, n_parallel 1,
- *    n_ctx = n_ctx_seq; each slot calls llama_init_from_model for its ctx_dft). Its layers on the GPU
- *    as -ngld says. The weights once, the caches and compute buffers per slot.
+ *  - llama.cpp (llama-server --model-draft): one draft model and one draft context made from the
+ *    target's parameters (tools/server/server-context.cpp load_model: common_base_params_to_speculative,
+ *    common_speculative_init_from_params): the target's n_ctx, slots, -b/-ub, -kvu and -fa, its cache
+ *    F16 unless -ctkd/-ctvd say otherwise, one logit row per slot (n_outputs_max = n_parallel), its
+ *    layers on the GPU as -ngld says.
  *  - vLLM and SGLang (speculative_config with a draft model; --speculative-draft-model-path): the
  *    draft runs in the target's process, on its GPUs, its KV cache for the same sequences and
  *    tokens in the same pool; CUDA context shared.
@@ -111,6 +116,7 @@ struct DraftSpeed {
   double target_step_s = 0;         ///< one plain decode step of the target
   double verify_step_s = 0;         ///< the target verifying k + 1 tokens in one step
   double draft_step_s = 0;          ///< one decode step of the draft
+  double draft_reeval_s = 0;        ///< llama.cpp: the draft's pass over the target's verified k + 1 tokens
   double tokens_per_target_step = 0;
   double speedup = 0;               ///< tokens/s with the draft over tokens/s without
   double break_even_acceptance = 0;
@@ -118,8 +124,10 @@ struct DraftSpeed {
   double decode_tokens_per_s_without = 0;
 };
 
-/** speedup = tokens_per_target_step × target step / (verify step + k × draft step) (Leviathan et al.
- *  2023 Theorem 3.8 with the cost coefficient c taken from the step model instead of a constant).
+/** speedup = tokens_per_target_step × target step / (verify step + k × draft step + the draft's
+ *  re-evaluation) (Leviathan et al. 2023 Theorem 3.8 with the cost coefficient c taken from the step
+ *  model instead of a constant; llama-server's draft also decodes the target's verified k + 1 tokens
+ *  once per target step, a pass of k + 1 columns timed as the verify step is).
  *  Each step from throughput.hpp's decode_step at the middle of the generation, the draft's on the
  *  same device. The verify step runs k + 1 positions per sequence, its cache read once per sequence
  *  (what the context adds to a plain step), and its matrix products as the engine's kernel for that
@@ -132,7 +140,8 @@ struct DraftSpeed {
  *  - llama.cpp on Apple silicon (Metal) with at most 8 columns: one matrix-vector pass per column,
  *    k + 1 plain steps; above 8, mul_mm's tiles of 32 columns: the FLOPs of whole tiles.
  *  Left out: llama.cpp's sampling of each position on the host, the draft's early stop below
- *  --draft-p-min, CUDA graphs (disabled by ggml-cuda above one token per step) for small models. */
+ *  --draft-p-min (never at v0.5.0's default, common/common.h "float p_min = 0.0f;"), CUDA graphs
+ *  (disabled by ggml-cuda above one token per step) for small models. */
 DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& target, const DraftSettings& draft,
                        const DraftMemory& memory, const HardwareSpec& hw, const SpeedPlacement& where,
                        const SpeedOptions& options = {});
