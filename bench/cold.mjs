@@ -22,9 +22,11 @@ export function caseCall(core, call, arg) {
   return () => core[call](arg);
 }
 
-/** The module a call runs in: the page's, or the benchmark's for the grown catalog. */
+/** The module a call runs in: the page's, the benchmark's for the grown catalog, the second module
+ *  (llmsizer-files, loaded by the page on a dropped file) for a model file's header. */
 export const loadModuleFor = (call, webDir) =>
-  call === 'recommendGrown' ? loadCore(join(dirname(webDir), 'bench'), 'llmsizer-bench') : loadCore(webDir);
+  call === 'recommendGrown' ? loadCore(join(dirname(webDir), 'bench'), 'llmsizer-bench')
+    : call === 'inspect' ? loadCore(webDir, 'llmsizer-files') : loadCore(webDir);
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [casesPath, index, webDir] = process.argv.slice(2);

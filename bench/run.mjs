@@ -109,7 +109,8 @@ for (let r = 0; r < rounds; r++) {
 
 const core = await loadCore(webDir);
 const benchCore = await loadModuleFor('recommendGrown', webDir);
-const wasmCalls = cases.map(([, call, , arg]) => caseCall(call === 'recommendGrown' ? benchCore : core, call, arg));
+const filesCore = await loadModuleFor('inspect', webDir);
+const wasmCalls = cases.map(([, call, , arg]) => caseCall(call === 'recommendGrown' ? benchCore : call === 'inspect' ? filesCore : core, call, arg));
 // Warm-up to V8's optimized code (see the top of this file).
 for (const run of wasmCalls) {
   const start = performance.now();

@@ -13,7 +13,8 @@ import { createHash } from 'node:crypto';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname, join, posix, resolve } from 'node:path';
 import { miniDocument } from './mini_dom.mjs';
 
 const [sourceHtml, outputHtml, webDir, stateJs] = process.argv.slice(2);
@@ -54,9 +55,29 @@ for (const [what, found] of [[STYLE_LINK, html.includes(STYLE_LINK)], ['<script 
 const css = await readFile(join(webDir, 'style.css'), 'utf8');
 const boot = await readFile(join(webDir, 'boot.js'), 'utf8');
 if (/<\/style/i.test(css) || /<\/script|<!--/i.test(boot)) throw new Error('style.css or boot.js cannot be written inline');
+// boot.js preloads the modules the page's start module (data-start) imports, as built: the bundle and
+// its shared chunk when esbuild bundled them (their names carry a content hash), each file of lib/
+// when they are served as written. Found by following each built file's static imports.
+function preloads(start) {
+  const seen = new Set();
+  const visit = (path) => {
+    const text = readFileSync(join(webDir, path), 'utf8');
+    for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*)["'](\.{1,2}\/[^"']+\.js)["']/g)) {
+      const next = posix.normalize(posix.join(posix.dirname(path), m[1]));
+      if (!seen.has(next)) { seen.add(next); visit(next); }
+    }
+  };
+  visit(start);
+  return [...seen].join(' ');
+}
+const withPreload = (attrs) => {
+  const start = /data-start="([^"]*)"/.exec(attrs);
+  if (!start) return attrs;
+  return attrs.replace(/ data-preload="[^"]*"/, '') + ` data-preload="${preloads(start[1])}"`;
+};
 html = html.replace(CSP, (m, script, style) => `${script} ${sha256(boot)}${style} ${sha256(css)}`)
   .replace(STYLE_LINK, () => `<style>${css}</style>`)
-  .replace(BOOT_SCRIPT, (m, attrs) => `<script${attrs}>${boot}</script>`);
+  .replace(BOOT_SCRIPT, (m, attrs) => `<script${withPreload(attrs)}>${boot}</script>`);
 if (!html.includes(PLACEHOLDER)) throw new Error(`${sourceHtml} has no ${PLACEHOLDER}`);
 // "<" escaped, so no text in the response can close the <script> element.
 const block = `<script type="application/json" id="prerendered">${JSON.stringify({ defaults: coreDefaults, request, response }).replace(/</g, '\\u003c')}</script>`;

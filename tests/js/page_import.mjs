@@ -20,6 +20,7 @@ import { GGML, GGUF, ggufHeader, safetensorsHeader } from './page_model_files.mj
 const webDir = process.argv[2];
 const chromium = await prerequisites(webDir);
 const core = await loadCore(webDir);
+const filesCore = await loadCore(webDir, 'llmsizer-files');  // the module the page loads for a model file
 const t = checker();
 const dir = mkdtempSync(join(tmpdir(), 'llmsizer-import-'));
 const MiB = 1024 * 1024;
@@ -191,7 +192,7 @@ try {
   checkReads(await readsOf(page, 'tiny-llama.Q4_K_M.gguf'), { name: 'GGUF', size: GGUF_SIZE, headerBytes: gguf.unpaddedBytes });
   // The page sends the core's request_model as it came: the link carries it, and the total is the
   // core's answer for it (computed here with the same WASM module in Node).
-  const inspected = JSON.parse(core.inspectModelFile(gguf.bytes, GGUF_SIZE));
+  const inspected = JSON.parse(filesCore.inspectModelFile(gguf.bytes, GGUF_SIZE));
   const fromLink = JSON.parse(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('file_model'));
   t.check(JSON.stringify(fromLink) === JSON.stringify(inspected.request_model), `GGUF: the page's model is the core's request_model: ${JSON.stringify(fromLink)}`);
   t.check(Array.isArray(inspected.engines) && inspected.engines[0] === 'llama.cpp', `GGUF: the core names the engines that load it (${inspected.engines})`);

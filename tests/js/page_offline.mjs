@@ -106,7 +106,8 @@ try {
   await page.goto(url);
   await ready(page);
   await until(page, () => Boolean(navigator.serviceWorker && navigator.serviceWorker.controller), null, 'the worker to control the page');
-  const core = ['index.html', 'llmsizer.wasm', 'llmsizer.js', 'app.js', 'lib/view.js', 'i18n/en.json'];
+  // app.js: the page's modules and the core's loader, bundled (wasm/CMakeLists.txt).
+  const core = ['index.html', 'llmsizer.wasm', 'app.js', 'i18n/en.json'];
   await until(page, async (names) => {
     const keys = (await (await caches.open('llmsizer-files')).keys()).map((r) => new URL(r.url).pathname.slice(1));
     return names.every((n) => keys.includes(n));
@@ -154,10 +155,10 @@ try {
   await startServer();
 
   // ---------------------------------------------------------------- 4. a changed build
-  appendFileSync(join(dir, 'lib/view.js'), '\nglobalThis.llmsizerChangedBuild = true;\n');
+  appendFileSync(join(dir, 'app.js'), '\nglobalThis.llmsizerChangedBuild = true;\n');
   execFileSync(process.execPath, [precache, workerSource, dir]);
-  const oldKey = (await kept(page)).find((k) => k.startsWith('lib/view.js?'));
-  t.check(Boolean(oldKey), 'the worker holds lib/view.js');
+  const oldKey = (await kept(page)).find((k) => k.startsWith('app.js?'));
+  t.check(Boolean(oldKey), 'the worker holds app.js');
   // A new tab for the next visits (the last one's network was switched off and on).
   await page.close();
   page = watch(await context.newPage());
@@ -168,7 +169,7 @@ try {
   // The new worker takes over and keeps the changed file under its new hash, the others as they were.
   await until(page, async (old) => {
     const keys = (await (await caches.open('llmsizer-files')).keys()).map((r) => r.url.slice(location.origin.length + 1));
-    return keys.some((k) => k.startsWith('lib/view.js?') && k !== old) && !keys.includes(old);
+    return keys.some((k) => k.startsWith('app.js?') && k !== old) && !keys.includes(old);
   }, oldKey, 'the changed file kept under its new hash');
   await quiet();
   const keys = await kept(page);

@@ -1,10 +1,12 @@
 // The WASM module answers byte-identical JSON to the native CLI (contract: `llmsizer estimate FILE
 // --json` prints exactly the string WASM `estimate` returns, then a newline), good and bad requests,
-// every preset, every hardware entry, and recommendations over the whole catalog.
+// every preset, every hardware entry, and recommendations over the whole catalog; the second module
+// (llmsizer-files.js) the same inspection of each model file as `llmsizer inspect`.
 // usage: node wasm_identity.mjs WEB_DIR LLMSIZER_CLI
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadCore } from './load_core.mjs';
 
 const [webDir, cli] = process.argv.slice(2);
@@ -132,6 +134,44 @@ for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
   if (native.stdout !== wasm + '\n' || native.status !== expectedCode || !parts) {
     failed++;
     console.error(`MISMATCH for page ${body.slice(0, 120)}${parts ? '' : ' (its estimate or ranking is not the estimate or recommend call\'s)'}\n  native (exit ${native.status}): ${native.stdout.slice(0, 200)}\n  wasm: ${wasm.slice(0, 200)}`);
+  } else {
+    passed++;
+  }
+}
+
+// The second module (llmsizer-files.js, wasm/bindings_model_files.cpp: a dropped model file, the
+// hub's loading), which the page loads on first use: each model file of the fuzzing corpus read as
+// the page and the CLI read it (header_read.hpp's growing prefixes), the same answer as `llmsizer
+// inspect FILE` (which prints the inspection, or exits 2 with the error). And each module has its
+// own exports only: the default one none of the model files' (the linker leaves their readers out).
+const files = await loadCore(webDir, 'llmsizer-files');
+const fileExports = ['inspectModelFile', 'describeRepositoryModel', 'planRepository', 'nextHeaderRead', 'validRepoId', 'hubFailure'];
+const split = fileExports.every((name) => typeof files[name] === 'function' && core[name] === undefined) &&
+  ['estimate', 'recommend', 'pageAnswer', 'listModels'].every((name) => typeof core[name] === 'function' && files[name] === undefined);
+if (split) passed++; else { failed++; console.error('MISMATCH: the two modules do not split their exports as wasm/bindings.cpp and wasm/bindings_model_files.cpp say'); }
+const corpus = join(dirname(fileURLToPath(import.meta.url)), '../../fuzz/corpus');
+const modelFiles = ['gguf', 'safetensors', 'config'].flatMap((dir) => readdirSync(join(corpus, dir)).sort().map((name) => join(corpus, dir, name)));
+for (const path of modelFiles) {
+  const whole = readFileSync(path);
+  let want = files.nextHeaderRead(0, 0, whole.length).bytes;
+  let wasm;
+  for (;;) {
+    const prefix = whole.subarray(0, want);
+    wasm = files.inspectModelFile(prefix, whole.length);
+    const r = JSON.parse(wasm);
+    const need = r.error && typeof r.error.needed_bytes === 'number' ? r.error.needed_bytes : 0;
+    const next = r.error ? files.nextHeaderRead(prefix.length, need, whole.length) : { step: 'answered' };
+    if (next.step !== 'read') break;
+    want = next.bytes;
+  }
+  const native = spawnSync(cli, ['inspect', path], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  // The CLI prints the inspection parsed and written again (UTF-8 where the module escapes to
+  // ASCII): the same JSON value, compared as such.
+  const value = (text) => JSON.stringify(JSON.parse(text));
+  const same = wasm.startsWith('{"error":') ? native.status === 2 && native.stdout === '' : native.status === 0 && value(native.stdout) === value(wasm);
+  if (!same) {
+    failed++;
+    console.error(`MISMATCH for inspect ${path}\n  native (exit ${native.status}): ${native.stdout.slice(0, 200)}\n  wasm: ${wasm.slice(0, 200)}`);
   } else {
     passed++;
   }

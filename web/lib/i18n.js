@@ -34,7 +34,8 @@ export function loadStrings(lang) {
     // boot.js may have fetched and parsed them while the modules loaded ({strings, messages}, messages
     // null for English); the other language loads on demand.
     const early = globalThis.llmsizerBoot && globalThis.llmsizerBoot.strings && globalThis.llmsizerBoot.strings[lang];
-    const json = (file) => fetch(new URL(`../i18n/${file}`, import.meta.url)).then((r) => {
+    // Relative to the page, as boot.js asks (this file is bundled into another by the build).
+    const json = (file) => fetch(`i18n/${file}`).then((r) => {
       if (!r.ok) throw new Error(`strings for ${lang}: HTTP ${r.status}`);
       return r.json();
     });

@@ -2,7 +2,7 @@
 // A model or a device from elsewhere: a pasted config.json, a model file's header (GGUF,
 // safetensors), a Hugging Face repository read by id (lib/hub.js), and a probe file (llmsizer-probe
 // or the WebGPU probe) as the hardware.
-import { $, base, call, f, S, setState, START_HREF, state, t } from './page.js';
+import { $, base, call, f, setState, START_HREF, state, t } from './page.js';
 import { parseConfigText, PROBE_HARDWARE, stateKeyForField, toRequest } from './state.js';
 import { clearErrors, numbersOnly, showFieldError, update } from './results.js';
 import { el, message, messages, totalBytes } from './view.js';
@@ -57,6 +57,18 @@ function setFileStatus(boxId, inputId, detailsId, text, { error = false, data = 
 const setImportStatus = (text, opts) => setFileStatus('import-status', 'model-file', 'import', text, opts);
 const setProbeStatus = (text, opts) => setFileStatus('probe-status', 'probe-file', 'my-machine', text, opts);
 
+/** The core's module for model files and the hub (lib/model_files.js), loaded on first use; null
+ *  when it cannot load (the drop then says files are not supported here), or, with `orThrow`, the
+ *  load's error. */
+async function modelFilesCore(orThrow = false) {
+  try {
+    return await (await import('./model_files.js')).filesCore();
+  } catch (e) {
+    if (orThrow) throw e;
+    return null;
+  }
+}
+
 /** Reads a model file's header (growing slices from the start, as the core's nextHeaderRead says:
  *  core/include/llmsizer/header_read.hpp) and takes the core's `request_model` for it as the model.
  *  Nothing past the header is read, and nothing leaves the page. On any failure the other inputs
@@ -66,8 +78,9 @@ export async function importFile(file) {
   if (!file) return;
   const fail = (text) => setImportStatus(text, { error: true });
   if (!/\.(gguf|safetensors|json)$/i.test(file.name)) return fail(t('import.badFile'));
-  if (typeof S.core.inspectModelFile !== 'function') return fail(t('import.fileUnsupported'));
-  let length = S.core.nextHeaderRead(0, 0, file.size).bytes;
+  const core = await modelFilesCore();
+  if (!core || typeof core.inspectModelFile !== 'function') return fail(t('import.fileUnsupported'));
+  let length = core.nextHeaderRead(0, 0, file.size).bytes;
   let bytes = new Uint8Array(0);
   for (;;) {
     let r;
@@ -78,12 +91,12 @@ export async function importFile(file) {
       grown.set(bytes);
       grown.set(more, bytes.length);
       bytes = grown;
-      r = JSON.parse(S.core.inspectModelFile(bytes, file.size));
+      r = JSON.parse(core.inspectModelFile(bytes, file.size));
     } catch (e) {
       return fail(`${t('import.failed')} ${String((e && e.message) || e)}`);
     }
     const needed = r.error && typeof r.error.needed_bytes === 'number' ? r.error.needed_bytes : 0;
-    const next = r.error ? S.core.nextHeaderRead(length, needed, file.size) : { step: 'answered' };
+    const next = r.error ? core.nextHeaderRead(length, needed, file.size) : { step: 'answered' };
     if (next.step === 'too_long') return fail(t('import.tooBig'));
     if (next.step === 'read') {
       length = next.bytes;
@@ -133,22 +146,24 @@ function adoptModel(r, name, lines, boxId, setStatus, data) {
 const setHubStatus = (text, opts) => setFileStatus('hf-status', 'hf-id', 'import', text, opts);
 
 /** Load: the page's only network use, on request. A failure leaves the model as it was. The code
- *  that reads a repository (lib/hub.js) is loaded only then: the default page does not use it. */
+ *  that reads a repository (lib/hub.js) and the core's module for it (lib/model_files.js) are loaded
+ *  only then: the default page does not use them. */
 export async function loadFromHub(fileOverride) {
   let hub;
+  let core;
   try {
-    hub = await import('./hub.js');
+    [hub, core] = await Promise.all([import('./hub.js'), modelFilesCore(true)]);
   } catch (e) {
     setHubStatus(`${t('hub.failed')} ${String((e && e.message) || e)}`, { error: true, data: { error: 'exception' } });
     return;
   }
   const { hubEndpoint, parseHubInput, readRepository } = hub;
-  const input = parseHubInput(S.core, $('hf-id').value);
+  const input = parseHubInput(core, $('hf-id').value);
   if (!input) return setHubStatus(t('hub.badId'), { error: true, data: { error: 'hub.badId' } });
   const file = typeof fileOverride === 'string' ? fileOverride : input.file;
   $('hf-load').disabled = true;
   try {
-    const r = await readRepository(S.core, {
+    const r = await readRepository(core, {
       endpoint: hubEndpoint(START_HREF), id: input.id, file, progress: (key, args) => setHubStatus(t(key, args), { data: { busy: '1' } }),
     });
     useHubModel(input.id, r);

@@ -26,8 +26,10 @@ function earlyWasm() {
   if (!compiled) return {};
   return {
     instantiateWasm(imports, receive) {
+      // Relative to the page (index.html and embed.html sit beside the module), not to this file,
+      // which the build bundles into another (wasm/CMakeLists.txt).
       compiled.then((module) => WebAssembly.instantiate(module, imports))
-        .catch(() => WebAssembly.instantiateStreaming(fetch(new URL('../llmsizer.wasm', import.meta.url), { credentials: 'same-origin' }), imports)
+        .catch(() => WebAssembly.instantiateStreaming(fetch('llmsizer.wasm', { credentials: 'same-origin' }), imports)
           .then((r) => r.instance))
         .then((instance) => receive(instance));
       return {};  // exports arrive through receive()
