@@ -57,16 +57,10 @@ function setFileStatus(boxId, inputId, detailsId, text, { error = false, data = 
 const setImportStatus = (text, opts) => setFileStatus('import-status', 'model-file', 'import', text, opts);
 const setProbeStatus = (text, opts) => setFileStatus('probe-status', 'probe-file', 'my-machine', text, opts);
 
-/** The core's module for model files and the hub (lib/model_files.js), loaded on first use; null
- *  when it cannot load (the drop then says files are not supported here), or, with `orThrow`, the
- *  load's error. */
-async function modelFilesCore(orThrow = false) {
-  try {
-    return await (await import('./model_files.js')).filesCore();
-  } catch (e) {
-    if (orThrow) throw e;
-    return null;
-  }
+/** The core's module for model files and the hub (lib/model_files.js), loaded on first use; throws
+ *  when it cannot load. */
+async function modelFilesCore() {
+  return (await import('./model_files.js')).filesCore();
 }
 
 /** Reads a model file's header (growing slices from the start, as the core's nextHeaderRead says:
@@ -78,8 +72,14 @@ export async function importFile(file) {
   if (!file) return;
   const fail = (text) => setImportStatus(text, { error: true });
   if (!/\.(gguf|safetensors|json)$/i.test(file.name)) return fail(t('import.badFile'));
-  const core = await modelFilesCore();
-  if (!core || typeof core.inspectModelFile !== 'function') return fail(t('import.fileUnsupported'));
+  let core;
+  try {
+    core = await modelFilesCore();
+  } catch {
+    // Its module is fetched on first use: offline before any drop or Load, it is not cached yet.
+    return fail(t('import.readerUnavailable'));
+  }
+  if (typeof core.inspectModelFile !== 'function') return fail(t('import.fileUnsupported'));
   let length = core.nextHeaderRead(0, 0, file.size).bytes;
   let bytes = new Uint8Array(0);
   for (;;) {
@@ -152,7 +152,7 @@ export async function loadFromHub(fileOverride) {
   let hub;
   let core;
   try {
-    [hub, core] = await Promise.all([import('./hub.js'), modelFilesCore(true)]);
+    [hub, core] = await Promise.all([import('./hub.js'), modelFilesCore()]);
   } catch (e) {
     setHubStatus(`${t('hub.failed')} ${String((e && e.message) || e)}`, { error: true, data: { error: 'exception' } });
     return;
