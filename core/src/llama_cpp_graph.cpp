@@ -965,17 +965,26 @@ std::int64_t compute_buffer_bytes_all_layers(const GraphParams& params) {
   return allocate(gf);
 }
 
-std::int64_t input_bytes_all_layers(const GraphParams& params) {
-  Ctx ctx;
-  Graph gf;
-  Builder b(params, ctx, gf);
-  gf.expand(b.build());
+namespace {
+
+/// input_bytes of a built graph (the allocator leaves the leaves' shapes as they are: before or after it alike).
+std::int64_t graph_input_bytes(const Graph& gf, const GraphParams& params) {
   std::int64_t bytes = 0;
   for (const Tensor* leaf : gf.leafs) {
     if (leaf->input) bytes += DynAllocator::align(nbytes(leaf));
   }
   // the token embedding lookup (get_rows on token_embd, which stays on the CPU)
   return bytes + DynAllocator::align(params.n_embd * params.n_tokens * 4);
+}
+
+}  // namespace
+
+std::int64_t input_bytes_all_layers(const GraphParams& params) {
+  Ctx ctx;
+  Graph gf;
+  Builder b(params, ctx, gf);
+  gf.expand(b.build());
+  return graph_input_bytes(gf, params);
 }
 
 namespace {
@@ -1019,5 +1028,17 @@ std::int64_t compute_buffer_bytes(const GraphParams& params) { return compute_bu
 /// the token and output ids), and the head and the tail keep every kind of layer (full attention,
 /// sliding window) and the last layer, which uses the output ids.
 std::int64_t input_bytes(const GraphParams& params) { return input_bytes_all_layers(shortened(params)); }
+
+GraphBytes graph_bytes(const GraphParams& params) {
+  const GraphParams reduced = shortened(params);
+  Ctx ctx;
+  Graph gf;
+  Builder b(reduced, ctx, gf);
+  gf.expand(b.build());
+  GraphBytes out;
+  out.inputs = graph_input_bytes(gf, reduced);
+  out.compute = allocate(gf);
+  return out;
+}
 
 }  // namespace llmsizer::llama_cpp_graph
