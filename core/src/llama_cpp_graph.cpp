@@ -14,8 +14,8 @@
 
 #include <algorithm>
 #include <array>
-#include <deque>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
 #include "llmsizer/ggml_types.hpp"
@@ -131,8 +131,11 @@ class Ctx {
       view_offs += view_src->view_offs;
       view_src = view_src->view_src;
     }
-    pool_.emplace_back();
-    Tensor* t = &pool_.back();
+    if (used_ == kBlockTensors) {
+      blocks_.push_back(std::make_unique<Tensor[]>(kBlockTensors));
+      used_ = 0;
+    }
+    Tensor* t = &blocks_.back()[used_++];
     t->type = type;
     for (int i = 0; i < n_dims; ++i) t->ne[i] = ne[i];
     const TypeSize s = type_size(type);
@@ -341,7 +344,11 @@ class Ctx {
   }
 
  private:
-  std::deque<Tensor> pool_;
+  // The tensors in blocks that never move (the graph points into them), a few hundred at a time:
+  // a deque of these ~190-byte tensors allocated every second one.
+  static constexpr std::size_t kBlockTensors = 256;
+  std::vector<std::unique_ptr<Tensor[]>> blocks_;
+  std::size_t used_ = kBlockTensors;
 };
 
 /// A ggml_cgraph: nodes and leafs in ggml_visit_parents_graph order.

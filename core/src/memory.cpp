@@ -351,7 +351,9 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
   const bool cached_tensors = cache != nullptr && cache->model == &m && cache->layout == &layout;
   std::vector<GgufTensor>& made = cached_tensors ? cache->tensors : own_tensors;
   if (made.empty()) {
-    const std::vector<TensorInfo> infos = model_tensors(m);
+    // The list the layout was made from (weights_layout: tensor_list), index for index.
+    const std::shared_ptr<const TensorList> list = tensor_list(m);
+    const std::vector<TensorInfo>& infos = list->tensors;
     made.reserve(infos.size());
     for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
       made.push_back({infos[i].name, infos[i].shape, std::string(layout.tensors[i].type), layout.tensors[i].bytes});
