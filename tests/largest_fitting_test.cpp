@@ -65,11 +65,11 @@ TEST_CASE("An affine need is searched in four calls: the two ends, the boundary 
   CHECK(largest_within(1, 10'000'000, 24'000'000'000, need) == 144'958);
   CHECK(calls == 4);
   calls = 0;
-  CHECK(largest_within(1, 100'000, 24'000'000'000, need) == 100'000);  // the upper end fits: two calls
-  CHECK(calls == 2);
-  calls = 0;
-  CHECK(largest_within(1, 100'000, 4'000'000'000, need) == 0);  // not even one token: one call
+  CHECK(largest_within(1, 100'000, 24'000'000'000, need) == 100'000);  // the upper end fits: one call, need(100,000)
   CHECK(calls == 1);
+  calls = 0;
+  CHECK(largest_within(1, 100'000, 4'000'000'000, need) == 0);  // not even one token: two calls, the upper end and the lower
+  CHECK(calls == 2);
 }
 
 TEST_CASE("Needs with breakpoints, plateaus and steps give bisection's answer within its calls plus the slack", "[largest_fitting]") {

@@ -402,10 +402,12 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   for (const auto& t : tensors) {
     const std::int64_t offset = file_offset;
     file_offset = pad(offset + t.bytes, kTensorAlignment);  // GGUF data are aligned to 32 (gguf.md)
-    if (t.name == "output.weight") has_output = true;
-    if (t.name == "token_embd.weight") token_embd = &t;
+    // As views: a length compared first (every estimate of a search runs this over every tensor).
+    const std::string_view name = t.name;
+    const bool input_layer = name == std::string_view("token_embd.weight");
+    if (name == std::string_view("output.weight")) has_output = true;
+    if (input_layer) token_embd = &t;
     const int layer = tensor_layer(t.name);
-    const bool input_layer = t.name == "token_embd.weight";
     bool gpu = input_layer ? false : (layer >= 0 ? layer_on_gpu(layer) : output_on_gpu);
     for (const auto& re : overrides) {
       if (re.search(t.name)) gpu = false;

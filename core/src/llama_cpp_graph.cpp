@@ -23,7 +23,10 @@
 namespace llmsizer::llama_cpp_graph {
 namespace {
 
-constexpr int kMaxSrc = 10;               // GGML_MAX_SRC
+// GGML_MAX_SRC is 10; the ops built here take at most 5 (flash_attn_ext: q, k, v, mask, then the
+// sinks ggml_flash_attn_ext_add_sinks puts in src[4]), and every walk over a node's sources (the
+// graph's order, the allocator's) skips the empty ones, so the rest would only be walked over.
+constexpr int kMaxSrc = 5;
 constexpr std::int64_t kAlignment = 32;   // TENSOR_ALIGNMENT, the CPU buffer type's alignment
 constexpr int kF32 = 0, kF16 = 1, kI32 = 26, kI64 = 27;
 
