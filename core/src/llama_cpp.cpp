@@ -126,9 +126,8 @@ constexpr std::int64_t pad(std::int64_t n, std::int64_t to) { return (n + to - 1
 /// The layer a tensor belongs to ("blk.12.attn_q.weight" -> 12), or -1 for the input/output tensors.
 int tensor_layer(const std::string& name) {
   if (!starts_with(name, "blk.")) return -1;
-  const std::size_t dot = name.find('.', 4);
   int layer = 0;
-  for (std::size_t i = 4; i < dot && i < name.size(); ++i) {
+  for (std::size_t i = 4; i < name.size() && name[i] != '.'; ++i) {
     if (name[i] < '0' || name[i] > '9') return -1;
     layer = layer * 10 + (name[i] - '0');
   }

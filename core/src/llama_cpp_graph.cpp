@@ -965,14 +965,21 @@ Tensor* Builder::build() {
   throw std::invalid_argument("no llama.cpp graph builder chosen");
 }
 
+/// One micro-batch's graph, built: its tensors (ctx) in ggml_build_forward_expand's order (gf).
+struct BuiltGraph {
+  Ctx ctx;
+  Graph gf;
+  explicit BuiltGraph(const GraphParams& params) {
+    Builder b(params, ctx, gf);
+    gf.expand(b.build());
+  }
+};
+
 }  // namespace
 
 std::int64_t compute_buffer_bytes_all_layers(const GraphParams& params) {
-  Ctx ctx;
-  Graph gf;
-  Builder b(params, ctx, gf);
-  gf.expand(b.build());
-  return allocate(gf);
+  BuiltGraph g(params);
+  return allocate(g.gf);
 }
 
 namespace {
@@ -989,13 +996,7 @@ std::int64_t graph_input_bytes(const Graph& gf, const GraphParams& params) {
 
 }  // namespace
 
-std::int64_t input_bytes_all_layers(const GraphParams& params) {
-  Ctx ctx;
-  Graph gf;
-  Builder b(params, ctx, gf);
-  gf.expand(b.build());
-  return graph_input_bytes(gf, params);
-}
+std::int64_t input_bytes_all_layers(const GraphParams& params) { return graph_input_bytes(BuiltGraph(params).gf, params); }
 
 namespace {
 
@@ -1041,13 +1042,10 @@ std::int64_t input_bytes(const GraphParams& params) { return input_bytes_all_lay
 
 GraphBytes graph_bytes(const GraphParams& params) {
   const GraphParams reduced = shortened(params);
-  Ctx ctx;
-  Graph gf;
-  Builder b(reduced, ctx, gf);
-  gf.expand(b.build());
+  BuiltGraph g(reduced);
   GraphBytes out;
-  out.inputs = graph_input_bytes(gf, reduced);
-  out.compute = allocate(gf);
+  out.inputs = graph_input_bytes(g.gf, reduced);
+  out.compute = allocate(g.gf);
   return out;
 }
 
