@@ -4,10 +4,14 @@
 // estimator's own memory for real requests, in fewer calls.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "llmsizer/estimate_cache.hpp"
+#include "llmsizer/hardware.hpp"
 #include "llmsizer/largest_fitting.hpp"
+#include "llmsizer/quantization.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/training.hpp"
 #include "test_support.hpp"
@@ -61,11 +65,11 @@ TEST_CASE("An affine need is searched in four calls: the two ends, the boundary 
   CHECK(largest_within(1, 10'000'000, 24'000'000'000, need) == 144'958);
   CHECK(calls == 4);
   calls = 0;
-  CHECK(largest_within(1, 100'000, 24'000'000'000, need) == 100'000);  // the upper end fits: two calls
-  CHECK(calls == 2);
-  calls = 0;
-  CHECK(largest_within(1, 100'000, 4'000'000'000, need) == 0);  // not even one token: one call
+  CHECK(largest_within(1, 100'000, 24'000'000'000, need) == 100'000);  // the upper end fits: one call, need(100,000)
   CHECK(calls == 1);
+  calls = 0;
+  CHECK(largest_within(1, 100'000, 4'000'000'000, need) == 0);  // not even one token: two calls, the upper end and the lower
+  CHECK(calls == 2);
 }
 
 TEST_CASE("Needs with breakpoints, plateaus and steps give bisection's answer within its calls plus the slack", "[largest_fitting]") {
@@ -316,6 +320,79 @@ TEST_CASE("With llama.cpp's 256-cell padding as the hint, a context search takes
   // Most searches take four to six (the two ends, a guess moved to the end of its step, its
   // successor); all six together fewer than half of bisection's 6 × 19 = 114.
   CHECK(total < 57);
+}
+
+
+TEST_CASE("llama.cpp's batch search ends where its sequences stop and gives bisection's answer over the whole range", "[largest_fitting]") {
+  // llama.cpp and Ollama serve min(batch, 256) sequences (LLAMA_MAX_SEQ, llama-cparams.h), or the
+  // parallel slots asked for whatever the batch: beyond that batch the memory is the same.
+  using namespace llmsizer;
+  constexpr std::int64_t kLimit = 1'000'000;  // fit_request's batch limit
+  const ModelSpec m = test_support::preset("llama-3.1-8b-instruct");
+  for (const Engine engine : {Engine::llama_cpp, Engine::ollama}) {
+    for (const int parallel : {0, 4}) {
+      InferenceSettings s = test_support::inference_settings("q4_k_m", engine, 1024, 1024);
+      s.llama_cpp.parallel = parallel;
+      s.ollama.num_parallel = parallel;
+      CHECK(batch_where_memory_stops_growing(m, s) == (parallel > 0 ? 1 : 256));
+      const auto by_batch = [&](std::int64_t batch) {
+        InferenceSettings b = s;
+        b.batch = batch;
+        return estimate_inference_memory(m, b, EstimateDetail::bytes_only).device_bytes;
+      };
+      CHECK(by_batch(kLimit) == by_batch(parallel > 0 ? 1 : 256));
+      for (const std::int64_t budget : {6 * kGiB, 12 * kGiB, 40 * kGiB, 400 * kGiB}) {
+        INFO("engine " << static_cast<int>(engine) << " parallel " << parallel << " budget " << budget);
+        int calls = 0;
+        const std::int64_t expected = bisection(1, kLimit, budget, by_batch, calls);
+        CHECK(max_batch_that_fits(m, s, 1, budget, kLimit, true) == std::max<std::int64_t>(0, expected));
+      }
+    }
+  }
+  // Other engines grow with every batch.
+  CHECK(batch_where_memory_stops_growing(m, test_support::inference_settings("bf16", Engine::vllm, 1024, 1024)) == 0);
+}
+
+TEST_CASE("An estimate through a kept cache is the estimate without one, in every figure and line", "[largest_fitting]") {
+  // The cache (estimate_cache.hpp) keeps llama.cpp's graphs and the GGUF tensor list between the
+  // estimates of one model and layout; asked in any order, repeated, with other settings between,
+  // each estimate must be the one made from scratch.
+  using namespace llmsizer;
+  for (const char* id : {"qwen2.5-7b-instruct", "gemma-3-4b-it"}) {
+    const ModelSpec m = test_support::preset(id);
+    for (const Engine engine : {Engine::llama_cpp, Engine::ollama}) {
+      InferenceSettings s = test_support::inference_settings("q4_k_m", engine, 1024, 1024);
+      const WeightsLayout layout = weights_layout(m, *s.weights);
+      EstimateCache cache(m, layout);
+      struct Ask {
+        std::int64_t input;
+        std::int64_t batch;
+        int gpus;
+      };
+      const Ask asks[] = {{1024, 1, 1}, {30'000, 1, 1}, {1024, 1, 1}, {1024, 7, 1}, {1024, 300, 1}, {1024, 256, 1}, {4000, 2, 0}, {1024, 1, 2}, {30'000, 1, 1}};
+      for (const auto& [input, batch, gpus] : asks) {
+        INFO(id << " engine " << static_cast<int>(engine) << " input " << input << " batch " << batch << " gpus " << gpus);
+        InferenceSettings plain = s;
+        plain.input_tokens = input;
+        plain.batch = batch;
+        plain.gpus = gpus;
+        InferenceSettings cached = plain;
+        cached.weights_layout = &layout;
+        cached.cache = &cache;
+        const MemoryEstimate a = estimate_inference_memory(m, plain, EstimateDetail::full);
+        const MemoryEstimate b = estimate_inference_memory(m, cached, EstimateDetail::full);
+        CHECK(a.device_bytes == b.device_bytes);
+        CHECK(a.host_bytes == b.host_bytes);
+        CHECK(a.parts.weights == b.parts.weights);
+        CHECK(a.parts.kv_cache == b.parts.kv_cache);
+        CHECK(a.parts.activations == b.parts.activations);
+        REQUIRE(a.explain.size() == b.explain.size());
+        for (std::size_t i = 0; i < a.explain.size(); ++i) CHECK(a.explain[i].bytes == b.explain[i].bytes);
+      }
+      CHECK(!cache.tensors.empty());
+      CHECK(!cache.graphs.empty());
+    }
+  }
 }
 
 }  // namespace largest_fitting_test

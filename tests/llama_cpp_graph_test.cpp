@@ -109,7 +109,7 @@ std::vector<GraphParams> shapes() {
   return out;
 }
 
-TEST_CASE("The shortened llama.cpp graph needs the bytes of the whole one", "[llama_cpp]") {
+TEST_CASE("The shortened llama.cpp graph needs the bytes of the whole one, built once for its buffer and inputs", "[llama_cpp]") {
   for (const GraphParams& shape : shapes()) {
     for (const std::int64_t seqs : {1, 4}) {
       for (const bool flash : {false, true}) {
@@ -126,6 +126,10 @@ TEST_CASE("The shortened llama.cpp graph needs the bytes of the whole one", "[ll
             INFO("graph " << static_cast<int>(g.graph) << " sequences " << seqs << " flash " << flash << " tokens " << tokens << " cells " << cells);
             CHECK(llmsizer::llama_cpp_graph::compute_buffer_bytes(g) == llmsizer::llama_cpp_graph::compute_buffer_bytes_all_layers(g));
             CHECK(llmsizer::llama_cpp_graph::input_bytes(g) == llmsizer::llama_cpp_graph::input_bytes_all_layers(g));
+            // Both from one build of the shortened graph, as llama_cpp_memory asks them.
+            const llmsizer::llama_cpp_graph::GraphBytes both = llmsizer::llama_cpp_graph::graph_bytes(g);
+            CHECK(both.compute == llmsizer::llama_cpp_graph::compute_buffer_bytes_all_layers(g));
+            CHECK(both.inputs == llmsizer::llama_cpp_graph::input_bytes_all_layers(g));
           }
         }
       }

@@ -2,6 +2,7 @@
 #include "llmsizer/hardware.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "llmsizer/caching_allocator.hpp"
 #include "llmsizer/largest_fitting.hpp"
@@ -141,9 +142,10 @@ MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings
     : MemoryByDevices(model, settings, weights_layout(model, *settings.weights, settings.group_size), detail) {}
 
 MemoryByDevices::MemoryByDevices(const ModelSpec& model, const InferenceSettings& settings, WeightsLayout layout, EstimateDetail detail)
-    : model_(model), layout_(std::move(layout)), counts_(count_model(model)), detail_(detail), settings_(settings) {
+    : model_(model), layout_(std::move(layout)), counts_(count_model(model)), estimate_cache_(model, layout_), detail_(detail), settings_(settings) {
   settings_.weights_layout = &layout_;
   settings_.model_counts = &counts_;
+  settings_.cache = &estimate_cache_;
   InferenceSettings on_gpus = settings_;
   on_gpus.gpus = std::max(1, settings_.gpus);
   allocator_replay_applies_ = allocator_replay_applies(model_, on_gpus);
@@ -222,8 +224,14 @@ class SearchSettings {
       counts_ = count_model(model);
       settings_.model_counts = &counts_;
     }
+    // The caller's cache where it is this model's and layout's (MemoryByDevices'), else one of its own.
+    const EstimateCache* given = settings_.cache;
+    if (given == nullptr || given->model != &model || given->layout != settings_.weights_layout) {
+      cache_.emplace(model, *settings_.weights_layout);
+      settings_.cache = &*cache_;
+    }
   }
-  SearchSettings(const SearchSettings&) = delete;  // settings_ points into layout_ and counts_
+  SearchSettings(const SearchSettings&) = delete;  // settings_ points into layout_, counts_ and cache_
   SearchSettings& operator=(const SearchSettings&) = delete;
   InferenceSettings& settings() { return settings_; }
   /// What the search compares: its estimate's bytes on the device (or in RAM at 0 GPUs). Bytes
@@ -239,6 +247,7 @@ class SearchSettings {
   const ModelSpec& model_;
   WeightsLayout layout_;
   ModelCounts counts_;
+  std::optional<EstimateCache> cache_;
   InferenceSettings settings_;
 };
 
@@ -274,7 +283,12 @@ std::int64_t max_batch_that_fits(const ModelSpec& model, const InferenceSettings
     search.settings().batch = batch;
     return search.allocator_holds(usable_bytes, cuda_device);
   };
-  return std::max<std::int64_t>(0, largest_within_both(1, limit, usable_bytes, needed, allocator_holds));
+  // Beyond the batch where the memory stops growing every batch needs what that one needs: the
+  // search ends there, and where that batch fits, so does the limit.
+  const std::int64_t steady = batch_where_memory_stops_growing(model, search.settings());
+  const std::int64_t hi = steady > 0 ? std::min(limit, steady) : limit;
+  const std::int64_t found = largest_within_both(1, hi, usable_bytes, needed, allocator_holds);
+  return std::max<std::int64_t>(0, found == hi ? limit : found);
 }
 
 OffloadSplit offload_split(const ModelSpec& model, const InferenceSettings& settings, const MemoryEstimate& one_gpu,

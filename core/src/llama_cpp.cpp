@@ -10,6 +10,7 @@
 #include "regex_lite.hpp"
 #include "llmsizer/ascii.hpp"
 #include "llmsizer/error.hpp"
+#include "llmsizer/estimate_cache.hpp"
 #include "llmsizer/ggml_types.hpp"
 #include "llmsizer/quantization.hpp"
 
@@ -125,9 +126,8 @@ constexpr std::int64_t pad(std::int64_t n, std::int64_t to) { return (n + to - 1
 /// The layer a tensor belongs to ("blk.12.attn_q.weight" -> 12), or -1 for the input/output tensors.
 int tensor_layer(const std::string& name) {
   if (!starts_with(name, "blk.")) return -1;
-  const std::size_t dot = name.find('.', 4);
   int layer = 0;
-  for (std::size_t i = 4; i < dot && i < name.size(); ++i) {
+  for (std::size_t i = 4; i < name.size() && name[i] != '.'; ++i) {
     if (name[i] < '0' || name[i] > '9') return -1;
     layer = layer * 10 + (name[i] - '0');
   }
@@ -239,6 +239,22 @@ llama_cpp_graph::GraphParams graph_params(const ModelSpec& m) {
   return g;
 }
 
+/// The graph's buffer and inputs (llama_cpp_graph::graph_bytes), from `cache` where this model's
+/// graph of the same micro-batch and cache was built before.
+LlamaCppGraphBytes graph_bytes(const ModelSpec& m, const llama_cpp_graph::GraphParams& g, EstimateCache* cache) {
+  const LlamaCppGraphKey key{g.n_tokens, g.n_outputs, g.n_seqs, g.n_stream, g.kv_size, g.kv_size_swa, g.kv_unified, g.flash_attn, g.type_k, g.type_v};
+  if (cache != nullptr && cache->model != &m) cache = nullptr;  // another model's cache
+  if (cache != nullptr) {
+    for (const auto& [known, bytes] : cache->graphs) {
+      if (known == key) return bytes;
+    }
+  }
+  const llama_cpp_graph::GraphBytes built = llama_cpp_graph::graph_bytes(g);
+  const LlamaCppGraphBytes bytes{built.compute, built.inputs};
+  if (cache != nullptr) cache->graphs.emplace_back(key, bytes);
+  return bytes;
+}
+
 }  // namespace
 
 const char* llama_cpp_cpu_id(LlamaCppCpu cpu) {
@@ -283,7 +299,7 @@ std::string llama_cpp_cache_type(const KvCacheFormat& format) {
   return upper;
 }
 
-LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor>& tensors, const LlamaCppSettings& s) {
+LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor>& tensors, const LlamaCppSettings& s, EstimateCache* cache) {
   LlamaCppMemory r;
   const int n_layer = m.num_layers;
   const int type_k = cache_type_id(s.type_k, "kv_cache");
@@ -385,10 +401,12 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   for (const auto& t : tensors) {
     const std::int64_t offset = file_offset;
     file_offset = pad(offset + t.bytes, kTensorAlignment);  // GGUF data are aligned to 32 (gguf.md)
-    if (t.name == "output.weight") has_output = true;
-    if (t.name == "token_embd.weight") token_embd = &t;
+    // As views: a length compared first (every estimate of a search runs this over every tensor).
+    const std::string_view name = t.name;
+    const bool input_layer = name == std::string_view("token_embd.weight");
+    if (name == std::string_view("output.weight")) has_output = true;
+    if (input_layer) token_embd = &t;
     const int layer = tensor_layer(t.name);
-    const bool input_layer = t.name == "token_embd.weight";
     bool gpu = input_layer ? false : (layer >= 0 ? layer_on_gpu(layer) : output_on_gpu);
     for (const auto& re : overrides) {
       if (re.search(t.name)) gpu = false;
@@ -448,19 +466,17 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   pp_tokens = (pp_tokens + n_seq - 1) / n_seq * n_seq;  // graph_reserve: a multiple of n_seqs
   g.n_tokens = pp_tokens;
   g.n_outputs = std::min(pp_tokens, n_outputs_max);
-  const std::int64_t pp = llama_cpp_graph::compute_buffer_bytes(g);
+  const LlamaCppGraphBytes pp = graph_bytes(m, g, cache);
   g.n_tokens = n_seq;
   g.n_outputs = n_seq;
-  const std::int64_t tg = llama_cpp_graph::compute_buffer_bytes(g);
-  const std::int64_t compute = std::max(pp, tg);
+  const std::int64_t tg = graph_bytes(m, g, cache).compute;
+  const std::int64_t compute = std::max(pp.compute, tg);
   if (s.gpu && ngl > 0) {
     // Not measured here (no GPU in the tests): the device's buffer is taken as the same graph laid
     // out by the same allocator; the CPU keeps the graph inputs and the token embedding lookup
     // (the whole graph's buffer too while some layers still run on the CPU).
     r.compute_device = compute;
-    g.n_tokens = pp_tokens;
-    g.n_outputs = std::min(pp_tokens, n_outputs_max);
-    r.compute_host = ngl >= n_layer + 1 ? llama_cpp_graph::input_bytes(g) : compute;
+    r.compute_host = ngl >= n_layer + 1 ? pp.inputs : compute;
   } else {
     r.compute_host = compute;
   }

@@ -14,8 +14,8 @@
 
 #include <algorithm>
 #include <array>
-#include <deque>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
 #include "llmsizer/ggml_types.hpp"
@@ -23,7 +23,10 @@
 namespace llmsizer::llama_cpp_graph {
 namespace {
 
-constexpr int kMaxSrc = 10;               // GGML_MAX_SRC
+// GGML_MAX_SRC is 10; the ops built here take at most 5 (flash_attn_ext: q, k, v, mask, then the
+// sinks ggml_flash_attn_ext_add_sinks puts in src[4]), and every walk over a node's sources (the
+// graph's order, the allocator's) skips the empty ones, so the rest would only be walked over.
+constexpr int kMaxSrc = 5;
 constexpr std::int64_t kAlignment = 32;   // TENSOR_ALIGNMENT, the CPU buffer type's alignment
 constexpr int kF32 = 0, kF16 = 1, kI32 = 26, kI64 = 27;
 
@@ -131,8 +134,11 @@ class Ctx {
       view_offs += view_src->view_offs;
       view_src = view_src->view_src;
     }
-    pool_.emplace_back();
-    Tensor* t = &pool_.back();
+    if (used_ == kBlockTensors) {
+      blocks_.push_back(std::make_unique<Tensor[]>(kBlockTensors));
+      used_ = 0;
+    }
+    Tensor* t = &blocks_.back()[used_++];
     t->type = type;
     for (int i = 0; i < n_dims; ++i) t->ne[i] = ne[i];
     const TypeSize s = type_size(type);
@@ -341,7 +347,11 @@ class Ctx {
   }
 
  private:
-  std::deque<Tensor> pool_;
+  // The tensors in blocks that never move (the graph points into them), a few hundred at a time:
+  // a deque of these ~190-byte tensors allocated every second one.
+  static constexpr std::size_t kBlockTensors = 256;
+  std::vector<std::unique_ptr<Tensor[]>> blocks_;
+  std::size_t used_ = kBlockTensors;
 };
 
 /// A ggml_cgraph: nodes and leafs in ggml_visit_parents_graph order.
@@ -955,21 +965,27 @@ Tensor* Builder::build() {
   throw std::invalid_argument("no llama.cpp graph builder chosen");
 }
 
+/// One micro-batch's graph, built: its tensors (ctx) in ggml_build_forward_expand's order (gf).
+struct BuiltGraph {
+  Ctx ctx;
+  Graph gf;
+  explicit BuiltGraph(const GraphParams& params) {
+    Builder b(params, ctx, gf);
+    gf.expand(b.build());
+  }
+};
+
 }  // namespace
 
 std::int64_t compute_buffer_bytes_all_layers(const GraphParams& params) {
-  Ctx ctx;
-  Graph gf;
-  Builder b(params, ctx, gf);
-  gf.expand(b.build());
-  return allocate(gf);
+  BuiltGraph g(params);
+  return allocate(g.gf);
 }
 
-std::int64_t input_bytes_all_layers(const GraphParams& params) {
-  Ctx ctx;
-  Graph gf;
-  Builder b(params, ctx, gf);
-  gf.expand(b.build());
+namespace {
+
+/// input_bytes of a built graph (the allocator leaves the leaves' shapes as they are: before or after it alike).
+std::int64_t graph_input_bytes(const Graph& gf, const GraphParams& params) {
   std::int64_t bytes = 0;
   for (const Tensor* leaf : gf.leafs) {
     if (leaf->input) bytes += DynAllocator::align(nbytes(leaf));
@@ -977,6 +993,10 @@ std::int64_t input_bytes_all_layers(const GraphParams& params) {
   // the token embedding lookup (get_rows on token_embd, which stays on the CPU)
   return bytes + DynAllocator::align(params.n_embd * params.n_tokens * 4);
 }
+
+}  // namespace
+
+std::int64_t input_bytes_all_layers(const GraphParams& params) { return graph_input_bytes(BuiltGraph(params).gf, params); }
 
 namespace {
 
@@ -1019,5 +1039,14 @@ std::int64_t compute_buffer_bytes(const GraphParams& params) { return compute_bu
 /// the token and output ids), and the head and the tail keep every kind of layer (full attention,
 /// sliding window) and the last layer, which uses the output ids.
 std::int64_t input_bytes(const GraphParams& params) { return input_bytes_all_layers(shortened(params)); }
+
+GraphBytes graph_bytes(const GraphParams& params) {
+  const GraphParams reduced = shortened(params);
+  BuiltGraph g(reduced);
+  GraphBytes out;
+  out.inputs = graph_input_bytes(g.gf, reduced);
+  out.compute = allocate(g.gf);
+  return out;
+}
 
 }  // namespace llmsizer::llama_cpp_graph

@@ -75,4 +75,11 @@ std::int64_t input_bytes(const GraphParams& params);
 /// The same from the graph of every layer (the reference input_bytes is checked against).
 std::int64_t input_bytes_all_layers(const GraphParams& params);
 
+/// compute_buffer_bytes and input_bytes of one graph, from one build of it.
+struct GraphBytes {
+  std::int64_t compute = 0;
+  std::int64_t inputs = 0;
+};
+GraphBytes graph_bytes(const GraphParams& params);
+
 }  // namespace llmsizer::llama_cpp_graph

@@ -6,6 +6,7 @@
 
 #include "llmsizer/caching_allocator.hpp"
 #include "llmsizer/device_map.hpp"
+#include "llmsizer/estimate_cache.hpp"
 #include "llmsizer/ggml_types.hpp"
 #include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/ollama.hpp"
@@ -343,15 +344,22 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
   const std::int64_t batch = s.batch;
   const LlamaCppOptions& o = s.llama_cpp;
 
-  // The weights tensor by tensor in the request's format, in the GGUF file's order.
-  std::vector<GgufTensor> tensors;
-  {
-    const std::vector<TensorInfo> infos = model_tensors(m);
-    tensors.reserve(infos.size());
+  // The weights tensor by tensor in the request's format, in the GGUF file's order: made once for
+  // the model and layout where the caller keeps a cache beside its layout.
+  std::vector<GgufTensor> own_tensors;
+  EstimateCache* cache = s.cache;
+  const bool cached_tensors = cache != nullptr && cache->model == &m && cache->layout == &layout;
+  std::vector<GgufTensor>& made = cached_tensors ? cache->tensors : own_tensors;
+  if (made.empty()) {
+    // The list the layout was made from (weights_layout: tensor_list), index for index.
+    const std::shared_ptr<const TensorList> list = tensor_list(m);
+    const std::vector<TensorInfo>& infos = list->tensors;
+    made.reserve(infos.size());
     for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
-      tensors.push_back({infos[i].name, infos[i].shape, std::string(layout.tensors[i].type), layout.tensors[i].bytes});
+      made.push_back({infos[i].name, infos[i].shape, std::string(layout.tensors[i].type), layout.tensors[i].bytes});
     }
   }
+  const std::vector<GgufTensor>& tensors = made;
   const std::string cache_type = llama_cpp_cache_type(*s.kv_cache);
   bool flash = s.flash_attention;
   if (!flash && s.kv_cache->block_elements > 1) {
@@ -375,7 +383,7 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
     os.num_gpu = cpu_only ? -1 : s.ollama.num_gpu;
     os.use_mmap = s.ollama.use_mmap;
     os.cpu = o.cpu_family;
-    OllamaMemory om = ollama_memory(m, tensors, os);
+    OllamaMemory om = ollama_memory(m, tensors, os, cache);
     if (om.num_ctx < context) e.warnings.push_back(Message("warning.engine.ollama_num_ctx_clamped").grouped("num_ctx", om.num_ctx));
     if (om.num_parallel < os.num_parallel) e.warnings.push_back(Message("warning.engine.ollama_single_sequence"));
     e.warnings.push_back(Message(cpu_only ? "warning.engine.ollama_ps" : "warning.engine.ollama_ps_gpu"));
@@ -401,7 +409,7 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
     ls.offload_kqv = o.offload_kqv;
     ls.cpu = o.cpu_family;
     ls.cpu_tensor_patterns = o.override_tensor;
-    run.memory = llama_cpp_memory(m, tensors, ls);
+    run.memory = llama_cpp_memory(m, tensors, ls, cache);
   }
   if (explain) run.command_line = llama_cpp_command_line(run.settings);
   const LlamaCppMemory& r = run.memory;
@@ -524,6 +532,14 @@ std::int64_t last_input_of_same_cache(const InferenceSettings& s, std::int64_t i
   const std::int64_t cells = (input + s.output_tokens) * sequences;
   const std::int64_t padded = (cells + kLlamaCppContextPad - 1) / kLlamaCppContextPad * kLlamaCppContextPad;
   return std::max(input, padded / sequences - s.output_tokens);
+}
+
+std::int64_t batch_where_memory_stops_growing(const ModelSpec& m, const InferenceSettings& s) {
+  // The same engines and models as estimate_inference_memory's llama_cpp_estimate, whose only use
+  // of the batch is llama_cpp_sequences.
+  if ((s.engine != Engine::llama_cpp && s.engine != Engine::ollama) || !m.has_architecture()) return 0;
+  const int requested = s.engine == Engine::ollama ? s.ollama.num_parallel : s.llama_cpp.parallel;
+  return requested > 0 ? 1 : kLlamaCppMaxSequences;
 }
 
 MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSettings& s, EstimateDetail detail) {

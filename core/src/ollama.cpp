@@ -30,7 +30,7 @@ bool single_sequence_architecture(const std::string& arch) {
 
 }  // namespace
 
-OllamaMemory ollama_memory(const ModelSpec& m, const std::vector<GgufTensor>& tensors, const OllamaSettings& s) {
+OllamaMemory ollama_memory(const ModelSpec& m, const std::vector<GgufTensor>& tensors, const OllamaSettings& s, EstimateCache* cache) {
   OllamaMemory o;
   // server/sched.go: embedding models and some architectures run one sequence.
   o.num_parallel = (s.embedding || single_sequence_architecture(llama_cpp_architecture(m))) ? 1 : std::max(1, s.num_parallel);
@@ -64,7 +64,7 @@ OllamaMemory ollama_memory(const ModelSpec& m, const std::vector<GgufTensor>& te
   l.n_gpu_layers = s.num_gpu;
   l.mmap = s.use_mmap;
   l.cpu = s.cpu;
-  o.memory = llama_cpp_memory(m, tensors, l);
+  o.memory = llama_cpp_memory(m, tensors, l, cache);
 
   // llm/llama_server.go MemorySize(): the sum of every "buffer size" line llama-server logs
   // (model, KV, compute, output); all layers on GPUs: the GPU buffers alone; otherwise the

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "llmsizer/estimate_cache.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/message.hpp"
 #include "llmsizer/quantization.hpp"
@@ -257,7 +258,7 @@ class MemoryByDevices {
   /// The model is kept by reference: a temporary would dangle after the constructor.
   MemoryByDevices(ModelSpec&&, const InferenceSettings&, EstimateDetail = EstimateDetail::full) = delete;
   MemoryByDevices(ModelSpec&&, const InferenceSettings&, WeightsLayout, EstimateDetail = EstimateDetail::full) = delete;
-  MemoryByDevices(const MemoryByDevices&) = delete;  // settings_ points into layout_ and counts_
+  MemoryByDevices(const MemoryByDevices&) = delete;  // settings_ points into layout_, counts_ and estimate_cache_
   MemoryByDevices& operator=(const MemoryByDevices&) = delete;
   const MemoryEstimate& at(int gpus) const;
   /// allocator_runs_out for at(gpus) on a CUDA device of `usable_bytes`, with the allocator's
@@ -272,6 +273,8 @@ class MemoryByDevices {
   const ModelSpec& model_;
   WeightsLayout layout_;
   ModelCounts counts_;
+  /// What its estimates and the searches over its settings share (estimate_cache.hpp).
+  mutable EstimateCache estimate_cache_;
   EstimateDetail detail_;
   InferenceSettings settings_;
   /// allocator_replay_applies on one GPU or more (it depends on the device count only so): asked once,

@@ -25,12 +25,12 @@ std::int64_t largest_holding(std::int64_t lo, std::int64_t hi, Holds&& holds) {
 }
 
 /** The largest value v in [lo, hi] whose `need(v)` (bytes) is at most `budget`; lo - 1 when even
- *  need(lo) is more. For a nondecreasing need (more tokens or a larger batch never need less memory)
+ *  need(lo) is more (and need(hi) is too). For a nondecreasing need (more tokens or a larger batch never need less memory)
  *  this is largest_holding over need(v) <= budget, in fewer calls: an estimate's memory is affine in
  *  tokens and batch between a few breakpoints (the KV cache and activations grow linearly; a padding,
  *  a window or a buffer changes at known sizes), so each try is where the line through the bracket's
  *  ends meets the budget. On an affine need that is the boundary, and the next try, its neighbour,
- *  closes the bracket: four calls. Where breakpoints or plateaus make the line a poor guess, the tries
+ *  closes the bracket: four calls. need(hi) is asked first: where it fits, that one call answers. Where breakpoints or plateaus make the line a poor guess, the tries
  *  are drawn towards the bracket's middle in time (ITP), so no search makes more than kSlack calls
  *  beyond bisection's. `last_alike(v)`, where the caller knows it, is the last value of v's step (a
  *  padding: llama.cpp's 256 cells): a guess moves there, and where it fits its successor is tried
@@ -44,13 +44,14 @@ struct EachValue {
 
 template <typename Need, typename Step = EachValue>
 std::int64_t largest_within(std::int64_t lo, std::int64_t hi, std::int64_t budget, Need&& need, Step&& last_alike = Step{}) {
+  // hi first: where it fits, so does everything below it (need is nondecreasing), and one call answers.
+  std::int64_t fails = hi;
+  std::int64_t need_fails = hi > lo ? need(hi) : 0;
+  if (hi > lo && need_fails <= budget) return hi;
   std::int64_t fits = lo;
   std::int64_t need_fits = need(lo);
   if (need_fits > budget) return lo - 1;
   if (hi <= lo) return lo;
-  std::int64_t fails = hi;
-  std::int64_t need_fails = need(hi);
-  if (need_fails <= budget) return hi;
   // ITP's projection (Oliveira and Takahashi, ACM TOMS 47(1), 2020): the try may stray from the
   // bracket's middle by what the calls left before bisection's count plus kSlack still allow, so a
   // guess that keeps landing near one end (a plateau, a breakpoint) turns into bisection in time.

@@ -15,6 +15,8 @@
 
 namespace llmsizer {
 
+struct EstimateCache;  // estimate_cache.hpp
+
 /** The model's tensors as llama.cpp's converter writes them into a GGUF file and its loader
  *  expects them (llama.cpp src/models/<arch>.cpp load_arch_tensors): model_tensors() with the
  *  family layouts that differ from Hugging Face's —
@@ -196,7 +198,9 @@ std::string llama_cpp_cache_type(const KvCacheFormat& format);
 
 /** llama.cpp's memory for `model` stored as `tensors` (llama_cpp_tensors(), or a GGUF file's tensor
  *  list) under `settings`. Throws InputError (field named as the request's) for settings llama.cpp
- *  rejects: a quantized V cache without flash attention, an unknown cache type, a bad pattern. */
-LlamaCppMemory llama_cpp_memory(const ModelSpec& model, const std::vector<GgufTensor>& tensors, const LlamaCppSettings& settings);
+ *  rejects: a quantized V cache without flash attention, an unknown cache type, a bad pattern.
+ *  `cache`, where given: the compute buffers of graphs already built for this model (estimate_cache.hpp). */
+LlamaCppMemory llama_cpp_memory(const ModelSpec& model, const std::vector<GgufTensor>& tensors, const LlamaCppSettings& settings,
+                                EstimateCache* cache = nullptr);
 
 }  // namespace llmsizer

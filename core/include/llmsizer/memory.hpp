@@ -17,6 +17,7 @@
 namespace llmsizer {
 
 struct WeightsLayout;
+struct EstimateCache;  // estimate_cache.hpp
 
 /// The runtime whose real behaviour is modelled.
 enum class Engine {
@@ -80,6 +81,9 @@ struct InferenceSettings {
   /// many estimates of one request, as `weights_layout`; nullptr: counted here. They must be this
   /// model's.
   const ModelCounts* model_counts = nullptr;
+  /// What this model's estimates share (estimate_cache.hpp), where the caller keeps it for many
+  /// estimates of one request beside `weights_layout`; nullptr: nothing kept. It never changes a figure.
+  EstimateCache* cache = nullptr;
   LlamaCppOptions llama_cpp;  ///< engine llama.cpp: its llama-server settings (llama_cpp.hpp)
   OllamaOptions ollama;       ///< engine ollama: Ollama's settings (ollama.hpp)
 };
@@ -171,6 +175,13 @@ enum class EstimateDetail {
  *  engine gives the same cache as `input`. llama.cpp and Ollama pad n_ctx (the context times the
  *  sequences) to 256 cells, so their memory steps there; other engines: `input`. */
 std::int64_t last_input_of_same_cache(const InferenceSettings& settings, std::int64_t input);
+
+/** For the batch search: the batch from which no larger batch changes the request's memory, or 0
+ *  where every batch counts. llama.cpp and Ollama run min(batch, LLAMA_MAX_SEQ) sequences, or the
+ *  `parallel` (num_parallel) asked for whatever the batch (llama_cpp_sequences), and the batch
+ *  reaches their memory through those sequences alone; other engines (and a model without its
+ *  architecture, which they estimate as the textbook formula does) grow with every batch. */
+std::int64_t batch_where_memory_stops_growing(const ModelSpec& model, const InferenceSettings& settings);
 
 MemoryEstimate estimate_inference_memory(const ModelSpec& model, const InferenceSettings& settings,
                                          EstimateDetail detail = EstimateDetail::full);

@@ -60,6 +60,8 @@ std::string ollama_command_line(const OllamaSettings& settings, const std::strin
 /// 23 GiB, else 4096.
 std::int64_t ollama_default_context(std::int64_t total_vram_bytes);
 
-OllamaMemory ollama_memory(const ModelSpec& model, const std::vector<GgufTensor>& tensors, const OllamaSettings& settings);
+/// `cache`: as llama_cpp_memory's.
+OllamaMemory ollama_memory(const ModelSpec& model, const std::vector<GgufTensor>& tensors, const OllamaSettings& settings,
+                           EstimateCache* cache = nullptr);
 
 }  // namespace llmsizer

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// What the many estimates of one answer's model share: a fit's searches, its fixes and the
+/// estimate itself ask llama.cpp's memory for one model, one weights layout and a handful of
+/// contexts and batches, and most of each estimate is the same every time. The cache is the
+/// caller's (InferenceSettings::cache, owned by MemoryByDevices or a search), never global: the core
+/// stays a pure function of its request, and a cache only spares work, it never changes a figure.
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "llmsizer/llama_cpp.hpp"
+
+namespace llmsizer {
+
+struct ModelSpec;
+struct WeightsLayout;
+
+/** One micro-batch graph of llama.cpp's (the compute buffer's graph, llama_cpp_graph.hpp) by what
+ *  differs between the graphs of one model: everything else of the graph is the model's. */
+struct LlamaCppGraphKey {
+  std::int64_t n_tokens = 0;
+  std::int64_t n_outputs = 0;
+  std::int64_t n_seqs = 0;
+  std::int64_t n_stream = 0;
+  std::int64_t kv_size = 0;
+  std::int64_t kv_size_swa = 0;
+  bool kv_unified = false;
+  bool flash_attn = false;
+  int type_k = 0;
+  int type_v = 0;
+  bool operator==(const LlamaCppGraphKey& o) const {
+    return n_tokens == o.n_tokens && n_outputs == o.n_outputs && n_seqs == o.n_seqs && n_stream == o.n_stream && kv_size == o.kv_size &&
+           kv_size_swa == o.kv_size_swa && kv_unified == o.kv_unified && flash_attn == o.flash_attn && type_k == o.type_k && type_v == o.type_v;
+  }
+};
+
+/// ggml's allocator's figures for one graph: the buffer's high-water mark and the graph's inputs.
+struct LlamaCppGraphBytes {
+  std::int64_t compute = 0;
+  std::int64_t inputs = 0;
+};
+
+/** Kept by whoever lays the weights out once for many estimates (MemoryByDevices, a search): it
+ *  names that model and layout, which must outlive it, and serves only their estimates (another
+ *  model's or layout's estimate, a draft's or a fix's in another format, works as without it). */
+struct EstimateCache {
+  EstimateCache(const ModelSpec& of_model, const WeightsLayout& of_layout) : model(&of_model), layout(&of_layout) {}
+  EstimateCache(const EstimateCache&) = delete;  // its owner's pointers are into the owner
+  EstimateCache& operator=(const EstimateCache&) = delete;
+  const ModelSpec* model;
+  const WeightsLayout* layout;
+  /// The model's llama.cpp graphs built so far (the buffers depend on no weights format).
+  std::vector<std::pair<LlamaCppGraphKey, LlamaCppGraphBytes>> graphs;
+  /// The weights as GGUF tensors in the layout's types; empty until an estimate needs them.
+  std::vector<GgufTensor> tensors;
+};
+
+}  // namespace llmsizer
