@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/ggml_types.hpp"
 #include "llmsizer/llama_cpp.hpp"

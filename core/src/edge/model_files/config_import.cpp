@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
 
 #include <algorithm>
 #include <cmath>

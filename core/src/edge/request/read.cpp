@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "read.hpp"
+#include "request/read.hpp"
 
 #include <cctype>
 #include <algorithm>
@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "llmsizer/ascii.hpp"
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
 
 namespace llmsizer::edge {
 

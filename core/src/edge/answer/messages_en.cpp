@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "format.hpp"
-#include "message_json.hpp"
+#include "answer/format.hpp"
+#include "answer/message_json.hpp"
 #include "llmsizer/precision.hpp"
 
 namespace llmsizer::edge {

@@ -9,14 +9,14 @@
 
 #include "llmsizer/architecture.hpp"
 #include "llmsizer/error.hpp"
-#include "llmsizer/file_header.hpp"
+#include "llmsizer/edge/file_header.hpp"
 #include "llmsizer/answer.hpp"
 #include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/message_text.hpp"
-#include "header_util.hpp"
-#include "message_json.hpp"
-#include "read.hpp"
-#include "to_json.hpp"
+#include "model_files/header_util.hpp"
+#include "answer/message_json.hpp"
+#include "request/read.hpp"
+#include "answer/to_json.hpp"
 
 namespace llmsizer::edge {
 namespace {
