@@ -343,9 +343,12 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
   const std::int64_t batch = s.batch;
   const LlamaCppOptions& o = s.llama_cpp;
 
-  // The weights tensor by tensor in the request's format, in the GGUF file's order.
+  // The weights tensor by tensor in the request's format, in the GGUF file's order; an imported
+  // GGUF file's own tensors when the request keeps its weights as stored.
   std::vector<GgufTensor> tensors;
-  {
+  if (s.weights->scheme == QuantScheme::stored && !m.file_tensors.empty()) {
+    tensors = m.file_tensors;
+  } else {
     const std::vector<TensorInfo> infos = model_tensors(m);
     tensors.reserve(infos.size());
     for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
