@@ -346,8 +346,8 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
   // The weights tensor by tensor in the request's format, in the GGUF file's order; an imported
   // GGUF file's own tensors when the request keeps its weights as stored.
   std::vector<GgufTensor> tensors;
-  if (s.weights->scheme == QuantScheme::stored && !m.file_tensors.empty()) {
-    tensors = m.file_tensors;
+  if (s.weights->scheme == QuantScheme::stored && m.file_tensors != nullptr) {
+    tensors = *m.file_tensors;
   } else {
     const std::vector<TensorInfo> infos = model_tensors(m);
     tensors.reserve(infos.size());

@@ -210,8 +210,9 @@ struct ModelSpec {
   /// The tensors of an imported GGUF file, in file order, with their ggml types: what llama.cpp and
   /// Ollama load when the request names no `weights` format. Their types decide what the CPU
   /// backend repacks (llama_cpp.hpp LlamaCppCpu); the file's own mix, not the one llama-quant.cpp
-  /// would choose today. Empty: not known (the file's bytes are then shared over the tensors).
-  std::vector<GgufTensor> file_tensors;
+  /// would choose today. Null: not known (the file's bytes are then shared over the tensors).
+  /// Shared, so that copying a spec does not copy hundreds of tensors.
+  std::shared_ptr<const std::vector<GgufTensor>> file_tensors;
   /// The model's tensor list (tensors.hpp: model_tensors) computed once by whoever built the spec
   /// (the embedded catalog does, for each preset), so that a request does not rebuild hundreds of
   /// named tensors: it was 62% of an estimate's time. Used only while the spec still has the shape

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 
 #include "llmsizer/ascii.hpp"
 #include "llmsizer/edge/config_import.hpp"
@@ -149,12 +150,13 @@ void read_file_weights(const json& value, const std::string& field, ModelSpec& m
   // A GGUF file's tensors (describe_model_file): they must hold exactly the file's bytes.
   const auto tensors = value.find("tensors");
   if (tensors == value.end()) return;
-  m.file_tensors = gguf_tensor_list(*tensors, field + ".tensors");
+  auto list = std::make_shared<const std::vector<GgufTensor>>(gguf_tensor_list(*tensors, field + ".tensors"));
   std::int64_t total = 0;
-  for (const auto& t : m.file_tensors) total = t.bytes > kMaxWeightBytes - total ? kMaxWeightBytes + 1 : total + t.bytes;
+  for (const auto& t : *list) total = t.bytes > kMaxWeightBytes - total ? kMaxWeightBytes + 1 : total + t.bytes;
   if (total != m.file_weight_bytes) {
     throw InputError(field + ".tensors", Message("error.model.tensors_bytes").bytes("tensors", total).bytes("weight", m.file_weight_bytes));
   }
+  if (!list->empty()) m.file_tensors = std::move(list);
 }
 }  // namespace
 
