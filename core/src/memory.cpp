@@ -345,16 +345,16 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
 
   // The weights tensor by tensor in the request's format, in the GGUF file's order; an imported
   // GGUF file's own tensors when the request keeps its weights as stored.
-  std::vector<GgufTensor> tensors;
-  if (s.weights->scheme == QuantScheme::stored && m.file_tensors != nullptr) {
-    tensors = *m.file_tensors;
-  } else {
+  const bool from_file = s.weights->scheme == QuantScheme::stored && m.file_tensors != nullptr;
+  std::vector<GgufTensor> planned;
+  if (!from_file) {
     const std::vector<TensorInfo> infos = model_tensors(m);
-    tensors.reserve(infos.size());
+    planned.reserve(infos.size());
     for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
-      tensors.push_back({infos[i].name, infos[i].shape, std::string(layout.tensors[i].type), layout.tensors[i].bytes});
+      planned.push_back({infos[i].name, infos[i].shape, std::string(layout.tensors[i].type), layout.tensors[i].bytes});
     }
   }
+  const std::vector<GgufTensor>& tensors = from_file ? *m.file_tensors : planned;
   const std::string cache_type = llama_cpp_cache_type(*s.kv_cache);
   bool flash = s.flash_attention;
   if (!flash && s.kv_cache->block_elements > 1) {

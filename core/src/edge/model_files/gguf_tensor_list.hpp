@@ -5,19 +5,22 @@
 // that the same tensor of consecutive layers with the same type and shape is one entry
 // [first layer's name, type, shape, last layer] ("blk.0.attn_q.weight" ... "blk.31.attn_q.weight":
 // ["blk.0.attn_q.weight", "Q4_0", [4096, 4096], 31]). A Llama-3.1-8B Q4_0 file's 291 tensors are
-// then 12 entries, so the model fits in a shared link. Read back, the layers' tensors come layer by
-// layer, each layer's in the order of the entries, after the tensors listed before the first layer.
+// then 12 entries, so the model fits in a shared link. Read back, the tensors listed before the
+// first layer's come first, then the layers' in layer number order (a file that lists blk.10 before
+// blk.2, as one converted from name-sorted safetensors does, is read as blk.2 first), each layer's
+// in the order of the entries, then the rest.
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "llmsizer/edge/gguf.hpp"
 #include "llmsizer/model.hpp"
 
 namespace llmsizer::edge {
 
-/// The list as a request's model carries it.
-nlohmann::json gguf_tensor_list_json(const std::vector<GgufTensor>& tensors);
+/// A GGUF header's tensors as a request's model carries them.
+nlohmann::json gguf_tensor_list_json(const GgufHeader& header);
 
 /** The tensors a request's `tensors` lists, each with its bytes from its ggml type's block layout.
  *  Throws InputError naming `field` (or `field[i]`) for a list that is not one, over

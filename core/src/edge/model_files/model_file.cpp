@@ -3,7 +3,6 @@
 // inspect_model_header (file_header.hpp) plus the request `model` it gives and that model as an
 // estimate would describe it. config.json files are recognised too.
 #include <algorithm>
-#include <optional>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -196,21 +195,9 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
     }
     if (bytes.substr(0, 4) == "GGUF") {
       // The typed header gives the tensors' types to the request model as well as the summary.
-      std::optional<GgufHeader> header;
-      try {
-        header = parse_gguf_header(bytes, file_size_bytes);
-      } catch (const InputError&) {
-        throw;
-      } catch (const std::exception& e) {
-        throw InputError(detail::kFileField, Message("error.file.header_unreadable").text("detail", e.what()));
-      }
-      json summary = gguf_header_to_json(*header);
-      std::vector<GgufTensor> tensors;
-      tensors.reserve(header->tensors.size());
-      for (const auto& t : header->tensors) {
-        tensors.push_back({t.name, std::vector<std::int64_t>(t.dims.begin(), t.dims.begin() + t.n_dims), std::string(ggml_type_info(t.type_id)->name), t.bytes});
-      }
-      add_request_model(summary, nullptr, gguf_tensor_list_json(tensors));
+      const GgufHeader header = parse_gguf_header(bytes, file_size_bytes);
+      json summary = gguf_header_to_json(header);
+      add_request_model(summary, nullptr, gguf_tensor_list_json(header));
       return summary.dump(-1, ' ', true);
     }
     json summary = inspect_model_header_json(bytes, file_size_bytes);
