@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer entry point for the GGUF header reader. Not built by default; by hand:
 //   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -Icore/include -Icore/src \
-//     fuzz/gguf_fuzz.cpp core/src/json/gguf.cpp core/src/json/file_header.cpp -o gguf_fuzz
+//     fuzz/gguf_fuzz.cpp core/src/edge/model_files/gguf.cpp core/src/edge/model_files/file_header.cpp -o gguf_fuzz
 //   ./gguf_fuzz -max_len=65536 fuzz/corpus/gguf
 // Each input is read twice: as a prefix of unknown length and as a whole file. Any exception
 // other than InputError, any crash or sanitizer report is a bug.
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/gguf.hpp"
+#include "llmsizer/edge/gguf.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer entry point for the safetensors header and index readers. Not built by default; by hand:
 //   clang++ -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -Icore/include -Icore/src \
-//     fuzz/safetensors_fuzz.cpp core/src/json/safetensors.cpp core/src/json/file_header.cpp -o safetensors_fuzz
+//     fuzz/safetensors_fuzz.cpp core/src/edge/model_files/safetensors.cpp core/src/edge/model_files/file_header.cpp -o safetensors_fuzz
 //   ./safetensors_fuzz -max_len=65536 fuzz/corpus/safetensors
 // Each input is read as a header prefix, as a whole file, and (from byte 8 on) as an index JSON.
 // Any exception other than InputError, any crash or sanitizer report is a bug.
@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/safetensors.hpp"
+#include "llmsizer/edge/safetensors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

@@ -10,7 +10,7 @@
 
 #include "llmsizer/api.hpp"
 #include "llmsizer/architecture.hpp"
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
 #include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/embedded_data.hpp"
 #include "llmsizer/llama_cpp.hpp"

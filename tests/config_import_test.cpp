@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/message_text.hpp"
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
 #include "llmsizer/error.hpp"
 #include "test_support.hpp"
 

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/context_limit.hpp"
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
 #include "test_support.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/gguf.hpp"
+#include "llmsizer/edge/gguf.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
 namespace gguf_test {

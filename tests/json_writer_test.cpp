@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The edge's streaming JSON writer (core/src/json/json_writer.hpp) writes what nlohmann's
+// The edge's streaming JSON writer (core/src/edge/answer/json_writer.hpp) writes what nlohmann's
 // dump(-1, ' ', true, error_handler_t::replace) writes (ensure_ascii): the same string escapes, the same
 // U+FFFD replacements of invalid UTF-8, the same doubles. nlohmann itself is the reference here.
 #include <catch2/catch.hpp>
@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "json_writer.hpp"
+#include "answer/json_writer.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
 namespace json_writer_test {

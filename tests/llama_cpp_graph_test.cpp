@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "../llama_cpp_graph.hpp"  // core/src (the tests see core/src/json)
+#include "../llama_cpp_graph.hpp"  // core/src (the tests see core/src/edge)
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
 namespace llama_cpp_graph_test {

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/precision.hpp"

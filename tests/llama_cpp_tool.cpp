@@ -7,10 +7,13 @@
 //   llmsizer_llama_cpp_tool gguf-plan DATA.json MODEL_ID WEIGHTS -> {"architecture", "metadata", "tensors"}
 //   llmsizer_llama_cpp_tool estimate-rows DATA.json              -> the core's estimate of every row
 //   llmsizer_llama_cpp_tool estimate-draft-rows DATA.json        -> the same for target + draft rows
+//   llmsizer_llama_cpp_tool file-weights FILE                    -> the weight buffers of a GGUF file
+//                                                                   read through inspect -> request_model
 //
 // DATA.json is data/validation/llama_cpp.json (llama_cpp_draft.json for estimate-draft-rows): its
 // "models" hold each model's config.json.
 // Test code only: nothing here is part of the core.
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -21,7 +24,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/api.hpp"
+#include "llmsizer/edge/config_import.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/ggml_types.hpp"
 #include "llmsizer/llama_cpp.hpp"
@@ -195,6 +199,31 @@ int run_estimate_draft_rows(const std::string& data_path) {
     }
   }
   std::cout << out.dump() << "\n";
+/// file-weights FILE: the weight buffers the core estimates for a GGUF file read as a person's is,
+/// through its header (inspect_model_file) and its `request_model` (engine llama.cpp, CPU only,
+/// AVX2), as the measured rows name them.
+int run_file_weights(const std::string& file_path) {
+  std::ifstream in(file_path, std::ios::binary | std::ios::ate);
+  if (!in) throw std::runtime_error("cannot read " + file_path);
+  const auto size = static_cast<std::int64_t>(in.tellg());
+  std::int64_t want = 1 << 20;
+  json inspected;
+  for (int round = 0; round < 30; ++round) {
+    const std::int64_t n = std::min(want, size);
+    std::string bytes(static_cast<std::size_t>(n), '\0');
+    in.seekg(0);
+    in.read(bytes.data(), n);
+    inspected = json::parse(llmsizer::inspect_model_file(bytes, static_cast<double>(size)));
+    const std::int64_t needed = inspected.contains("error") ? inspected["error"].value("needed_bytes", std::int64_t{0}) : 0;
+    if (needed == 0) break;
+    want = std::max(needed, 2 * n);  // file_header.hpp: read at least twice the prefix given
+  }
+  if (inspected.contains("error")) throw std::runtime_error(file_path + ": " + inspected["error"].dump());
+  const json request = {{"model", inspected["request_model"]}, {"engine", "llama.cpp"}, {"gpus", 0}, {"cpu_family", "x86_avx2"}};
+  const json answer = json::parse(llmsizer::estimate(request.dump()));
+  if (answer.contains("error")) throw std::runtime_error(file_path + ": " + answer["error"].dump());
+  const json& b = answer.at("llama_cpp").at("buffers");
+  std::cout << json{{"CPU_Mapped", b.at("weights_mapped")}, {"CPU", b.at("weights_cpu")}, {"CPU_REPACK", b.at("weights_repack")}}.dump() << "\n";
   return 0;
 }
 
@@ -206,10 +235,11 @@ int main(int argc, char** argv) {
     if (args.size() == 4 && args[0] == "gguf-plan") return run_gguf_plan(args[1], args[2], args[3]);
     if (args.size() == 2 && args[0] == "estimate-rows") return run_estimate_rows(args[1]);
     if (args.size() == 2 && args[0] == "estimate-draft-rows") return run_estimate_draft_rows(args[1]);
+    if (args.size() == 2 && args[0] == "file-weights") return run_file_weights(args[1]);
   } catch (const std::exception& e) {
     std::cerr << "llmsizer_llama_cpp_tool: " << e.what() << "\n";
     return 2;
   }
-  std::cerr << "usage: llmsizer_llama_cpp_tool gguf-plan DATA.json MODEL_ID WEIGHTS | estimate-rows DATA.json | estimate-draft-rows DATA.json\n";
+  std::cerr << "usage: llmsizer_llama_cpp_tool gguf-plan DATA.json MODEL_ID WEIGHTS | estimate-rows DATA.json | estimate-draft-rows DATA.json | file-weights FILE\n";
   return 2;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The English message table (core/src/json/messages_en.cpp) and the messages of the model-file
+// The English message table (core/src/edge/answer/messages_en.cpp) and the messages of the model-file
 // readers: the table is sorted by id (render_en looks ids up by binary search), ids are unique,
 // placeholders are argument names, terms take no arguments; a file diagnostic is a message of its
 // own with the user's bytes as text arguments, and its English is the sentence the readers said
@@ -14,10 +14,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/file_header.hpp"
-#include "llmsizer/gguf.hpp"
+#include "llmsizer/edge/file_header.hpp"
+#include "llmsizer/edge/gguf.hpp"
 #include "llmsizer/message_text.hpp"
-#include "llmsizer/safetensors.hpp"
+#include "llmsizer/edge/safetensors.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
 namespace messages_test {

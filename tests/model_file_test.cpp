@@ -6,6 +6,8 @@
 
 #include <cstring>
 
+#include "llmsizer/ggml_types.hpp"
+#include "llmsizer/llama_cpp.hpp"
 #include "test_support.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
@@ -145,6 +147,139 @@ TEST_CASE("An estimate from a GGUF header uses the file's bytes and its KV shape
   // Naming a format recomputes the weights from the parameter count: 20,992 × 2 B.
   const json bf16 = test_support::estimate({{"model", model}, {"weights", "bf16"}});
   CHECK(bf16["memory"]["parts"]["weights"] == 41'984);
+}
+
+namespace {
+
+/** A llama GGUF: its metadata (`kv` key/values, 32-bit whole numbers but the architecture), then
+ *  `tensors` at 32-aligned offsets, then zero data. `file_size`: the whole file's bytes; the data
+ *  is written only when `with_data`. */
+std::string llama_gguf(const std::vector<std::pair<std::string, std::uint32_t>>& kv, const std::vector<llmsizer::GgufTensor>& tensors,
+                       bool with_data, std::int64_t& file_size) {
+  GgufWriter w;
+  w.bytes = "GGUF";
+  w.u32(3);
+  w.u64(tensors.size());
+  w.u64(kv.size() + 1);
+  w.kv_str("general.architecture", "llama");
+  for (const auto& [key, value] : kv) w.kv_u32(key, value);
+  std::uint64_t offset = 0;
+  for (const auto& t : tensors) {
+    w.str(t.name);
+    w.u32(static_cast<std::uint32_t>(t.shape.size()));
+    for (const std::int64_t d : t.shape) w.u64(static_cast<std::uint64_t>(d));
+    w.u32(static_cast<std::uint32_t>(llmsizer::ggml_type_by_name(t.type)->id));
+    w.u64(offset);
+    offset = (offset + static_cast<std::uint64_t>(t.bytes) + 31) / 32 * 32;
+  }
+  while (w.bytes.size() % 32 != 0) w.bytes += '\0';
+  file_size = static_cast<std::int64_t>(w.bytes.size() + offset);
+  if (with_data) w.bytes += std::string(offset, '\0');
+  return w.bytes;
+}
+
+/** A 2-layer llama GGUF quantized like a Q4_0 file: hidden 64, 4 heads, 2 KV heads, MLP 128,
+ *  vocab 100, tensors (ne0 = row; Q4_0: 18 bytes per 32 values, Q8_0: 34 bytes per 32 values):
+ *    token_embd [64, 100] Q4_0: 100 rows × 2 blocks × 18 = 3,600 B
+ *    output     [64, 100] Q4_0: 3,600 B
+ *    per layer  attn_q [64, 64] Q4_0 2,304 B; attn_k [64, 32] Q4_0 1,152 B;
+ *               attn_v [64, 32] Q8_0 32 × 2 × 34 = 2,176 B; ffn_down [128, 64] Q4_0 64 × 4 × 18 = 4,608 B
+ *  Weights: 7,200 + 2 × 10,240 = 27,680 B. */
+std::string q4_0_gguf() {
+  std::vector<llmsizer::GgufTensor> tensors = {{"token_embd.weight", {64, 100}, "Q4_0", 3'600}, {"output.weight", {64, 100}, "Q4_0", 3'600}};
+  for (const char* blk : {"blk.0.", "blk.1."}) {
+    const std::string layer = blk;
+    tensors.push_back({layer + "attn_q.weight", {64, 64}, "Q4_0", 2'304});
+    tensors.push_back({layer + "attn_k.weight", {64, 32}, "Q4_0", 1'152});
+    tensors.push_back({layer + "attn_v.weight", {64, 32}, "Q8_0", 2'176});
+    tensors.push_back({layer + "ffn_down.weight", {128, 64}, "Q4_0", 4'608});
+  }
+  std::int64_t size = 0;
+  return llama_gguf({{"llama.embedding_length", 64}, {"llama.block_count", 2}, {"llama.attention.head_count", 4},
+                     {"llama.attention.head_count_kv", 2}, {"llama.feed_forward_length", 128}}, tensors, true, size);
+}
+
+}  // namespace
+
+TEST_CASE("A GGUF file keeps its tensor types into the estimate, so llama.cpp's CPU repack is counted", "[model_file][gguf][llama_cpp]") {
+  std::int64_t read = 0;
+  const json inspected = inspect_progressively(q4_0_gguf(), 1 << 20, read);
+  REQUIRE_FALSE(inspected.contains("error"));
+  const json& model = inspected["request_model"];
+  CHECK(model["weight_bytes"] == 27'680);
+  // 10 tensors, the layers' four as runs over layers 0 to 1 (gguf_tensor_list.hpp).
+  REQUIRE(model["tensors"].size() == 6);
+  CHECK(model["tensors"][0] == json::array({"token_embd.weight", "Q4_0", {64, 100}}));
+  CHECK(model["tensors"][2] == json::array({"blk.0.attn_q.weight", "Q4_0", {64, 64}, 1}));
+  // On a CPU, llama.cpp copies a matrix into CPU_REPACK when its type and row count suit the CPU's
+  // kernels (ggml/src/ggml-cpu/repack.cpp ggml_repack_get_optimal_repack_type; the rule as
+  // core/src/llama_cpp.cpp `repacked` implements it). For AVX2: Q4_0 with ne[1] a multiple of 8,
+  // and only matrices llama.cpp multiplies (not token_embd, read with GET_ROWS):
+  //   attn_q 2,304 + attn_k 1,152 + ffn_down 4,608 = 8,064 B per layer, × 2 layers = 16,128 B,
+  // each a multiple of the 32-byte TENSOR_ALIGNMENT. Not repacked: output (100 rows, not a
+  // multiple of 8), attn_v (Q8_0 has no AVX2 repack), token_embd.
+  const json r = test_support::estimate({{"model", model}, {"engine", "llama.cpp"}, {"gpus", 0}, {"cpu_family", "x86_avx2"},
+                                         {"input_tokens", 100}, {"output_tokens", 28}});
+  REQUIRE_FALSE(r.contains("error"));
+  const json& buffers = r["llama_cpp"]["buffers"];
+  CHECK(buffers["weights_repack"] == 16'128);
+  // The mapped range runs from token_embd to the last tensor that stays mapped, blk.1.attn_v; the
+  // repacked matrices inside it (all but blk.1.ffn_down, which comes after) are read once.
+  CHECK(buffers["weights_mapped_repacked"] == 2'304 + 1'152 + 4'608 + 2'304 + 1'152);
+  // Naming a format drops the file's tensors: the weights are then the format's mix.
+  const json q8 = test_support::estimate({{"model", model}, {"weights", "q8_0"}, {"engine", "llama.cpp"}, {"gpus", 0}, {"cpu_family", "x86_avx2"}});
+  REQUIRE_FALSE(q8.contains("error"));
+  CHECK(q8["llama_cpp"]["buffers"]["weights_repack"] == 0);
+}
+
+TEST_CASE("A dropped Llama-3.1-8B Q4_0 GGUF repacks on the CPU as llama.cpp does", "[model_file][gguf][llama_cpp]") {
+  // The file's header as llama.cpp's Q4_0 quantization writes it: the tensors of the preset in that
+  // file type (llama_cpp_tensors, llama-quant.cpp's mix), real names and shapes, no tensor data.
+  const llmsizer::ModelSpec preset = test_support::preset("llama-3.1-8b");
+  const std::vector<llmsizer::GgufTensor> plan = llmsizer::llama_cpp_tensors(preset, *llmsizer::find_weight_format("q4_0"));
+  // llama.h LLAMA_FTYPE_MOSTLY_Q4_0 = 2; the shape of meta-llama/Llama-3.1-8B's config.json.
+  std::int64_t file_size = 0;
+  const std::string header = llama_gguf({{"general.file_type", 2}, {"llama.embedding_length", 4096}, {"llama.block_count", 32},
+                                         {"llama.attention.head_count", 32}, {"llama.attention.head_count_kv", 8},
+                                         {"llama.feed_forward_length", 14336}, {"llama.context_length", 131072}},
+                                        plan, false, file_size);
+  const json inspected = inspect(header, file_size);
+  REQUIRE_FALSE(inspected.contains("error"));
+  CHECK(inspected["request_model"]["weights_format"] == "Q4_0");
+  // 291 tensors: token_embd, 32 layers of 9 (two norms, q, k, v, o, gate, up, down), output_norm
+  // and output; each layer tensor is the same type and shape in every layer, so 12 entries.
+  CHECK(plan.size() == 291);
+  CHECK(inspected["request_model"]["tensors"].size() == 12);
+  const json r = test_support::estimate({{"model", inspected["request_model"]}, {"engine", "llama.cpp"}, {"gpus", 0},
+                                         {"cpu_family", "x86_avx2"}, {"input_tokens", 512}, {"output_tokens", 512}});
+  REQUIRE_FALSE(r.contains("error"));
+  // Repacked for AVX2: every Q4_0 matrix of the 32 layers (attn_q 4096 × 4096, attn_k and attn_v
+  // 4096 × 1024, attn_output 4096 × 4096, ffn_gate, ffn_up and ffn_down 4096 × 14336: 218,103,808
+  // elements a layer), 18 bytes per 32 values: 32 × 218,103,808 × 18 / 32 = 3,925,868,544 B, what a
+  // real llama.cpp logs as CPU_REPACK for this file. Not repacked: token_embd (GET_ROWS) and
+  // output (Q6_K in a Q4_0 file).
+  CHECK(r["llama_cpp"]["buffers"]["weights_repack"] == 3'925'868'544LL);
+}
+
+TEST_CASE("A request model's GGUF tensors are checked, naming the tensor", "[model_file][gguf][errors]") {
+  std::int64_t read = 0;
+  json model = inspect_progressively(q4_0_gguf(), 1 << 20, read)["request_model"];
+  json bad_type = model;
+  bad_type["tensors"][3][1] = "Q4_9";
+  const json r1 = test_support::estimate({{"model", bad_type}});
+  REQUIRE(r1.contains("error"));
+  CHECK(r1["error"]["field"] == "model.tensors[3]");
+  json short_bytes = model;
+  short_bytes["tensors"].erase(short_bytes["tensors"].size() - 1);  // drops ffn_down of both layers: 2 × 4,608 B
+  const json r2 = test_support::estimate({{"model", short_bytes}});
+  REQUIRE(r2.contains("error"));
+  CHECK(r2["error"]["field"] == "model.tensors");
+  CHECK(r2["error"]["message_data"]["args"]["tensors_bytes"] == 27'680 - 2 * 4'608);
+  json backwards = model;
+  backwards["tensors"][2][3] = 0;  // a run that ends before the layer it starts at
+  const json r3 = test_support::estimate({{"model", backwards}});
+  REQUIRE(r3.contains("error"));
+  CHECK(r3["error"]["field"] == "model.tensors[2]");
 }
 
 TEST_CASE("A safetensors header is read with exactly 8 + N bytes", "[model_file][safetensors]") {

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/message_text.hpp"
-#include "llmsizer/safetensors.hpp"
+#include "llmsizer/edge/safetensors.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
 namespace safetensors_test {

@@ -7,7 +7,7 @@
 
 #include "llmsizer/api.hpp"
 #include "llmsizer/embedded_data.hpp"
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
 #include "llmsizer/memory.hpp"
 #include "llmsizer/message_text.hpp"
 #include "llmsizer/precision.hpp"

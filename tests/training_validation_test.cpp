@@ -17,7 +17,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
 #include "llmsizer/training.hpp"
 #include "llmsizer/validate.hpp"
 #include "test_support.hpp"

@@ -13,7 +13,7 @@ namespace llmsizer::wasm {
  *  answer holds no NUL.
  *  Two costs of the host's decoding, not of the core (bench/results/wasm-build-options.md has the measurements
  *  under Node 20): text with any non-ASCII byte decodes several times slower than ASCII, which is why
- *  answers are ASCII (core/src/json/json_writer.hpp); and a string above 128 KiB (V8's largest
+ *  answers are ASCII (core/src/edge/answer/json_writer.hpp); and a string above 128 KiB (V8's largest
  *  regular heap object) costs per byte however it is made. Decoding in 64 KiB pieces joined by `+`
  *  moves that cost into the first JSON.parse, so it is not done: only a smaller answer helps. */
 emscripten::val js_string(const std::string& text);

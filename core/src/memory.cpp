@@ -344,13 +344,15 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
   const std::int64_t batch = s.batch;
   const LlamaCppOptions& o = s.llama_cpp;
 
-  // The weights tensor by tensor in the request's format, in the GGUF file's order: made once for
-  // the model and layout where the caller keeps a cache beside its layout.
+  // The weights tensor by tensor in the request's format, in the GGUF file's order: an imported
+  // GGUF file's own tensors when the request keeps its weights as stored, else the list planned from
+  // the layout, made once for the model and layout where the caller keeps a cache beside its layout.
+  const bool from_file = s.weights->scheme == QuantScheme::stored && m.file_tensors != nullptr;
   std::vector<GgufTensor> own_tensors;
   EstimateCache* cache = s.cache;
   const bool cached_tensors = cache != nullptr && cache->model == &m && cache->layout == &layout;
   std::vector<GgufTensor>& made = cached_tensors ? cache->tensors : own_tensors;
-  if (made.empty()) {
+  if (!from_file && made.empty()) {
     // The list the layout was made from (weights_layout: tensor_list), index for index.
     const std::shared_ptr<const TensorList> list = tensor_list(m);
     const std::vector<TensorInfo>& infos = list->tensors;
@@ -359,7 +361,7 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
       made.push_back({infos[i].name, infos[i].shape, std::string(layout.tensors[i].type), layout.tensors[i].bytes});
     }
   }
-  const std::vector<GgufTensor>& tensors = made;
+  const std::vector<GgufTensor>& tensors = from_file ? *m.file_tensors : made;
   const std::string cache_type = llama_cpp_cache_type(*s.kv_cache);
   bool flash = s.flash_attention;
   if (!flash && s.kv_cache->block_elements > 1) {

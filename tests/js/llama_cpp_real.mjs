@@ -11,8 +11,11 @@
 // with node-llama-cpp's prebuilt CPU llama.cpp: once allocating for real (weights, and a context
 // whose buffers are allocated), then as llama.cpp's dry run (no_alloc: no memory, the same sizes)
 // for the grid of contexts. The buffers llama.cpp logs are compared
-//   1. with the recorded rows (so the recorded numbers stay what this llama.cpp measures), and
-//   2. with the core's estimate of each row (gates below).
+//   1. with the recorded rows (so the recorded numbers stay what this llama.cpp measures),
+//   2. with the core's estimate of each row (gates below), and
+//   3. for every file loaded with its weights, with the core's weight buffers for the file read as a
+//      person's is: its header through inspect, then the request_model that gives (exact, within
+//      the log's rounding).
 // Every row is printed. Without node-llama-cpp (or its prebuilt x86-64 binary, or an AVX2 CPU)
 // the test is skipped (exit 77) unless LLMSIZER_REQUIRE_LLAMA_CPP is set.
 import { execFileSync } from "node:child_process";
@@ -134,6 +137,9 @@ const rows = record ? gridRows(archOf) : doc.rows;
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "llmsizer-llama-cpp-"));
 const t0 = Date.now();
 const measured = new Map();
+/** Each file loaded with its weights allocated: what llama.cpp put in each weight buffer, and what
+ *  the core estimates for the file read the way a person's is (inspect, then its request_model). */
+const throughFile = [];
 try {
   // group rows by file and load mode
   const groups = new Map();
@@ -154,6 +160,10 @@ try {
     }
     const dryRun = mode === "dry_run";
     const res = await measureModel(handle, files.get(fileKey), { mmap: group[0].setting.mmap !== false, dryRun, contexts: group.map((r) => r.setting) });
+    if (!dryRun && group[0].setting.mmap !== false && res.model) {
+      const estimate = JSON.parse(execFileSync(tool, ["file-weights", files.get(fileKey)], { maxBuffer: 1 << 20 }));
+      throughFile.push({ file: `${model}-${weights}`, measured: res.model, estimate });
+    }
     if (cpuVariant === null) checkCpu();
     group.forEach((r, i) => {
       const c = res.contexts[i];
@@ -274,6 +284,15 @@ for (let i = 0; i < rowsNow.length; ++i) {
   parts.push(`${mib(e.output).toFixed(2)}/${mib(m.output).toFixed(2)} ${pct(outputErr)}`);
   parts.push(w ? `${mib(estimateTotal).toFixed(1)}/${mib(measuredTotal).toFixed(1)} MiB ${pct(totalErr)}` : "(no weights measured)");
   console.log(`${r.id} | ${JSON.stringify(m.kv_cells)}${cellsOk ? "" : ` vs ${JSON.stringify(e.kv_cells)} MISMATCH`} | ${parts.join(" | ")}`);
+}
+
+// --- 3. the same files read through inspect -> request_model, as the page and the CLI read them ----
+console.log("\nfile | weight buffers through inspect -> request_model (estimate/measured MiB)");
+for (const f of throughFile) {
+  const names = new Set([...Object.keys(f.measured), ...Object.keys(f.estimate).filter((k) => f.estimate[k] > 0)]);
+  const off = [...names].filter((n) => errVsLog(f.estimate[n] ?? 0, f.measured[n] ?? 0, 2) !== 0);
+  if (off.length > 0) failures++;
+  console.log(`${f.file} | ${[...names].map((n) => `${n} ${mib(f.estimate[n] ?? 0).toFixed(2)}/${mib(f.measured[n] ?? 0).toFixed(2)}`).join(" ")}${off.length ? ` MISMATCH ${off.join(", ")}` : ""}`);
 }
 
 console.log("\nper architecture: rows, then median / worst absolute error per buffer");

@@ -34,7 +34,7 @@ export function parseHubInput(core, text) {
   return { id, file: parts.slice(2).join('/') };
 }
 
-/** The plan's failure as the page says it (the core's message ids, core/src/json/repository.cpp). */
+/** The plan's failure as the page says it (the core's message ids, core/src/edge/model_files/repository.cpp). */
 const PLAN_ERRORS = {
   'error.repository.listing': 'hub.badListing',
   'error.repository.file_not_found': 'hub.noFile',

@@ -3,7 +3,7 @@
 /// The answer to a typed request: memory by part with its explanation, the weights as stored and
 /// the download, training's states and time, and on a device the fit, speed, CPU-or-GPU and cost.
 /// `answer` is pure: the same request and catalog give the same answer, natively and in WASM. The
-/// edge writes it as JSON (core/src/json/to_json.cpp).
+/// edge writes it as JSON (core/src/edge/answer/to_json.cpp).
 ///
 /// To add a response field: a member here, where answer.cpp computes it, and one line in to_json.
 #include <array>

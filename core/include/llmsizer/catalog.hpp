@@ -2,7 +2,7 @@
 #pragma once
 /// What the estimator needs from the compiled-in data: the model presets and the hardware catalog,
 /// looked up by id. An interface, so the estimator stays pure: the edge implements it over the data
-/// files (core/src/json/embedded_catalog.cpp), tests can hand in their own.
+/// files (core/src/edge/catalog/embedded_catalog.cpp), tests can hand in their own.
 #include <optional>
 #include <string_view>
 #include <vector>

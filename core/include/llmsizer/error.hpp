@@ -10,7 +10,7 @@
 namespace llmsizer {
 
 /** A request field that is missing, of the wrong type or out of range, raised only where the edge
- *  reads the request (core/src/json/). `field` is the JSON path of the offending input
+ *  reads the request (core/src/edge/). `field` is the JSON path of the offending input
  *  (`training.lora_rank`, `model.config.hidden_size`); `message` is one sentence a person can act
  *  on, as data (message.hpp). The edge turns it into
  *  `{"error": {"field": ..., "message": <English>, "message_data": {...}}}`; nothing prints or aborts. */

@@ -36,14 +36,6 @@ std::vector<TensorInfo> llama_cpp_tensor_infos(const ModelSpec& model);
  *  "phi3", "deepseek2", "gpt-oss", ...; empty when not known here. */
 std::string llama_cpp_architecture(const ModelSpec& model);
 
-/// One weight tensor as a GGUF file stores it.
-struct GgufTensor {
-  std::string name;
-  std::vector<std::int64_t> shape;  ///< ggml order: shape[0] is the row (ne[0])
-  std::string type;                 ///< ggml type name: "F32", "F16", "Q4_K", "MXFP4", ...
-  std::int64_t bytes = 0;           ///< ggml_nbytes
-};
-
 /** llama_cpp_tensor_infos() with the storage type each tensor gets in `format` (for GGUF file
  *  types the llama-quant.cpp mix of quantization.hpp; fp16/bf16/fp32 are the GGUF F16/BF16/F32
  *  file types; other formats keep their own byte counts). */

@@ -3,7 +3,7 @@
 /// Words as data: every sentence the core says (an explanation's formula and numbers, a warning, a
 /// model feature, what bounds the speed, why an option fits, an error) is a Message — a stable id
 /// and the numbers put in — never English text. The edge renders English from a template per id
-/// (core/src/json/messages_en.cpp: the `text` fields of the response) and sends the data beside it,
+/// (core/src/edge/answer/messages_en.cpp: the `text` fields of the response) and sends the data beside it,
 /// so the page renders the same message in any language from its own string table
 /// (web/i18n/messages.<lang>.json).
 ///

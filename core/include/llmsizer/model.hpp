@@ -14,6 +14,15 @@ namespace llmsizer {
 
 struct TensorList;  // tensors.hpp
 
+/// One weight tensor as a GGUF file stores it (gguf.md "tensor_info_t"): what llama.cpp's loader
+/// places buffer by buffer (llama_cpp.hpp).
+struct GgufTensor {
+  std::string name;
+  std::vector<std::int64_t> shape;  ///< ggml order: shape[0] is the row (ne[0])
+  std::string type;                 ///< ggml type name: "F32", "F16", "Q4_K", "MXFP4", ...
+  std::int64_t bytes = 0;           ///< ggml_nbytes
+};
+
 /// What mixes tokens in one decoder layer.
 enum class MixerKind {
   full_attention,     ///< attends to the whole context: KV cache grows with every token
@@ -198,6 +207,12 @@ struct ModelSpec {
   /// instead of params × bytes per parameter when the request names no `weights` format. 0: unknown.
   std::int64_t file_weight_bytes = 0;
   std::string file_weights_format;  ///< what the file stores ("BF16", "Q4_K_M", "mixed: Q4_K 62%, Q6_K 21%, ...")
+  /// The tensors of an imported GGUF file, in file order, with their ggml types: what llama.cpp and
+  /// Ollama load when the request names no `weights` format. Their types decide what the CPU
+  /// backend repacks (llama_cpp.hpp LlamaCppCpu); the file's own mix, not the one llama-quant.cpp
+  /// would choose today. Null: not known (the file's bytes are then shared over the tensors).
+  /// Shared, so that copying a spec does not copy hundreds of tensors.
+  std::shared_ptr<const std::vector<GgufTensor>> file_tensors;
   /// The model's tensor list (tensors.hpp: model_tensors) computed once by whoever built the spec
   /// (the embedded catalog does, for each preset), so that a request does not rebuild hundreds of
   /// named tensors: it was 62% of an estimate's time. Used only while the spec still has the shape

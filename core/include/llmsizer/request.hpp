@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// The typed request: every field of a JSON request (contract: Request) read, checked and with its
-/// default resolved, once, by the edge's parse_request (core/src/json/parse_request.cpp). Everything
+/// default resolved, once, by the edge's parse_request (core/src/edge/request/parse_request.cpp). Everything
 /// past it — the estimate, the fit, speed, cost, the recommendation — reads this struct only.
 ///
 /// To add a request field: a member here (with its default), one line in parse_request where it is

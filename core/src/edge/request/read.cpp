@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "read.hpp"
+#include "request/read.hpp"
 
 #include <cctype>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 
 #include "llmsizer/ascii.hpp"
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
+#include "model_files/gguf_tensor_list.hpp"
 
 namespace llmsizer::edge {
 
@@ -135,14 +137,26 @@ std::string text(const json& obj, const char* key, const std::string& field, con
 }
 
 namespace {
+constexpr std::int64_t kMaxWeightBytes = 100'000'000'000'000LL;  // 100 TB: above any checkpoint
+
 /// `weight_bytes` (exact stored bytes) and `weights_format` (what the file stores) of a model
 /// imported from a weights file.
 void read_file_weights(const json& value, const std::string& field, ModelSpec& m) {
-  m.file_weight_bytes = whole_number(value, "weight_bytes", field + ".weight_bytes", 1, 100'000'000'000'000LL, 0);
+  m.file_weight_bytes = whole_number(value, "weight_bytes", field + ".weight_bytes", 1, kMaxWeightBytes, 0);
   if (m.file_weight_bytes > 0) {
     const auto format = value.find("weights_format");
     m.file_weights_format = format != value.end() && format->is_string() ? format->get<std::string>() : "as stored";
   }
+  // A GGUF file's tensors (describe_model_file): they must hold exactly the file's bytes.
+  const auto tensors = value.find("tensors");
+  if (tensors == value.end()) return;
+  auto list = std::make_shared<const std::vector<GgufTensor>>(gguf_tensor_list(*tensors, field + ".tensors"));
+  std::int64_t total = 0;
+  for (const auto& t : *list) total = t.bytes > kMaxWeightBytes - total ? kMaxWeightBytes + 1 : total + t.bytes;
+  if (total != m.file_weight_bytes) {
+    throw InputError(field + ".tensors", Message("error.model.tensors_bytes").bytes("tensors", total).bytes("weight", m.file_weight_bytes));
+  }
+  if (!list->empty()) m.file_tensors = std::move(list);
 }
 }  // namespace
 

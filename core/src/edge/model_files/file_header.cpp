@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-#include "llmsizer/file_header.hpp"
+#include "llmsizer/edge/file_header.hpp"
 
 #include "llmsizer/message_text.hpp"
-#include "message_json.hpp"
+#include "answer/message_json.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/gguf.hpp"
-#include "llmsizer/safetensors.hpp"
-#include "header_util.hpp"
+#include "llmsizer/edge/gguf.hpp"
+#include "llmsizer/edge/safetensors.hpp"
+#include "model_files/header_util.hpp"
 
 namespace llmsizer {
 

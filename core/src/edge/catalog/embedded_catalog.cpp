@@ -11,10 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "embedded_catalog_docs.hpp"
-#include "hardware_json.hpp"
+#include "catalog/embedded_catalog_docs.hpp"
+#include "catalog/hardware_json.hpp"
 #include "llmsizer/ascii.hpp"
-#include "llmsizer/config_import.hpp"
+#include "llmsizer/edge/config_import.hpp"
 #include "llmsizer/embedded_data.hpp"
 #include "llmsizer/tensors.hpp"
 

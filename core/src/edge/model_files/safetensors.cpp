@@ -2,7 +2,7 @@
 // safetensors header reader. The JSON is read with nlohmann's SAX interface into a small state
 // machine, never into a DOM: memory stays proportional to the tensors found, and a wrong shape
 // of JSON is rejected at the first event that does not fit.
-#include "llmsizer/safetensors.hpp"
+#include "llmsizer/edge/safetensors.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "header_util.hpp"
+#include "model_files/header_util.hpp"
 
 #include "llmsizer/ascii.hpp"
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "to_json.hpp"
+#include "answer/to_json.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "llmsizer/message_text.hpp"
-#include "message_json.hpp"
-#include "training_request.hpp"
+#include "answer/message_json.hpp"
+#include "request/training_request.hpp"
 
 namespace llmsizer::edge {
 namespace {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "training_request.hpp"
+#include "request/training_request.hpp"
 
 #include <set>
 
 #include "llmsizer/error.hpp"
-#include "read.hpp"
+#include "request/read.hpp"
 
 namespace llmsizer::edge {
 namespace {

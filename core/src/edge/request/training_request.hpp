@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "json_writer.hpp"
+#include "answer/json_writer.hpp"
 #include "llmsizer/training.hpp"
 
 namespace llmsizer::edge {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "hardware_json.hpp"
+#include "catalog/hardware_json.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "llmsizer/file_header.hpp"
+#include "llmsizer/edge/file_header.hpp"
 
 namespace llmsizer {
 

@@ -4,7 +4,7 @@
 // when present. Every `<key>_data` of a response is one; the page renders it in its language.
 #include <nlohmann/json.hpp>
 
-#include "json_writer.hpp"
+#include "answer/json_writer.hpp"
 #include "llmsizer/message.hpp"
 
 namespace llmsizer::edge {

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "embedded_catalog_docs.hpp"
-#include "hardware_json.hpp"
+#include "catalog/embedded_catalog_docs.hpp"
+#include "catalog/hardware_json.hpp"
 #include "llmsizer/answer.hpp"
 #include "llmsizer/ascii.hpp"
 #include "llmsizer/embedded_catalog.hpp"
@@ -17,10 +17,10 @@
 #include "llmsizer/lora.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/training.hpp"
-#include "message_json.hpp"
-#include "parse_request.hpp"
-#include "read.hpp"
-#include "to_json.hpp"
+#include "answer/message_json.hpp"
+#include "request/parse_request.hpp"
+#include "request/read.hpp"
+#include "answer/to_json.hpp"
 
 namespace llmsizer {
 namespace {

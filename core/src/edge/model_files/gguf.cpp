@@ -8,7 +8,7 @@
 //   padding to general.alignment, then tensor data (offsets are relative to its start).
 // Every length and count is checked against the caps in gguf.hpp and, when the file size is
 // known, against the bytes the file could hold, before anything is allocated from it.
-#include "llmsizer/gguf.hpp"
+#include "llmsizer/edge/gguf.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -22,7 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "header_util.hpp"
+#include "model_files/header_util.hpp"
 
 namespace llmsizer {
 namespace {

@@ -24,9 +24,9 @@
 #include "llmsizer/api.hpp"
 #include "llmsizer/ascii.hpp"
 #include "llmsizer/error.hpp"
-#include "llmsizer/file_header.hpp"
+#include "llmsizer/edge/file_header.hpp"
 #include "llmsizer/precision.hpp"
-#include "read.hpp"
+#include "request/read.hpp"
 
 namespace llmsizer::edge {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "parse_request.hpp"
+#include "request/parse_request.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hardware_json.hpp"
+#include "catalog/hardware_json.hpp"
 #include "llmsizer/ascii.hpp"
 #include "llmsizer/engine_model.hpp"
 #include "llmsizer/error.hpp"
@@ -17,8 +17,8 @@
 #include "llmsizer/machine.hpp"
 #include "llmsizer/size_limits.hpp"
 #include "llmsizer/throughput.hpp"
-#include "read.hpp"
-#include "training_request.hpp"
+#include "request/read.hpp"
+#include "request/training_request.hpp"
 
 namespace llmsizer::edge {
 namespace {

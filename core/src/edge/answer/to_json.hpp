@@ -5,7 +5,7 @@
 // straight into their text (json_writer.hpp), no DOM in between.
 #include <string>
 
-#include "json_writer.hpp"
+#include "answer/json_writer.hpp"
 #include "llmsizer/answer.hpp"
 #include "llmsizer/error.hpp"
 #include "llmsizer/request.hpp"

@@ -9,14 +9,16 @@
 
 #include "llmsizer/architecture.hpp"
 #include "llmsizer/error.hpp"
-#include "llmsizer/file_header.hpp"
+#include "llmsizer/edge/file_header.hpp"
+#include "llmsizer/edge/gguf.hpp"
 #include "llmsizer/answer.hpp"
 #include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/message_text.hpp"
-#include "header_util.hpp"
-#include "message_json.hpp"
-#include "read.hpp"
-#include "to_json.hpp"
+#include "model_files/gguf_tensor_list.hpp"
+#include "model_files/header_util.hpp"
+#include "answer/message_json.hpp"
+#include "request/read.hpp"
+#include "answer/to_json.hpp"
 
 namespace llmsizer::edge {
 namespace {
@@ -103,10 +105,6 @@ std::string format_from_summary(const json& summary) {
   return dtypes.size() == 1 ? largest : "mostly " + largest;
 }
 
-/** Adds `request_model` (for a request's "model") and `resolved_model` (that model as an estimate
- *  describes it, with its features) to a GGUF or safetensors summary. Uses {"config": ...,
- *  "params": exact, "weight_bytes": exact}; when the header lacks a field the architecture needs,
- *  {"params", "layers", "hidden_size", "weight_bytes"} and a warning naming the field. */
 /// A list of messages as English text and, under `<key>_data`, as data.
 void put_warnings(json& out, const std::vector<Message>& warnings) {
   out["warnings"] = json::array();
@@ -117,7 +115,12 @@ void put_warnings(json& out, const std::vector<Message>& warnings) {
   }
 }
 
-void add_request_model(json& summary, const json* config_json = nullptr) {
+/** Adds `request_model` (for a request's "model") and `resolved_model` (that model as an estimate
+ *  describes it, with its features) to a GGUF or safetensors summary. Uses {"config": ...,
+ *  "params": exact, "weight_bytes": exact}, with a GGUF file's `tensors` (their ggml types decide
+ *  what llama.cpp's CPU backend repacks); when the header lacks a field the architecture needs,
+ *  {"params", "layers", "hidden_size", "weight_bytes"} and a warning naming the field. */
+void add_request_model(json& summary, const json* config_json = nullptr, json tensors = nullptr) {
   std::vector<Message> warnings;
   // A repository's own config.json (describe_repository_model) is the architecture as published;
   // the header then gives the exact count and bytes.
@@ -131,6 +134,7 @@ void add_request_model(json& summary, const json* config_json = nullptr) {
                         {"weights_format", format_from_summary(summary)}};
   if (params > 0) request_model["params"] = params;
   if (!summary.value("name", "").empty()) request_model["name"] = summary["name"];
+  if (tensors.is_array() && !tensors.empty()) request_model["tensors"] = std::move(tensors);
   ModelSpec m;
   try {
     std::vector<Message> ignored;
@@ -145,6 +149,7 @@ void add_request_model(json& summary, const json* config_json = nullptr) {
     json bare = {{"params", std::max<std::int64_t>(1, params)}, {"weight_bytes", request_model["weight_bytes"]},
                  {"weights_format", request_model["weights_format"]}};
     if (request_model.contains("name")) bare["name"] = request_model["name"];
+    if (request_model.contains("tensors")) bare["tensors"] = request_model["tensors"];
     if (cfg.contains("num_hidden_layers") && cfg.contains("hidden_size")) {
       for (const char* key : {"vocab_size", "intermediate_size"}) {
         if (cfg.contains(key)) bare[key] = cfg[key];
@@ -187,6 +192,13 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
         put_warnings(out, warnings);
         return out.dump(-1, ' ', true);  // ASCII, as every answer (json_writer.hpp)
       }
+    }
+    if (bytes.substr(0, 4) == "GGUF") {
+      // The typed header gives the tensors' types to the request model as well as the summary.
+      const GgufHeader header = parse_gguf_header(bytes, file_size_bytes);
+      json summary = gguf_header_to_json(header);
+      add_request_model(summary, nullptr, gguf_tensor_list_json(header));
+      return summary.dump(-1, ' ', true);
     }
     json summary = inspect_model_header_json(bytes, file_size_bytes);
     const std::string format = summary.value("format", "");
@@ -231,6 +243,9 @@ std::string describe_repository_model(const std::string& parts_json) {
   // One summary for all the files: counts and bytes summed, the first file's metadata (a split
   // GGUF's first part and a shard set's first shard carry the architecture keys).
   json merged;
+  // A split GGUF's parts list their own tensors (describe_model_file): together, the file's.
+  json tensors = json::array();
+  bool all_tensors = true;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const json& f = files[i];
     const std::string field = "files[" + std::to_string(i) + "]";
@@ -238,6 +253,13 @@ std::string describe_repository_model(const std::string& parts_json) {
     const std::string format = f.value("format", "");
     if (format != "gguf" && format != "safetensors") {
       throw InputError(field, Message("error.repository.not_weights").text("got", format.empty() ? std::string("?") : format));
+    }
+    const json* part_tensors = f.contains("request_model") && f["request_model"].is_object() && f["request_model"].contains("tensors")
+                                   ? &f["request_model"]["tensors"] : nullptr;
+    if (part_tensors != nullptr && part_tensors->is_array()) {
+      tensors.insert(tensors.end(), part_tensors->begin(), part_tensors->end());
+    } else {
+      all_tensors = false;
     }
     if (i == 0) {
       merged = f;
@@ -264,7 +286,7 @@ std::string describe_repository_model(const std::string& parts_json) {
   }
   merged["files"] = files.size();
   if (!name.empty()) merged["name"] = name;
-  add_request_model(merged, config);
+  add_request_model(merged, config, all_tensors && merged.value("format", "") == "gguf" ? std::move(tensors) : json(nullptr));
   if (!name.empty()) merged["request_model"]["name"] = name;
   return merged.dump(-1, ' ', true);
 }

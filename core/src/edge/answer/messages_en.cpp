@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "format.hpp"
-#include "message_json.hpp"
+#include "answer/format.hpp"
+#include "answer/message_json.hpp"
 #include "llmsizer/precision.hpp"
 
 namespace llmsizer::edge {
@@ -394,6 +394,12 @@ constexpr MessageTemplate kTemplates[] = {
      "must be a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}; got {got}"},
     {"error.model.required",
      "is required: a preset id (see `llmsizer models`), {\"config\": {...}} or {\"params\": N}"},
+    {"error.model.tensor",
+     "must be [name, ggml type, [ne0, ne1, ...]] with a known ggml type, 1 to 4 dimensions of at least 1 and rows of whole blocks; got {got}"},
+    {"error.model.tensors",
+     "must be a list of at most {max} tensors, each [name, ggml type, [ne0, ne1, ...]]"},
+    {"error.model.tensors_bytes",
+     "the tensors hold {tensors_bytes}, not the model's weight_bytes ({weight_bytes})"},
     {"error.model.too_large",
      "the model is too large to size (over 1e17 parameters); check hidden_size, num_hidden_layers and intermediate_size"},
     {"error.model.unknown_preset",
