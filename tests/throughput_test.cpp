@@ -93,6 +93,12 @@ TEST_CASE("GPUs without NVLink move NCCL's 0.75 of their PCIe link's datasheet r
   CHECK_THAT(device_link_gb_per_s(hw("nvidia-h100-sxm")), WithinRel(450.0, 1e-12));
   // Nothing known: PCIe 3.0 x16 (16 GB/s each way) at 0.75 = NCCL's PCI_BW of 12 GB/s.
   CHECK_THAT(device_link_gb_per_s(HardwareSpec{}), WithinRel(12.0, 1e-12));
+  // A probe's device: its measured pinned host-to-device rate (data/measured) is what the link moves.
+  HardwareSpec probed;
+  probed.segment = "measured";
+  probed.pcie_gb_per_s = 25.0;
+  probed.link_gb_per_s = 25.0;
+  CHECK_THAT(device_link_gb_per_s(probed), WithinRel(25.0, 1e-12));
 }
 
 TEST_CASE("Partial offload is slower than the GPU and faster than the CPU alone", "[throughput][offload]") {

@@ -257,6 +257,8 @@ double query_group(const ModelSpec& m) {
 
 double device_link_gb_per_s(const HardwareSpec& hw) {
   if (hw.link_gb_per_s > hw.pcie_gb_per_s) return hw.link_gb_per_s;  // NVLink (hardware_json: the larger of the two)
+  // A probe's device carries its measured pinned host-to-device rate: already what the link moves.
+  if (!is_offered(hw) && hw.pcie_gb_per_s > 0) return hw.pcie_gb_per_s;
   const double pcie = hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : (hw.link_gb_per_s > 0 ? hw.link_gb_per_s : 16.0);  // PCIe 3.0 x16 as a floor
   return pcie * kPcieLinkEfficiency;
 }

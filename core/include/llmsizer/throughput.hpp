@@ -244,7 +244,8 @@ struct Throughput {
 };
 
 /** The device-to-device rate tensor-parallel all-reduces and device copies move at, GB/s per direction: NVLink's
- *  datasheet rate, else the PCIe link's at kPcieLinkEfficiency (PCIe 3.0 x16 when neither is known). */
+ *  datasheet rate, else the PCIe link's at kPcieLinkEfficiency (PCIe 3.0 x16 when neither is known;
+ *  a probe's measured pinned copy rate as it is). */
 double device_link_gb_per_s(const HardwareSpec& hw);
 
 /// Effective bandwidth and compute of the device that runs the layers (measured values first).
