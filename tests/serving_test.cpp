@@ -411,6 +411,27 @@ TEST_CASE("A vendor's measured sustained GEMM rate replaces the datasheet peak i
 
 namespace serving_test {
 
+TEST_CASE("A tensor-parallel step's all-reduces cross PCIe at NCCL's 0.75 of the link and NVLink at its datasheet rate", "[serving]") {
+  // Llama-3.1-70B FP8 on 8 GPUs, a decode step of 256 sequences: 2 all-reduces per layer × 80
+  // layers, each moving the ring's 2 × 7/8 of 256 tokens × 8,192 hidden × 2 B = 7,340,032 B.
+  // L40S (PCIe 4.0 x16, 32 GB/s each way; NCCL moves 24 GB/s, kPcieLinkEfficiency):
+  // 160 × (50 µs + 7,340,032 / 24e9) = 160 × 355.835 µs = 56.93 ms.
+  // H100 SXM (NVLink 450 GB/s each way): 160 × (35 µs + 7,340,032 / 450e9) = 160 × 51.311 µs = 8.21 ms.
+  const ModelSpec model = test_support::preset("llama-3.1-70b-instruct");
+  const WeightFormat& weights = *find_weight_format("fp8");
+  const KvCacheFormat& kv = *find_kv_cache_format("fp8");
+  const ServeEngineProfile engine = serve_engine_profile(ServeEngine::tensorrt_llm, 0, 8, true, 256, {});
+  StepBatch decode;
+  decode.decode_sequences = 256;
+  const double volume = 2.0 * 7 / 8 * 256 * 8192 * 2;
+  const auto communication = [&](const char* device) {
+    const StepModel step = make_step_model(model, count_model(model), weights_layout(model, weights), weights, kv, *find_hardware(device), 8, 1, engine);
+    return step_time(step, decode).communication_s;
+  };
+  CHECK_THAT(communication("nvidia-l40s"), WithinRel(160 * (50e-6 + volume / 24e9), 1e-9));
+  CHECK_THAT(communication("nvidia-h100-sxm"), WithinRel(160 * (35e-6 + volume / 450e9), 1e-9));
+}
+
 TEST_CASE("Decode steps timed in a row equal the same steps taken one by one", "[serving]") {
   // Four requests of a one-token prompt and 100 answer tokens at once: one step computes the four
   // prompts (and gives each its first token), then 99 decode steps, each reading the cache one token

@@ -86,6 +86,21 @@ TEST_CASE("Tensor parallelism adds two all-reduces per layer", "[throughput][ten
   CHECK_THAT(t.memory_s, WithinRel(one.memory_s / 2, 1e-3));
 }
 
+TEST_CASE("GPUs without NVLink move NCCL's 0.75 of their PCIe link's datasheet rate", "[throughput][tensor-parallel]") {
+  // PCIe 4.0 x16: 64 GB/s both ways → 32 each way; NCCL's topology model: 16 lanes × 12 Gb/s / 8 = 24 GB/s.
+  CHECK_THAT(device_link_gb_per_s(hw("nvidia-l40s")), WithinRel(24.0, 1e-12));
+  // NVLink is taken at its datasheet rate: H100 SXM 900 GB/s both ways → 450 each way.
+  CHECK_THAT(device_link_gb_per_s(hw("nvidia-h100-sxm")), WithinRel(450.0, 1e-12));
+  // Nothing known: PCIe 3.0 x16 (16 GB/s each way) at 0.75 = NCCL's PCI_BW of 12 GB/s.
+  CHECK_THAT(device_link_gb_per_s(HardwareSpec{}), WithinRel(12.0, 1e-12));
+  // A probe's device: its measured pinned host-to-device rate (data/measured) is what the link moves.
+  HardwareSpec probed;
+  probed.segment = "measured";
+  probed.pcie_gb_per_s = 25.0;
+  probed.link_gb_per_s = 25.0;
+  CHECK_THAT(device_link_gb_per_s(probed), WithinRel(25.0, 1e-12));
+}
+
 TEST_CASE("Partial offload is slower than the GPU and faster than the CPU alone", "[throughput][offload]") {
   const ModelSpec m = test_support::preset("qwen2.5-7b-instruct");
   const InferenceSettings s = test_support::inference("bf16", 1'024, 256);

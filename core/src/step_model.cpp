@@ -141,7 +141,7 @@ StepModel make_step_model(const ModelSpec& m, const ModelCounts& counts, const W
   s.linear_flops_per_s = linear_tflops(weights, hw) * 1e12;
   s.attention_flops_per_s = sixteen_bit_tflops(hw) * 1e12;
   s.allreduce_latency_s = hw.link_gb_per_s > hw.pcie_gb_per_s ? kAllReduceLatencyNvlinkS : kAllReduceLatencyPcieS;
-  s.link_bytes_per_s = (hw.link_gb_per_s > 0 ? hw.link_gb_per_s : (hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : 16.0)) * 1e9;
+  s.link_bytes_per_s = device_link_gb_per_s(hw) * 1e9;
   s.launch_s = s.layers / s.pp * kServingKernelsPerLayer * kKernelLaunchS;
   s.step_overhead_s = engine.step_overhead_s;
   s.graph_max_batch = engine.graph_max_batch;

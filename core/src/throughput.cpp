@@ -235,16 +235,11 @@ StepWeights step_weights(const ModelSpec& m, const ParamCounts& c, const Weights
   return w;
 }
 
-double link_gb_per_s(const HardwareSpec& hw) {
-  if (hw.link_gb_per_s > 0) return hw.link_gb_per_s;
-  return hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : 16.0;  // PCIe 3.0 x16 per direction as a floor
-}
-
 double allreduce_seconds(const HardwareSpec& hw, int tp, double bytes) {
   if (tp <= 1) return 0;
   const double latency = hw.link_gb_per_s > hw.pcie_gb_per_s ? kAllReduceLatencyNvlinkS : kAllReduceLatencyPcieS;
   // Ring all-reduce moves 2 (n − 1)/n of the buffer over each link.
-  return latency + 2.0 * (tp - 1) / tp * bytes / (link_gb_per_s(hw) * 1e9);
+  return latency + 2.0 * (tp - 1) / tp * bytes / (device_link_gb_per_s(hw) * 1e9);
 }
 
 /// One forward over `tokens` new tokens per sequence at `context` cached tokens, on the GPU(s).
@@ -258,6 +253,14 @@ struct ForwardInput {
 double query_group(const ModelSpec& m) {
   if (m.mla.kv_lora_rank > 0) return m.num_attention_heads;
   return static_cast<double>(m.num_attention_heads) / std::max(1, m.num_kv_heads);
+}
+
+double device_link_gb_per_s(const HardwareSpec& hw) {
+  if (hw.link_gb_per_s > hw.pcie_gb_per_s) return hw.link_gb_per_s;  // NVLink (hardware_json: the larger of the two)
+  // A probe's device carries its measured pinned host-to-device rate: already what the link moves.
+  if (!is_offered(hw) && hw.pcie_gb_per_s > 0) return hw.pcie_gb_per_s;
+  const double pcie = hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : (hw.link_gb_per_s > 0 ? hw.link_gb_per_s : 16.0);  // PCIe 3.0 x16 as a floor
+  return pcie * kPcieLinkEfficiency;
 }
 
 double effective_bandwidth_gb_per_s(const HardwareSpec& hw, bool cpu) {
@@ -386,7 +389,7 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
   } else if (pipeline && m.has_architecture()) {
     // accelerate device_map: the hidden state moves to the next GPU (gpus − 1 copies) and every
     // module's forward runs through an AlignDevicesHook (host time per layer).
-    t.communication_s = (gpus - 1) * (kDeviceCopyLatencyS + tokens * static_cast<double>(m.hidden_size) * 2.0 / (link_gb_per_s(hw) * 1e9));
+    t.communication_s = (gpus - 1) * (kDeviceCopyLatencyS + tokens * static_cast<double>(m.hidden_size) * 2.0 / (device_link_gb_per_s(hw) * 1e9));
     t.host_launch_s += layers * kAccelerateHookLayerS;
   }
   t.fixed_s = e.fixed_s;

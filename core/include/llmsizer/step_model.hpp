@@ -16,7 +16,9 @@
 /// Achievable fractions (throughput.hpp, each with its source): kGpuBandwidthEfficiency 0.8 of the
 /// datasheet bandwidth (kCpuBandwidthEfficiency 0.7 on unified memory), kGpuMatmulEfficiency 0.6
 /// of the dense tensor peak of the format the GEMMs run in (FP8 weights on a device with FP8 units:
-/// its FP8 rate; NVFP4 on one with FP4 units: its FP4 rate; else the 16-bit rate). None of them is
+/// its FP8 rate; NVFP4 on one with FP4 units: its FP4 rate; else the 16-bit rate); all-reduces
+/// cross NVLink at its datasheet rate and PCIe at kPcieLinkEfficiency 0.75 of its own (NCCL's
+/// topology model, device_link_gb_per_s). None of them is
 /// chosen by looking at the serving measurements (data/validation/serving.json).
 ///
 /// Left out: kernel tile quantization at small batches, communication overlapped with compute,

@@ -68,6 +68,13 @@ constexpr std::int64_t kVllmGraphMaxContext = 8192;
 /// that dominated decode.
 constexpr double kAllReduceLatencyNvlinkS = 35e-6;
 constexpr double kAllReduceLatencyPcieS = 50e-6;
+/// Share of a PCIe link's datasheet rate (per direction) that NCCL moves between GPUs: NCCL's
+/// topology model gives a link width × 12 Gb/s per lane at 16 GT/s (src/graph/topo.cc kvDictPciGen
+/// "16.0 GT/s PCIe" → 120 × 100 Mb/s, bw = width × speed / 80: 24 GB/s for Gen4 x16, 48 for Gen5,
+/// 12 for Gen3 — topo.h PCI_BW "PCI Gen3 x16"), against 32, 64 and 16 GB/s on the datasheets:
+/// 0.75 for every generation (128b/130b encoding, TLP headers and flow control). NVLink's
+/// datasheet rate is used as it is.
+constexpr double kPcieLinkEfficiency = 0.75;
 /// Shortest time a small eager kernel (a norm, a rotary op, an add on one token) keeps the GPU
 /// busy, launch gap included: 2 µs.
 constexpr double kKernelFloorS = 2e-6;
@@ -235,6 +242,11 @@ struct Throughput {
   double flops_per_step = 0;            ///< all devices
   StepTime step;                        ///< at the middle of the generation
 };
+
+/** The device-to-device rate tensor-parallel all-reduces and device copies move at, GB/s per direction: NVLink's
+ *  datasheet rate, else the PCIe link's at kPcieLinkEfficiency (PCIe 3.0 x16 when neither is known;
+ *  a probe's measured pinned copy rate as it is). */
+double device_link_gb_per_s(const HardwareSpec& hw);
 
 /// Effective bandwidth and compute of the device that runs the layers (measured values first).
 double effective_bandwidth_gb_per_s(const HardwareSpec& hw, bool cpu);
