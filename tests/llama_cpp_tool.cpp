@@ -199,6 +199,9 @@ int run_estimate_draft_rows(const std::string& data_path) {
     }
   }
   std::cout << out.dump() << "\n";
+  return 0;
+}
+
 /// file-weights FILE: the weight buffers the core estimates for a GGUF file read as a person's is,
 /// through its header (inspect_model_file) and its `request_model` (engine llama.cpp, CPU only,
 /// AVX2), as the measured rows name them.
