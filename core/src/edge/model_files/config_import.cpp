@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "llmsizer/architecture.hpp"
+#include "llmsizer/config_fields.hpp"
 #include "llmsizer/error.hpp"
 #include "model_files/config_read.hpp"
 
@@ -187,27 +188,25 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   }
   const json& cfg = *cfg_ptr;
 
-  ModelSpec m;
-  m.family = family.family;
-  m.model_type_name = family.one_name ? std::string(family.model_types[0]) : type_name;
-
+  // The decoder's shape (config_fields.hpp), read in the order its checks have always run.
+  ConfigFields f;
   constexpr std::int64_t kMaxWidth = 1'000'000;
-  m.hidden_size = read_int(cfg, "hidden_size", prefix, true, 1, kMaxWidth);
-  m.num_layers = static_cast<int>(read_int(cfg, "num_hidden_layers", prefix, true, 1, 10'000));
-  m.num_attention_heads = static_cast<int>(read_int(cfg, "num_attention_heads", prefix, true, 1, 100'000));
-  m.num_kv_heads = static_cast<int>(read_int(cfg, "num_key_value_heads", prefix, false, 1, 100'000, m.num_attention_heads));
-  m.vocab_size = read_int(cfg, "vocab_size", prefix, true, 1, 100'000'000);
-  m.head_dim = static_cast<int>(read_int(cfg, "head_dim", prefix, false, 1, 100'000, 0));
-  if (m.head_dim == 0) {
-    if (m.hidden_size % m.num_attention_heads != 0) {
-      throw InputError(prefix + ".num_attention_heads", Message("error.config.heads_divide_hidden").integer("hidden", m.hidden_size).integer("heads", m.num_attention_heads));
+  f.hidden_size = read_int(cfg, "hidden_size", prefix, true, 1, kMaxWidth);
+  f.num_layers = read_int(cfg, "num_hidden_layers", prefix, true, 1, 10'000);
+  f.num_attention_heads = read_int(cfg, "num_attention_heads", prefix, true, 1, 100'000);
+  f.num_kv_heads = read_int(cfg, "num_key_value_heads", prefix, false, 1, 100'000, f.num_attention_heads);
+  f.vocab_size = read_int(cfg, "vocab_size", prefix, true, 1, 100'000'000);
+  f.head_dim = read_int(cfg, "head_dim", prefix, false, 1, 100'000, 0);
+  if (f.head_dim == 0) {
+    if (f.hidden_size % f.num_attention_heads != 0) {
+      throw InputError(prefix + ".num_attention_heads", Message("error.config.heads_divide_hidden").integer("hidden", f.hidden_size).integer("heads", f.num_attention_heads));
     }
-    m.head_dim = static_cast<int>(m.hidden_size / m.num_attention_heads);
+    f.head_dim = f.hidden_size / f.num_attention_heads;
   }
-  if (m.num_attention_heads % m.num_kv_heads != 0) {
-    throw InputError(prefix + ".num_key_value_heads", Message("error.config.kv_heads_divide_heads").integer("heads", m.num_attention_heads).integer("kv_heads", m.num_kv_heads));
+  if (f.num_attention_heads % f.num_kv_heads != 0) {
+    throw InputError(prefix + ".num_key_value_heads", Message("error.config.kv_heads_divide_heads").integer("heads", f.num_attention_heads).integer("kv_heads", f.num_kv_heads));
   }
-  m.max_position_embeddings = read_int(cfg, "max_position_embeddings", prefix, false, 1, 1'000'000'000, 0);
+  f.max_position_embeddings = read_int(cfg, "max_position_embeddings", prefix, false, 1, 1'000'000'000, 0);
   // RoPE scaling that extends the trained context (context_limit.hpp trained_context): linear,
   // dynamic and YaRN multiply it; llama3 and longrope already count in max_position_embeddings.
   if (cfg.contains("rope_scaling") && cfg["rope_scaling"].is_object()) {
@@ -216,46 +215,25 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
     if (kind.empty() && rope.contains("type") && rope["type"].is_string()) kind = rope["type"].get<std::string>();
     const auto factor = rope.find("factor");
     if ((kind == "linear" || kind == "dynamic" || kind == "yarn") && factor != rope.end() && factor->is_number()) {
-      const double f = factor->get<double>();
-      if (std::isfinite(f) && f > 1.0 && f <= 1024.0) m.rope_scaling_factor = f;
-      if (kind == "yarn") m.rope_scaling_original_tokens = read_int(rope, "original_max_position_embeddings", prefix + ".rope_scaling", false, 1, 1'000'000'000, 0);
+      const double scale = factor->get<double>();
+      if (std::isfinite(scale) && scale > 1.0 && scale <= 1024.0) f.rope_scaling_factor = scale;
+      if (kind == "yarn") f.rope_scaling_original_tokens = read_int(rope, "original_max_position_embeddings", prefix + ".rope_scaling", false, 1, 1'000'000'000, 0);
     }
   }
-  // What the family's config class leaves unsaid comes from its row (architecture.hpp): the tie
-  // default, the scaled embedding, biases, QK-norm, the attention's gate and sinks, the MLP kind
-  // and the norms; the config's own fields decide where the row says so.
-  m.tie_word_embeddings = read_bool(cfg, "tie_word_embeddings", read_bool(outer, "tie_word_embeddings", family.tie_word_embeddings));
-  m.embedding_scaled = family.embedding_scaled;
-  switch (family.attention_bias) {
-    case AttentionBias::qkv: m.qkv_bias = true; break;
-    case AttentionBias::qkv_from_config: m.qkv_bias = read_bool(cfg, "attention_bias", false); break;
-    case AttentionBias::from_config:
-      // `attention_bias` (q, k, v and o: gpt-oss sets it), Falcon's `bias`.
-      m.qkv_bias = m.o_bias = read_bool(cfg, "attention_bias", false) || read_bool(cfg, "bias", false);
-      break;
+  f.tie_word_embeddings = read_bool(cfg, "tie_word_embeddings", read_bool(outer, "tie_word_embeddings", family.tie_word_embeddings));
+  f.attention_bias = read_bool(cfg, "attention_bias", false);
+  f.bias = read_bool(cfg, "bias", false);
+  f.mlp_bias = read_bool(cfg, "mlp_bias", false);
+  f.qk_norm = read_bool(cfg, "use_qk_norm", false) || read_bool(cfg, "qk_layernorm", false);
+  f.attention_output_gate = read_bool(cfg, "attn_output_gate", false);
+  f.layer_norm_bias = read_bool(cfg, "layer_norm_bias", false);
+  if (family.family == Family::falcon) {
+    f.parallel_attn = read_bool(cfg, "parallel_attn", true);
+    f.new_decoder_architecture = read_bool(cfg, "new_decoder_architecture", false);
+    f.num_ln_in_parallel_attn = read_int(cfg, "num_ln_in_parallel_attn", prefix, false, 1, 2, 0);
   }
-  m.mlp_bias = read_bool(cfg, "mlp_bias", false);
-  const bool qk_norm_in_config = read_bool(cfg, "use_qk_norm", false) || read_bool(cfg, "qk_layernorm", false);
-  m.qk_norm = family.qk_norm == QkNorm::per_head || family.qk_norm == QkNorm::full_width ||
-              (qk_norm_in_config && family.qk_norm != QkNorm::weightless);
-  m.qk_norm_full_width = family.qk_norm == QkNorm::full_width || family.qk_norm == QkNorm::from_config_full_width;
-  m.attention_output_gate = family.attention_output_gate || read_bool(cfg, "attn_output_gate", false);
-  m.attention_sinks = family.attention_sinks;
-  m.gated_mlp = family.gated_mlp;
-  m.norms_per_layer = family.norms_per_layer;
-  if (family.norm_bias == NormBias::from_config) m.norm_has_bias = read_bool(cfg, "layer_norm_bias", false);
-  if (family.norm_bias == NormBias::always) m.norm_has_bias = true;
-  if (m.family == Family::falcon) {
-    // Falcon (modeling_falcon.py FalconDecoderLayer): `bias` on query_key_value, dense and both MLP
-    // linears. Norms: ln_attn and ln_mlp with the new decoder architecture (num_ln_in_parallel_attn,
-    // 2 by default there), one input_layernorm for parallel attention without it, and
-    // input_layernorm + post_attention_layernorm for sequential attention.
-    m.mlp_bias = read_bool(cfg, "bias", false);
-    const bool parallel = read_bool(cfg, "parallel_attn", true);
-    const bool new_arch = read_bool(cfg, "new_decoder_architecture", false);
-    const std::int64_t parallel_norms = read_int(cfg, "num_ln_in_parallel_attn", prefix, false, 1, 2, new_arch ? 2 : 1);
-    m.norms_per_layer = parallel ? static_cast<int>(parallel_norms) : 2;
-  }
+  ModelSpec m = model_from_config_fields(f, family);
+  m.model_type_name = family.one_name ? std::string(family.model_types[0]) : type_name;
 
   // Sliding-window and other per-layer attention kinds (config_layers.cpp).
   config_read::read_layer_mixers(cfg, prefix, family, m);
