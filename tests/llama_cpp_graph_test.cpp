@@ -137,4 +137,28 @@ TEST_CASE("The shortened llama.cpp graph needs the bytes of the whole one, built
   }
 }
 
+TEST_CASE("A graph whose tensors together fit under a floor is not laid out: their sum bounds its buffer", "[llama_cpp]") {
+  // ggml-alloc.c ggml_dyn_tallocr_alloc: each allocation moves the buffer's end by at most its own
+  // size, so the buffer is at most the sum; above the floor the answer is the buffer itself.
+  for (const GraphParams& shape : shapes()) {
+    for (const bool flash : {false, true}) {
+      for (const std::int64_t tokens : {std::int64_t{1}, std::int64_t{512}}) {
+        GraphParams g = shape;
+        g.flash_attn = flash;
+        g.kv_size = 8192;
+        g.kv_size_swa = 1536;
+        g.n_tokens = tokens;
+        INFO("graph " << static_cast<int>(g.graph) << " flash " << flash << " tokens " << tokens);
+        const std::int64_t buffer = llmsizer::llama_cpp_graph::compute_buffer_bytes(g);
+        CHECK(llmsizer::llama_cpp_graph::compute_buffer_bytes_above(g, 0) == buffer);
+        CHECK(llmsizer::llama_cpp_graph::compute_buffer_bytes_above(g, buffer - 1) == buffer);
+        constexpr std::int64_t kFloor = std::int64_t{1} << 50;
+        const std::int64_t bound = llmsizer::llama_cpp_graph::compute_buffer_bytes_above(g, kFloor);
+        CHECK(bound >= buffer);
+        CHECK(bound <= kFloor);
+      }
+    }
+  }
+}
+
 }  // namespace llama_cpp_graph_test

@@ -239,20 +239,45 @@ llama_cpp_graph::GraphParams graph_params(const ModelSpec& m) {
   return g;
 }
 
+/// What tells one of the model's graphs from another (estimate_cache.hpp).
+LlamaCppGraphKey graph_key(const llama_cpp_graph::GraphParams& g) {
+  return {g.n_tokens, g.n_outputs, g.n_seqs, g.n_stream, g.kv_size, g.kv_size_swa, g.kv_unified, g.flash_attn, g.type_k, g.type_v};
+}
+
+/// `cache`'s entry for the graph of `key`, or null; `cache` is null where it is another model's.
+LlamaCppGraphBytes* cached_graph(const ModelSpec& m, const LlamaCppGraphKey& key, EstimateCache*& cache) {
+  if (cache != nullptr && cache->model != &m) cache = nullptr;  // another model's cache
+  if (cache == nullptr) return nullptr;
+  for (auto& [known, bytes] : cache->graphs) {
+    if (known == key) return &bytes;
+  }
+  return nullptr;
+}
+
 /// The graph's buffer and inputs (llama_cpp_graph::graph_bytes), from `cache` where this model's
 /// graph of the same micro-batch and cache was built before.
 LlamaCppGraphBytes graph_bytes(const ModelSpec& m, const llama_cpp_graph::GraphParams& g, EstimateCache* cache) {
-  const LlamaCppGraphKey key{g.n_tokens, g.n_outputs, g.n_seqs, g.n_stream, g.kv_size, g.kv_size_swa, g.kv_unified, g.flash_attn, g.type_k, g.type_v};
-  if (cache != nullptr && cache->model != &m) cache = nullptr;  // another model's cache
-  if (cache != nullptr) {
-    for (const auto& [known, bytes] : cache->graphs) {
-      if (known == key) return bytes;
-    }
-  }
+  const LlamaCppGraphKey key = graph_key(g);
+  LlamaCppGraphBytes* known = cached_graph(m, key, cache);
+  if (known != nullptr && !known->bound_only) return *known;
   const llama_cpp_graph::GraphBytes built = llama_cpp_graph::graph_bytes(g);
-  const LlamaCppGraphBytes bytes{built.compute, built.inputs};
-  if (cache != nullptr) cache->graphs.emplace_back(key, bytes);
+  const LlamaCppGraphBytes bytes{built.compute, built.inputs, false};
+  if (known != nullptr) *known = bytes;
+  else if (cache != nullptr) cache->graphs.emplace_back(key, bytes);
   return bytes;
+}
+
+/// max(floor, the graph's buffer) (llama_cpp_graph::compute_buffer_bytes_above), from `cache`
+/// where this model's graph of the same micro-batch and cache was built or bounded before.
+std::int64_t compute_at_least(const ModelSpec& m, const llama_cpp_graph::GraphParams& g, std::int64_t floor, EstimateCache* cache) {
+  const LlamaCppGraphKey key = graph_key(g);
+  LlamaCppGraphBytes* known = cached_graph(m, key, cache);
+  if (known != nullptr && (!known->bound_only || known->compute <= floor)) return std::max(floor, known->compute);
+  const std::int64_t compute = llama_cpp_graph::compute_buffer_bytes_above(g, floor);
+  const LlamaCppGraphBytes bytes{compute, 0, compute <= floor};
+  if (known != nullptr) *known = bytes;
+  else if (cache != nullptr) cache->graphs.emplace_back(key, bytes);
+  return std::max(floor, compute);
 }
 
 }  // namespace
@@ -469,8 +494,8 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   const LlamaCppGraphBytes pp = graph_bytes(m, g, cache);
   g.n_tokens = n_seq;
   g.n_outputs = n_seq;
-  const std::int64_t tg = graph_bytes(m, g, cache).compute;
-  const std::int64_t compute = std::max(pp.compute, tg);
+  // The token-generation graph's buffer counts only where it exceeds the prompt graph's.
+  const std::int64_t compute = compute_at_least(m, g, pp.compute, cache);
   if (s.gpu && ngl > 0) {
     // Not measured here (no GPU in the tests): the device's buffer is taken as the same graph laid
     // out by the same allocator; the CPU keeps the graph inputs and the token embedding lookup

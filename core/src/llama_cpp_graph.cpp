@@ -87,6 +87,9 @@ struct Tensor {
   int n_views = 0;
   bool allocated = false;
   std::int64_t offset = 0;
+  /// nbytes rounded to the allocator's alignment, once the allocator first asks (the shape is
+  /// final by then); -1 before. The allocator asks for it at every allocation, free and in-place test.
+  std::int64_t aligned_bytes = -1;
 };
 
 bool is_view(const Tensor* t) { return t->view_src != nullptr; }
@@ -444,9 +447,13 @@ class DynAllocator {
 /// ggml_gallocr_alloc_graph_impl on one buffer; returns the buffer's size.
 std::int64_t allocate(Graph& g) {
   DynAllocator a;
+  auto size_of = [](Tensor* t) {
+    if (t->aligned_bytes < 0) t->aligned_bytes = DynAllocator::align(nbytes(t));
+    return t->aligned_bytes;
+  };
   auto free_node = [&](Tensor* t) {
     if (t->output) return;  // graph outputs are never freed
-    a.free(t->offset, nbytes(t));
+    a.free(t->offset, size_of(t));
     t->allocated = false;
   };
   auto allocate_node = [&](Tensor* node) {
@@ -461,14 +468,14 @@ std::int64_t allocate(Graph& g) {
           node->offset = parent->offset;
           parent->allocated = false;
           // ggml_gallocr_free_extra_space
-          const std::int64_t parent_size = DynAllocator::align(nbytes(parent));
-          const std::int64_t node_size = DynAllocator::align(nbytes(node));
+          const std::int64_t parent_size = size_of(parent);
+          const std::int64_t node_size = size_of(node);
           if (parent_size > node_size) a.free(parent->offset + node_size, parent_size - node_size);
           return;
         }
       }
     }
-    node->offset = a.alloc(nbytes(node));
+    node->offset = a.alloc(size_of(node));
   };
   for (Tensor* leaf : g.leafs) allocate_node(leaf);
   for (Tensor* node : g.nodes) {
@@ -1039,6 +1046,21 @@ std::int64_t compute_buffer_bytes(const GraphParams& params) { return compute_bu
 /// the token and output ids), and the head and the tail keep every kind of layer (full attention,
 /// sliding window) and the last layer, which uses the output ids.
 std::int64_t input_bytes(const GraphParams& params) { return input_bytes_all_layers(shortened(params)); }
+
+std::int64_t compute_buffer_bytes_above(const GraphParams& params, std::int64_t floor) {
+  BuiltGraph g(shortened(params));
+  // What allocate() would lay out: every leaf and node of the buffer's own (no view, nothing
+  // external), each at most once; an in-place node takes its parent's place and allocates nothing.
+  std::int64_t laid_out = 0;
+  for (const std::vector<Tensor*>* list : {&g.gf.leafs, &g.gf.nodes}) {
+    for (const Tensor* t : *list) {
+      if (!t->external && !is_view(t)) laid_out += DynAllocator::align(nbytes(t));
+    }
+  }
+  // ggml_dyn_tallocr_alloc moves the buffer's end by at most the size it allocates (a block it
+  // takes starts at or below the end), so the high-water mark is at most the sum of the sizes.
+  return laid_out <= floor ? laid_out : allocate(g.gf);
+}
 
 GraphBytes graph_bytes(const GraphParams& params) {
   const GraphParams reduced = shortened(params);

@@ -82,4 +82,10 @@ struct GraphBytes {
 };
 GraphBytes graph_bytes(const GraphParams& params);
 
+/** compute_buffer_bytes where it may exceed `floor`; where the graph's tensors together take at
+ *  most `floor` bytes, their sum instead (at most `floor`, at least the buffer): the graph is then
+ *  not laid out. For a max() with a buffer already known, as llama.cpp's token-generation graph
+ *  beside its prompt graph. */
+std::int64_t compute_buffer_bytes_above(const GraphParams& params, std::int64_t floor);
+
 }  // namespace llmsizer::llama_cpp_graph

@@ -39,6 +39,9 @@ struct LlamaCppGraphKey {
 struct LlamaCppGraphBytes {
   std::int64_t compute = 0;
   std::int64_t inputs = 0;
+  /// Only a bound: `compute` is at least the buffer, `inputs` not counted
+  /// (llama_cpp_graph::compute_buffer_bytes_above).
+  bool bound_only = false;
 };
 
 /** Kept by whoever lays the weights out once for many estimates (MemoryByDevices, a search): it
