@@ -21,11 +21,10 @@
 namespace {
 
 /** inspect_model_file over the bytes of a JS Uint8Array (a File.slice the page read), copied into
- *  the module's memory by one TypedArray.set. Binding the std::string parameter directly made
- *  embind copy the bytes one element at a time in JS: 13-21 ms of the 39-58 ms a 3.9 MB GGUF
- *  header took under Node (measured as the same bytes with a first byte that ends the parse at
- *  once), against 0.6 ms this way. Anything else with a length and indexed bytes (an Array of
- *  numbers) is copied the same way; a value without a numeric length reads as no bytes. */
+ *  the module's memory by one TypedArray.set: a std::string parameter would make embind copy the
+ *  bytes one element at a time in JS (bench/results/wasm-build-options.md has the measurement).
+ *  Anything else with a length and indexed bytes (an Array of numbers) is copied the same way; a
+ *  value without a numeric length reads as no bytes. */
 emscripten::val inspect_model_file_bytes(const emscripten::val& bytes, double file_size_bytes) {
   const emscripten::val length_value = bytes["length"];
   const double length = length_value.isNumber() ? length_value.as<double>() : 0.0;

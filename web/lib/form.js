@@ -324,9 +324,9 @@ function shareUrl() {
   return `${location.origin}${location.pathname}#${toParams(state).toString()}`;
 }
 
-/** An edit's link is written after its frame: history.replaceState took 5.5 of an edit's 10 ms
- *  to the next frame in headless Chromium. The extras write it at the latest,
- *  and so does leaving the page. */
+/** An edit's link is written after its frame: history.replaceState costs about half of an edit's
+ *  time to the next frame (bench/results/history.md). The extras write it at the latest, and so
+ *  does leaving the page. */
 export function scheduleUrl() {
   clearTimeout(urlTimer);
   urlTimer = setTimeout(writeUrl, 60);
