@@ -322,7 +322,7 @@ int llama_cpp_sequences(int requested, std::int64_t batch, std::vector<Message>&
     return requested;
   }
   if (batch > kLlamaCppMaxSequences) warnings.push_back(Message("warning.batch.llama_cpp_max_sequences").integer("max", kLlamaCppMaxSequences));
-  return static_cast<int>(std::min<std::int64_t>(batch, kLlamaCppMaxSequences));
+  return static_cast<int>(llama_cpp_sequences_for(0, batch));
 }
 
 /// Bytes per element of a ggml cache type ("F16" → 2, "Q8_0" → 34 / 32).

@@ -55,12 +55,6 @@ double with_compute(const StepTime& t, double compute_s) {
   return t.total_s - t.overlapped_s + overlapped;
 }
 
-/// llama-server's slots (-np) for a request: its `parallel`, else its batch (at most LLAMA_MAX_SEQ),
-/// as memory.cpp resolves them for the target.
-std::int64_t llama_cpp_sequences_of(const InferenceSettings& s) {
-  return s.llama_cpp.parallel > 0 ? s.llama_cpp.parallel : std::clamp<std::int64_t>(s.batch, 1, kLlamaCppMaxSequences);
-}
-
 /** One forward of `columns` positions of each sequence of `s` (`plain_s`: the plain step at the
  *  context the answer times): the weights' part of a step of batch × columns tokens (taken at a context of one
  *  token), plus what the context adds to a plain step (the cache is read once per sequence, not
@@ -160,7 +154,7 @@ DraftMemory draft_memory(const DraftSettings& draft, const InferenceSettings& ta
     // its own cache types (-ctkd/-ctvd, common_params_speculative_draft cache_type_k/v default
     // GGML_TYPE_F16), one logit row per sequence ("result.n_outputs_max = params.n_parallel;"),
     // its layers on the GPU as -ngld says.
-    s.llama_cpp.n_outputs_max = draft.n_outputs_max > 0 ? draft.n_outputs_max : llama_cpp_sequences_of(target);
+    s.llama_cpp.n_outputs_max = draft.n_outputs_max > 0 ? draft.n_outputs_max : llama_cpp_sequences_for(target.llama_cpp.parallel, target.batch);
     s.llama_cpp.n_gpu_layers = draft.n_gpu_layers;
     s.llama_cpp.override_tensor.clear();
     s.kv_cache = find_kv_cache_format("fp16");

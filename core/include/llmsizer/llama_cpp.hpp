@@ -170,6 +170,11 @@ constexpr std::int64_t kLlamaCppMaxUbatch = 65536;
 constexpr std::int64_t kLlamaCppMaxBatch = 1'000'000;
 constexpr int kLlamaCppMaxSequences = 256;
 constexpr int kLlamaCppMaxPatterns = 64;
+/// llama.cpp's sequences (llama-server's slots, -np; Ollama's num_parallel) for a request:
+/// `parallel` when given, else the request's batch, at most LLAMA_MAX_SEQ (llama-cparams.h).
+constexpr std::int64_t llama_cpp_sequences_for(std::int64_t parallel, std::int64_t batch) {
+  return parallel > 0 ? parallel : (batch < 1 ? 1 : batch > kLlamaCppMaxSequences ? kLlamaCppMaxSequences : batch);
+}
 /// llama-context.cpp: n_ctx = GGML_PAD(n_ctx, 256).
 constexpr std::int64_t kLlamaCppContextPad = 256;
 

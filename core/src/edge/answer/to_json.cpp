@@ -109,7 +109,7 @@ void settings_json(JsonWriter& w, const Request& r) {
   if (r.group_size != 0) w.field("group_size", r.group_size);
   if (r.engine_version > 0) w.field("engine_version", r.engine_version_text);
   const LlamaCppOptions& l = r.llama_cpp;
-  const int sequences = static_cast<int>(std::min<std::int64_t>(r.batch, kLlamaCppMaxSequences));
+  const int sequences = static_cast<int>(llama_cpp_sequences_for(0, r.batch));
   if (r.engine == Engine::llama_cpp) {
     w.key("llama_cpp").begin_object();
     w.field("ubatch", l.ubatch).field("n_batch", l.n_batch).field("parallel", l.parallel > 0 ? l.parallel : sequences);
