@@ -4,7 +4,8 @@
 // benchmark) and the speeds printed beside the memory rows of inference.json (Qwen transformers
 // tables, litgpt), each mapped by validate.cpp's speed_rows to an estimate with hardware and compared
 // with the rate its source defines. Prints every row's error; the gates: median absolute
-// error at most 15%, 90th percentile at most 40%. Then the serving step model at batch 1 on the
+// error at most 10%, 90th percentile at most 33% (measured 9.0% and 31.1%), and the litgpt tables,
+// whose figure is a leave-one-source-out one, at most 22% median (measured 20.2%). Then the serving step model at batch 1 on the
 // vLLM and SGLang rows, beside the single-stream path.
 #include <cmath>
 #include <cstdio>
@@ -21,7 +22,7 @@ namespace speed_validation_test {
 
 using namespace llmsizer;
 
-TEST_CASE("Speed rows: median generation-speed error at most 15 percent, p90 at most 40 percent", "[throughput][validation][measured]") {
+TEST_CASE("Speed rows: median generation-speed error at most 10 percent, p90 at most 33 percent", "[throughput][validation][measured]") {
   const ValidationReport report = run_validation("speed");
   std::printf("\n%-60s %9s %9s %8s  (tokens/s = output tokens / generate wall time)\n", "row", "measured", "estimate", "error");
   int excluded = 0;
@@ -39,8 +40,16 @@ TEST_CASE("Speed rows: median generation-speed error at most 15 percent, p90 at 
   std::printf("speed: %d rows, %d compared, %d excluded; median |error| %.1f%%, p90 %.1f%%, bias %+.1f%%\n", s.rows, s.used, excluded,
               100.0 * s.median_abs_error, 100.0 * s.p90_abs_error, 100.0 * s.median_signed_error);
   CHECK(s.used >= 450);
-  CHECK(s.median_abs_error <= 0.15);
-  CHECK(s.p90_abs_error <= 0.40);
+  CHECK(s.median_abs_error <= 0.10);
+  CHECK(s.p90_abs_error <= 0.33);
+  // No constant was read from the litgpt tables (throughput.hpp counts litgpt's and bitsandbytes'
+  // operators from their sources): their median is a leave-one-source-out figure.
+  std::vector<double> litgpt;
+  for (const auto& row : report.rows) {
+    if (row.used && row.source.find("Lightning-AI/litgpt/") != std::string::npos) litgpt.push_back(std::fabs(row.error));
+  }
+  CHECK(litgpt.size() == 11);
+  CHECK(median_of(litgpt) <= 0.22);
 }
 
 TEST_CASE("vLLM and SGLang single streams stay on the single-stream path while the serving step model at batch 1 misses them by more",

@@ -162,6 +162,32 @@ TEST_CASE("transformers FP8 linears synchronize, so host time and device time ad
   CHECK(t.bound == "bound.synchronizing_kernels");
 }
 
+TEST_CASE("litgpt's host time is the operators its Block launches, at gpt-fast's eager time per operator", "[throughput][litgpt]") {
+  // Llama-2-7B (RMSNorm, MHA, SwiGLU) in lit_gpt/model.py: 2 × 6 norm operators + 18 attention + 5 MLP
+  // + 2 residual adds = 37 per layer, × 32 layers, and 23 per token outside them, at 24.6 µs each:
+  // 1,207 × 24.6 µs = 29.69 ms, above the 10.8 ms its 13.5 GB of weights take on an A100 40GB.
+  const ModelSpec m = test_support::preset("llama-2-7b-hf");
+  const StepTime t = decode_step(m, engine_settings("bf16", Engine::litgpt, 0, 6, 50), hw("nvidia-a100-40gb-sxm"), SpeedPlacement{1, -1}, 31);
+  CHECK_THAT(t.host_launch_s, WithinRel((32 * 37 + 23) * 24.6e-6, 1e-9));
+  CHECK(t.bound == "bound.kernel_launches");
+  // Falcon-40B: LayerNorm (1 operator) and a GELU MLP (3), grouped KV (2 copies): 2 + 18 + 2 + 3 + 2 = 27.
+  const ModelSpec falcon = test_support::preset("falcon-40b");
+  const StepTime f = decode_step(falcon, engine_settings("bf16", Engine::litgpt, 0, 6, 50), hw("nvidia-a100-80gb-sxm"), SpeedPlacement{1, -1}, 31);
+  CHECK_THAT(f.host_launch_s, WithinRel((60 * 27 + 23) * 24.6e-6, 1e-9));
+}
+
+TEST_CASE("bitsandbytes double quantization dequantizes the absmax before every 4-bit linear", "[throughput][litgpt][bitsandbytes]") {
+  // bitsandbytes 0.41.1 gemv_4bit: the 4-bit wrapper adds 7 calls that launch nothing (3 µs each) per
+  // linear; a nested quant_state adds dequantize_blockwise and `absmax += offset` (2 operators at
+  // 24.6 µs in litgpt) and 4 more such calls. Llama-2-7B: 224 linears.
+  const ModelSpec m = test_support::preset("llama-2-7b-hf");
+  const auto host = [&](const char* weights) {
+    return decode_step(m, engine_settings(weights, Engine::litgpt, 0, 6, 50), hw("nvidia-a100-40gb-sxm"), SpeedPlacement{1, -1}, 31).host_launch_s;
+  };
+  CHECK_THAT(host("nf4") - host("bf16"), WithinRel(224 * 7 * 3e-6, 1e-9));
+  CHECK_THAT(host("nf4-dq") - host("nf4"), WithinRel(224 * (2 * 24.6e-6 + 4 * 3e-6), 1e-9));
+}
+
 TEST_CASE("transformers decode slows as the context grows: every query head reads its K and V", "[throughput][transformers][attention]") {
   // Qwen2-7B at 31,744 cached tokens: 28 layers × 4 KV heads × 128 × 2 × 2 B × 31,744 = 1.82 GB of
   // cache, read once per query head (group 7) at 353 GB/s = 36.1 ms, plus torch.cat's read and write

@@ -40,6 +40,7 @@ enum class MoeRun {
 /// What one engine does per step, besides reading weights.
 struct EngineModel {
   double host_per_layer_s = 0;    ///< host time per decoder layer and forward (eager engines)
+  double host_per_step_s = 0;     ///< host time per forward outside the layers (embedding, head, sampling)
   int kernels_per_layer = kFusedKernelsPerLayer;
   bool graphs = false;            ///< decode replays a CUDA graph: no per-kernel host time
   double fixed_s = 0;             ///< per step outside the model, serialized with it (scheduler, sampler)
@@ -53,7 +54,16 @@ struct EngineModel {
 
 bool version_before(int version, int threshold) { return version > 0 && version < threshold; }
 
-EngineModel engine_model(const InferenceSettings& s, std::int64_t context, const SpeedOptions& options) {
+/// PyTorch operators one litgpt Block.forward launches at decode (throughput.hpp: counted from
+/// lit_gpt/model.py and rmsnorm.py).
+int litgpt_ops_per_layer(const ModelSpec& m) {
+  const int norm = m.norm_has_bias ? kLitgptLayerNormOps : kLitgptRmsNormOps;
+  const bool grouped = m.num_kv_heads > 0 && m.num_kv_heads < m.num_attention_heads;
+  return m.norms_per_layer * norm + kLitgptAttentionOps + (grouped ? kLitgptGroupedKvCopyOps : 0) +
+         (m.gated_mlp ? kLitgptGatedMlpOps : kLitgptMlpOps) + kLitgptResidualOps;
+}
+
+EngineModel engine_model(const ModelSpec& m, const InferenceSettings& s, std::int64_t context, const SpeedOptions& options) {
   EngineModel e;
   switch (s.engine) {
     case Engine::generic:
@@ -77,8 +87,9 @@ EngineModel engine_model(const InferenceSettings& s, std::int64_t context, const
       e.pipeline = true;
       break;
     case Engine::litgpt:
-      e.host_per_layer_s = kLitgptLayerHostS;
-      e.kernels_per_layer = kEagerOpsPerLayer;
+      e.kernels_per_layer = litgpt_ops_per_layer(m);
+      e.host_per_layer_s = e.kernels_per_layer * kEagerGptOpS;
+      e.host_per_step_s = kLitgptStepOps * kEagerGptOpS;
       e.kernel_floor = true;
       e.attention = AttentionRead::per_query_head;
       e.per_head_bytes_per_s = kTransformersDecodeAttentionBytesPerS;
@@ -115,6 +126,15 @@ struct LinearKernel {
   bool synchronizes = false;     ///< the call waits for the device (host and GPU take turns)
 };
 
+/// Host time a bitsandbytes linear adds to the F.linear call it replaces (throughput.hpp: counted
+/// from bitsandbytes 0.41.1), its operators at the engine's `op_s` each.
+double bnb_linear_host_s(const WeightFormat& f, double op_s) {
+  if (f.scheme == QuantScheme::llm_int8) return (kBnbInt8LaunchingOps - 1) * op_s;  // one replaces F.linear
+  double host = kBnb4bitDispatchOnlyCalls * kDispatchOnlyOpS;
+  if (f.variant) host += kBnbNestedLaunchingOps * op_s + kBnbNestedDispatchOnlyCalls * kDispatchOnlyOpS;
+  return host;
+}
+
 LinearKernel linear_kernel(const InferenceSettings& s) {
   LinearKernel k;
   const WeightFormat& f = *s.weights;
@@ -135,14 +155,14 @@ LinearKernel linear_kernel(const InferenceSettings& s) {
           break;
         case QuantScheme::bnb_4bit:
         case QuantScheme::llm_int8:
-          k.host_s = kBnbLinearHostS;
+          k.host_s = bnb_linear_host_s(f, kEagerOpS);
           break;
         default:
           if (!sixteen) k.bandwidth_share = kDequantBandwidthFactor;
       }
       break;
     case Engine::litgpt:
-      if (f.scheme == QuantScheme::bnb_4bit || f.scheme == QuantScheme::llm_int8) k.host_s = kBnbLinearHostS;
+      if (f.scheme == QuantScheme::bnb_4bit || f.scheme == QuantScheme::llm_int8) k.host_s = bnb_linear_host_s(f, kEagerGptOpS);
       else if (!sixteen) k.bandwidth_share = kDequantBandwidthFactor;
       break;
     case Engine::autoawq:
@@ -311,7 +331,7 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
                      const WeightsLayout& layout, const ForwardInput& in, const SpeedOptions& options) {
   const ParamCounts& c = counts.params;
   StepTime t;
-  const EngineModel e = engine_model(s, in.context, options);
+  const EngineModel e = engine_model(m, s, in.context, options);
   const LinearKernel k = linear_kernel(s);
   const bool pipeline = e.pipeline && gpus > 1;
   const int tp = pipeline ? 1 : std::max(1, gpus);
@@ -355,7 +375,7 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
 
   // Host: Python and the dispatcher per layer, and per linear call of the format's wrapper.
   const double linears = linears_per_step(m, counts);
-  t.host_launch_s = e.host_per_layer_s * layers + (e.graphs ? 0.0 : k.host_s * linears);
+  t.host_launch_s = e.host_per_layer_s * layers + e.host_per_step_s + (e.graphs ? 0.0 : k.host_s * linears);
   // Quantized GEMM kernels (Marlin, AWQ) take a minimum time per call on the GPU whatever the
   // matrix: vLLM/SGLang fuse QKV and gate/up, so 4 calls per layer.
   if ((s.engine == Engine::vllm || s.engine == Engine::sglang) && s.weights->bits_per_weight() < 16.0) {

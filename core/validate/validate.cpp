@@ -1474,7 +1474,6 @@ const DerivedConstants kSpeedConstantsDerivedFrom[] = {
      "kSglangBf16BandwidthShare, kSglangFp8BandwidthShare, kSglangAwqBandwidthShare, kMarlinMoeExpertGemmS, kSglangFusedMoeShareOfDense"},
     {"casper-hansen/AutoAWQ/blob/027758d473e3e85356d2deb952a5279c0d85c396/README.md",
      "kAutoAwqFusedLayerHostS, kAutoAwqDecodeAttentionBytesPerS, kAutoAwqPrefillFloorS, kAutoAwqGemmBandwidthShare"},
-    {"Lightning-AI/litgpt/", "kLitgptLayerHostS, kBnbLinearHostS"},
 };
 
 /// Inputs of the serving step model (step_model.hpp, serve_engine.hpp) derived from a speed source's
@@ -1742,7 +1741,10 @@ std::string leave_one_source_out_markdown(const ValidationReport& report) {
           "Constants of core/include/llmsizer/throughput.hpp were derived from the rows of these sources (each constant's comment "
           "cites the table it was read from). A source with such a constant has no honest leave-one-source-out figure here: its "
           "in-sample error is printed and marked; the figure would need the constants re-derived without it (or cited from "
-          "elsewhere).\n\n"
+          "elsewhere). litgpt's host time is counted from its own source: the operators lit_gpt/model.py launches per layer and "
+          "token, each at the per-operator time of the PyTorch team's eager gpt-fast baseline (pytorch.org blog, 2023-11-30), and "
+          "bitsandbytes' 4-bit wrapper from bitsandbytes 0.41.1's source; no constant was read from its tables, so its figure "
+          "is a leave-one-source-out one.\n\n"
           "| source | rows | in-sample median | in-sample p90 | leave-one-source-out median |\n|---|---:|---:|---:|---|\n";
     int honest = 0;
     for (const auto& source : speed_order) {

@@ -136,10 +136,29 @@ constexpr double kExllamaBandwidthShare = 0.23;
 /// on one A100 takes 100 ms per token for ~41 GB: 0.41 TB/s, 0.25 of the effective bandwidth.
 constexpr double kAwqGemmLinearHostS = 32e-6;
 constexpr double kAwqGemmBandwidthShare = 0.25;
-/// bitsandbytes 4-bit linears at batch 1 (bnb.matmul_4bit → gemv_4bit, Python wrapper per call):
-/// litgpt tables (bitsandbytes 0.41.1, A100 40GB): Llama-2-7B +18 ms over 224 linears, 13B
-/// +19.5 ms over 280: ~75 µs each.
-constexpr double kBnbLinearHostS = 75e-6;
+/// Host time of a PyTorch call that dispatches without launching a kernel (a view, a cast to the
+/// dtype the tensor already has, an empty allocation, a device query): 3 µs. PyTorch's
+/// operator_benchmark puts torch.split of CUDA tensors (views only) at 3.3-3.5 µs forward, 2.3 µs
+/// after pytorch/pytorch PR #32194 ("reimplement __torch_function__ overrides for torch.functional").
+constexpr double kDispatchOnlyOpS = 3e-6;
+/// bitsandbytes 0.41.1 4-bit linear at batch 1 (Linear4bit.forward → matmul_4bit → functional.gemv_4bit):
+/// one kernel launched through ctypes in place of F.linear's, and around it calls into PyTorch
+/// that launch nothing: x.to and out.to at the compute dtype, Params4bit.t() in forward and again
+/// in matmul_4bit (a Parameter subclass: through __torch_function__), torch.empty for the output,
+/// torch.cuda.current_device and set_device in pre_call, set_device in post_call: 7 (21 µs). The
+/// bitsandbytes maintainers' layer benchmark (bitsandbytes-foundation/bitsandbytes issue #605, RTX
+/// 4090, batch 1) puts Linear4bit 13.4 µs above nn.Linear, on a desktop CPU.
+constexpr int kBnb4bitDispatchOnlyCalls = 7;
+/// With double quantization (QLoRA's nested quant_state) gemv_4bit first dequantizes the absmax:
+/// dequantize_blockwise (a ctypes kernel) and `absmax += offset`, two operators that launch, and the
+/// former's own torch.empty, code.to, pre_call and post_call: 4 calls that launch nothing.
+constexpr int kBnbNestedLaunchingOps = 2;
+constexpr int kBnbNestedDispatchOnlyCalls = 4;
+/// bitsandbytes 0.41.1 LLM.int8 linear at inference (MatMul8bitLt.forward, has_fp16_weights False):
+/// the input cast to fp16, double_quant (row/column statistics and the int8 quantization), the
+/// transform to col32, igemmlt, mm_dequant and the cast back: 8 operators that launch, the outlier
+/// columns' matmul (threshold 6.0, only when a column exceeds it) not counted.
+constexpr int kBnbInt8LaunchingOps = 8;
 
 // --- other engines ---------------------------------------------------------------------------
 /// AutoAWQ fused modules (from_quantized(fuse_layers=True)): fused QKV, one attention op writing a
@@ -159,9 +178,41 @@ constexpr double kAutoAwqPrefillFloorS = 55e-3;
 /// tokens/s vs 188 with the GEMV kernel on the same card (README): 0.83 of GEMV, which streams at
 /// the effective bandwidth.
 constexpr double kAutoAwqGemmBandwidthShare = 0.83;
-/// litgpt generate (its own eager GPT module, torch 2.1): ~1.0 ms per layer. litgpt tables
-/// (A100 40GB, 50 new tokens after 6): Llama-2-7B (32 layers) 32.3 ms per token, 13B (40) 40.3 ms.
-constexpr double kLitgptLayerHostS = 1.0e-3;
+/// Host time of one PyTorch operator in a plain eager GPT decode loop (module code issuing each op
+/// from Python, no framework around it): 24.6 µs. The PyTorch team's gpt-fast starting point
+/// ("Accelerating Generative AI with PyTorch II: GPT, Fast", pytorch.org blog, 2023-11-30: eager
+/// Llama-2-7B at 25.5 tokens/s on an A100-80GB, "heavily CPU overhead bound") takes 39.2 ms per
+/// token for operators counted in pytorch-labs/gpt-fast model.py and generate.py (3bcaaaf): per
+/// TransformerBlock two RMSNorms of 8 (x.float(), x * x, mean, + eps, rsqrt, *, type_as, * weight),
+/// wqkv, apply_rotary_emb on q and k 9 each (x.float(), four *, −, +, stack, type_as), the two
+/// KV-cache index_puts, two repeat_interleaves, scaled_dot_product_attention, contiguous, wo, the
+/// SwiGLU MLP 5 and two residual adds: 49, × 32 layers; per token outside them 25 (the mask and
+/// freqs_cis lookups, the embedding, the final RMSNorm, the output layer; sampling's division,
+/// topk, lt, where, softmax, empty_like, exponential_, division, argmax, cast; input_pos += 1 and two
+/// clones): 39.2 ms / 1,593 operators. Views launch nothing and are not counted; the kernels
+/// launched inside an operator (the math attention gpt-fast forces at decode) are in its share.
+constexpr double kEagerGptOpS = 24.6e-6;
+/// litgpt generate (its own eager GPT module, lit_gpt/model.py of Lightning-AI/litgpt e51aaef):
+/// a decoder layer's host time is the operators its Block.forward launches at decode, counted the
+/// same way, each at kEagerGptOpS. RMSNorm (lit_gpt/rmsnorm.py: x * x, mean, + eps, rsqrt, x *,
+/// weight *) 6 each, LayerNorm 1; attention 18: the fused qkv linear, apply_rope on q and on k
+/// (neg, cat, x * cos, rotated * sin, add; its .to is a no-op, the bf16-true model's cos and sin
+/// being bf16) 10, the cat of the roped and unroped parts of q and k 2, KVCache.index_copy_ of k
+/// and v 2, scaled_dot_product_attention 1, the reshape of its transposed output (a copy) 1, the
+/// output projection 1; with grouped queries the reshape of the expanded k and v, a copy each, 2
+/// more; the MLP 5 gated (fc_1, fc_2, silu, *, proj) or 3 (fc, gelu, proj); two residual adds.
+constexpr int kLitgptRmsNormOps = 6;
+constexpr int kLitgptLayerNormOps = 1;
+constexpr int kLitgptAttentionOps = 18;
+constexpr int kLitgptGroupedKvCopyOps = 2;
+constexpr int kLitgptGatedMlpOps = 5;
+constexpr int kLitgptMlpOps = 3;
+constexpr int kLitgptResidualOps = 2;
+/// Operators per generated token outside the layers: GPT.forward's index_select of cos, sin and
+/// the mask, the embedding, the final RMSNorm and lm_head (11); generate's loop (generate/base.py):
+/// index_select of the input, the division by the temperature, topk, the pivot's index, lt, where,
+/// softmax, multinomial, the cast, input_pos + 1, index_copy and the `idx_next == eos_id` test (12).
+constexpr int kLitgptStepOps = 23;
 /// SGLang 0.4.6 decode (Qwen3 table, H20, batch 1, CUDA graphs): the step time of the six dense
 /// Qwen3 models at input 1 is a fixed 1.1 ms plus the weights at 1.36 TB/s for BF16 (0.6B-32B:
 /// 2.41, 4.39, 7.51, 12.24, 21.2, 48.3 ms), at 1.64 TB/s for FP8 block kernels and 0.94 TB/s for
