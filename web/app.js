@@ -10,7 +10,7 @@ import { alsoEntries, alsoText, MACHINE_HARDWARE, menusFrom, OWNERSHIP_KEYS, sta
 import { copyEmbed, copyLink, fillMenus, fillModels, flushUrl, loadAlso, numberOf, readForm, targetPreset, translateStatic, USAGE_KEYS, writeAlso, writeForm, writeUrl } from './lib/form.js';
 import { applyConfig, clearImport, dropZone, importFile, loadFromHub, loadProbeFile, renderNetwork, runProbe } from './lib/import.js';
 import { formatter, loadStrings, translator } from './lib/i18n.js';
-import { lastResponse, render, renderNotices, renderPrecisions, renderServing, setShowAllPrecisions, showAllPrecisions, update } from './lib/results.js';
+import { lastResponse, measureChart, render, renderNotices, renderPrecisions, renderServing, setShowAllPrecisions, showAllPrecisions, update } from './lib/results.js';
 import { renderOptions, scheduleExtras, setShowAllOptions, showAllOptions } from './lib/extras.js';
 
 // ---------------------------------------------------------------- the core's lists
@@ -172,10 +172,16 @@ function wire() {
     $('results').focus();
     $('results').scrollIntoView();
   });
-  let lastWidth = $('chart').clientWidth;
+  // The chart is drawn at its box's width, read when that box is laid out (results.js measureChart);
+  // a new width draws it again.
+  let lastWidth = 0;
+  new ResizeObserver(() => {
+    const width = measureChart();
+    if (lastWidth && width && width !== lastWidth) scheduleExtras(200);
+    lastWidth = width || lastWidth;
+  }).observe($('chart'));
   let lastServeWidth = $('serve-card').clientWidth;
   window.addEventListener('resize', () => {
-    if ($('chart').clientWidth !== lastWidth) { lastWidth = $('chart').clientWidth; scheduleExtras(200); }
     // The Serve task's curve is drawn at the card's width.
     if ($('serve-card').clientWidth !== lastServeWidth) {
       lastServeWidth = $('serve-card').clientWidth;
