@@ -75,7 +75,9 @@ const cases = [
   [`GGUF header (${(gguf.bytes.length / 1e6).toFixed(1)} MB)`, 'inspect', 5, `${ggufPath}\t${gguf.fileSize}`],
 ];
 // The page's scenarios, each the request the page sends for that view (web/lib/state.js). The dropped
-// GGUF's first call is the "GGUF header" case above (its cold column).
+// GGUF's first read is the "GGUF header" case above (its cold column: the page's read of the dropped
+// file from the drop to the answer, in a module loaded and warmed when the file was dragged over the
+// page; bench/cold.mjs says what is included).
 const { toRequest, recommendRequest } = await import('../web/lib/state.js');
 const { core: optionsCore, scenarios: views } = await pageScenarios(webDir);
 const scenarios = views.map(({ name, call, runs, state, ranking }) => [name, call, runs, ranking ? recommendRequest(state, 10) : toRequest(state)]);
@@ -166,7 +168,7 @@ for (const clock of ['cpu', 'wall']) {
 }
 
 console.log('');
-console.log('| call (JSON edge), cold: the first call in a fresh Node process | WASM ms min / **median** / max (wall clock) |');
+console.log('| call (JSON edge), cold: the first call in a fresh Node process (GGUF header: the page\'s read of the dropped file, bench/cold.mjs) | WASM ms min / **median** / max (wall clock) |');
 console.log('|---|---:|');
 cases.forEach(([name], i) => console.log(`| ${name} | ${spread(cold[i])} |`));
 

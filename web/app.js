@@ -8,7 +8,7 @@
 import { $, base, call, failedStart, hardware, hardwareById, menus, modelById, models, S, setFormatter, setHardware, setModels, setOptions, setState, setTranslator, state, t } from './lib/page.js';
 import { alsoEntries, alsoText, MACHINE_HARDWARE, menusFrom, OWNERSHIP_KEYS, stateKeyForField } from './lib/state.js';
 import { copyEmbed, copyLink, fillMenus, fillModels, flushUrl, loadAlso, numberOf, readForm, targetPreset, translateStatic, USAGE_KEYS, writeAlso, writeForm, writeUrl } from './lib/form.js';
-import { applyConfig, clearImport, dropZone, importFile, loadFromHub, loadProbeFile, renderNetwork, runProbe } from './lib/import.js';
+import { applyConfig, clearImport, dropZone, importFile, loadFromHub, loadProbeFile, prepareModelFiles, renderNetwork, runProbe } from './lib/import.js';
 import { formatter, loadStrings, translator } from './lib/i18n.js';
 import { lastResponse, measureChart, render, renderNotices, renderPrecisions, renderServing, setShowAllPrecisions, showAllPrecisions, update } from './lib/results.js';
 import { renderOptions, scheduleExtras, setShowAllOptions, showAllOptions } from './lib/extras.js';
@@ -139,6 +139,10 @@ function wire() {
   $('model-file').addEventListener('change', (e) => importFile(e.target.files[0]));
   dropZone($('drop-zone'), importFile);
   $('hf-load').addEventListener('click', () => loadFromHub());
+  // The module that reads a model file is loaded once a file may come: dragged over the page, or the
+  // file input or the Hub's box reached.
+  window.addEventListener('dragenter', (e) => { if (e.dataTransfer && [...e.dataTransfer.types].includes('Files')) prepareModelFiles(); });
+  for (const id of ['model-file', 'hf-id']) for (const type of ['pointerdown', 'focus']) $(id).addEventListener(type, prepareModelFiles);
   window.addEventListener('online', renderNetwork);
   window.addEventListener('offline', renderNetwork);
   window.addEventListener('pagehide', flushUrl);
