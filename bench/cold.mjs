@@ -3,7 +3,13 @@
 // the functions it has optimized, between instances of the same bytes within a process), loads the
 // page's module (or the benchmark's, for the grown catalog) as the tests load it and prints the
 // wall-clock milliseconds of the first call of case INDEX of the benchmark's cases file.
-// usage: node bench/cold.mjs CASES_FILE INDEX WEB_DIR
+// A model file's header (call "inspect") is timed as the page reads a dropped file: its module loaded
+// and warmed as the page does once a file is dragged over it (web/lib/model_files.js
+// prepareFilesCore: warmUp), the drop 250 ms later (the drag across the page), then from the drop to
+// the answer: the header read in growing slices as nextHeaderRead asks, each slice copied after the
+// last (web/lib/import.js importFile) and inspected. Loading the file from disk is not included.
+// With --unwarmed, the module is not warmed and not waited for.
+// usage: node bench/cold.mjs CASES_FILE INDEX WEB_DIR [--unwarmed]
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,10 +34,42 @@ export const loadModuleFor = (call, webDir) =>
   call === 'recommendGrown' ? loadCore(join(dirname(webDir), 'bench'), 'llmsizer-bench')
     : call === 'inspect' ? loadCore(webDir, 'llmsizer-files') : loadCore(webDir);
 
+/** The page's read of a dropped file's header (web/lib/import.js importFile, without the file's
+ *  reads): slices as nextHeaderRead asks, each appended to the bytes read so far and inspected. */
+export function pageRead(core, arg) {
+  const [path, size] = arg.split('\t');
+  const file = readFileSync(path);
+  const fileSize = Number(size);
+  return () => {
+    let length = core.nextHeaderRead(0, 0, fileSize).bytes;
+    let bytes = new Uint8Array(0);
+    for (;;) {
+      const more = file.subarray(bytes.length, length);
+      const grown = new Uint8Array(bytes.length + more.length);
+      grown.set(bytes);
+      grown.set(more, bytes.length);
+      bytes = grown;
+      const r = JSON.parse(core.inspectModelFile(bytes, fileSize));
+      const needed = r.error && typeof r.error.needed_bytes === 'number' ? r.error.needed_bytes : 0;
+      const next = r.error ? core.nextHeaderRead(length, needed, fileSize) : { step: 'answered' };
+      if (next.step !== 'read') return r;
+      length = next.bytes;
+    }
+  };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [casesPath, index, webDir] = process.argv.slice(2);
+  const [casesPath, index, webDir, flag] = process.argv.slice(2);
   const [, call, , ...rest] = readFileSync(casesPath, 'utf8').trim().split('\n')[Number(index)].split('\t');
-  const run = caseCall(await loadModuleFor(call, webDir), call, rest.join('\t'));
+  const core = await loadModuleFor(call, webDir);
+  let run = caseCall(core, call, rest.join('\t'));
+  if (call === 'inspect') {
+    run = pageRead(core, rest.join('\t'));
+    if (flag !== '--unwarmed') {
+      core.warmUp();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
   const start = performance.now();
   run();
   console.log((performance.now() - start).toFixed(4));

@@ -5,8 +5,13 @@
 //   in a fresh browser context (no cache); and, for reference, the same kind of static page set in the
 //   default page's fonts;
 // - an edit of the input tokens: from the `input` event to the next animation frame (the browser can
-//   paint the edited answer then), and to the frame after the deferred extras (chart, weight formats,
-//   ranking) are drawn, which is where an edit's longest task lands.
+//   paint the edited answer then), and to the frame after the page is idle again (`body[data-busy]`
+//   cleared: the chart, weight formats and ranking drawn, the link written after the answer's frame);
+// - the same edit in each of the page's scenarios (bench/scenarios.mjs), each view opened by its share
+//   link (web/lib/state.js toParams as the URL's hash) in a fresh browser context: the input tokens,
+//   or for training the sequence length, from the `input` event to the next frame. An edit's one core
+//   call (pageAnswer) answers the view's estimate, chart, formats and ranking together, so the two
+//   ranking scenarios are timed as the edits of the views they rank for.
 // Prints Markdown tables with min / median / max; returns them for bench/run.mjs.
 // usage: node bench/page.mjs [--rounds N] [build/wasm/web]
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM, CHROMIUM_ARGS } from '../tests/js/browser.mjs';
 import { serve } from '../tests/js/static_server.mjs';
+import { pageScenarios } from './scenarios.mjs';
 
 const STATIC_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Static</title></head>
@@ -47,12 +53,12 @@ function paintOf(id) {
   });
 }
 
-/** In the page: `edits` edits of the input tokens, each timed to the next frame and to the frame
- *  after the extras are drawn (`body[data-busy]` cleared). */
-async function timeEdits(edits) {
+/** In the page: `edits` edits of the field `id` (the input tokens unless told), each timed to the
+ *  next frame and to the frame after the extras are drawn (`body[data-busy]` cleared). */
+async function timeEdits([edits, id = 'input_tokens']) {
   const frame = () => new Promise((r) => requestAnimationFrame(() => r()));
   const settle = async () => { await frame(); await new Promise((r) => setTimeout(r, 30)); };
-  const input = document.getElementById('input_tokens');
+  const input = document.getElementById(id);
   const next = [];
   const extras = [];
   for (let i = 0; i < edits; i++) {
@@ -88,6 +94,16 @@ export async function pageBench(webDir, rounds = 7, edits = 10) {
   const fontsRatios = [];
   const editNext = [];
   const editExtras = [];
+  // The scenarios other than the default view (timed above), each with the views its ranking
+  // scenario shares, by the URL hash that opens it.
+  const { scenarios } = await pageScenarios(webDir);
+  const { toParams } = await import('../web/lib/state.js');
+  const views = new Map();
+  for (const { name, state } of scenarios.slice(1)) {
+    const hash = toParams(state).toString();
+    if (views.has(hash)) views.get(hash).names.push(name);
+    else views.set(hash, { names: [name], field: state.task === 'training' ? 'seq_len' : 'input_tokens', next: [] });
+  }
   try {
     for (let r = 0; r < rounds; r++) {
       // Alternate which side loads first, so that neither always follows the other.
@@ -103,10 +119,18 @@ export async function pageBench(webDir, rounds = 7, edits = 10) {
           await page.goto(app.url);
           round.page = await page.evaluate(paintOf, 'total');
           await page.waitForSelector('body[data-ready]', { state: 'attached' });
-          const t = await page.evaluate(timeEdits, edits);
+          const t = await page.evaluate(timeEdits, [edits]);
           editNext.push(...t.next);
           editExtras.push(...t.extras);
         }
+        await context.close();
+      }
+      for (const [hash, v] of views) {
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        await page.goto(`${app.url}#${hash}`);
+        await page.waitForSelector('body[data-ready]', { state: 'attached' });
+        v.next.push(...(await page.evaluate(timeEdits, [edits, v.field])).next);
         await context.close();
       }
       staticPaint.push(round.static);
@@ -130,9 +154,12 @@ export async function pageBench(webDir, rounds = 7, edits = 10) {
     row('default page: answer (total) painted', stats(pagePaint),
         ` **${(median(pagePaint) / median(staticPaint)).toFixed(2)}** (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) |`),
     row(`edit of the input tokens → next frame (${editNext.length} edits)`, stats(editNext), ' |'),
-    row('edit → frame after the chart, formats and ranking are drawn', stats(editExtras), ' |'),
+    row('edit → frame after the page is idle again (extras drawn, link written)', stats(editExtras), ' |'),
+    ...[...views.values()].map((v) => row(`${v.names.join('; ')}: edit of the ${v.field === 'seq_len' ? 'sequence length' : 'input tokens'} → next frame (${v.next.length} edits)`,
+                                          stats(v.next), ' |')),
   ];
-  return { lines, staticPaint, fontsPaint, pagePaint, editNext, editExtras };
+  const scenarioNext = Object.fromEntries([...views.values()].flatMap((v) => v.names.map((n) => [n, stats(v.next)])));
+  return { lines, staticPaint, fontsPaint, pagePaint, editNext, editExtras, scenarioNext };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

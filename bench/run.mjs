@@ -29,6 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadCore } from '../tests/js/load_core.mjs';
 import { caseCall, loadModuleFor } from './cold.mjs';
+import { pageScenarios } from './scenarios.mjs';
 import { ggufFixture } from '../tests/js/gguf_fixture.mjs';
 
 const args = process.argv.slice(2);
@@ -74,22 +75,12 @@ const cases = [
   [`GGUF header (${(gguf.bytes.length / 1e6).toFixed(1)} MB)`, 'inspect', 5, `${ggufPath}\t${gguf.fileSize}`],
 ];
 // The page's scenarios, each the request the page sends for that view (web/lib/state.js). The dropped
-// GGUF's first call is the "GGUF header" case above (its cold column).
-const { defaults, toRequest, recommendRequest } = await import('../web/lib/state.js');
-const optionsCore = await loadCore(webDir);
-const pageDefaults = defaults(JSON.parse(optionsCore.listOptions()).defaults);
-const view = (changes) => ({ ...pageDefaults, ...changes });
-const llamaCpp = view({ engine: 'llama.cpp', weights: 'q4_k_m', input_tokens: 3072, output_tokens: 1024, hardware: 'nvidia-rtx-4090' });
-const qlora = view({ task: 'training', method: 'qlora', seq_len: 4096, micro_batch: 4, hardware: 'nvidia-rtx-4090' });
-const scenarios = [
-  ['scenario: generic engine (the default view)', 'estimate', 40, toRequest(pageDefaults)],
-  ['scenario: llama.cpp, Qwen2.5-7B Q4_K_M, 4k, RTX 4090', 'estimate', 20, toRequest(llamaCpp)],
-  ['scenario: Ollama, Llama-3.1-8B Q4_K_M, 8k, RTX 4060', 'estimate', 20, toRequest(view({ model: 'llama-3.1-8b-instruct', engine: 'ollama', weights: 'q4_k_m', input_tokens: 7168, output_tokens: 1024, hardware: 'nvidia-rtx-4060' }))],
-  ['scenario: transformers, Qwen2.5-7B bf16, 6k, A100 80GB', 'estimate', 20, toRequest(view({ engine: 'transformers', input_tokens: 5120, output_tokens: 1024, hardware: 'nvidia-a100-80gb-sxm' }))],
-  ['scenario: QLoRA, Qwen2.5-7B, 4k × 4, RTX 4090', 'estimate', 20, toRequest(qlora)],
-  ['scenario: the training ranking (QLoRA 7B, best 10)', 'recommend', 10, recommendRequest(qlora, 10)],
-  ['scenario: recommend, llama.cpp Q4_K_M, best 10', 'recommend', 10, recommendRequest(llamaCpp, 10)],
-];
+// GGUF's first read is the "GGUF header" case above (its cold column: the page's read of the dropped
+// file from the drop to the answer, in a module loaded and warmed when the file was dragged over the
+// page; bench/cold.mjs says what is included).
+const { toRequest, recommendRequest } = await import('../web/lib/state.js');
+const { core: optionsCore, scenarios: views } = await pageScenarios(webDir);
+const scenarios = views.map(({ name, call, runs, state, ranking }) => [name, call, runs, ranking ? recommendRequest(state, 10) : toRequest(state)]);
 // A scenario the core rejects would time an error answer: the run stops instead.
 for (const [name, call, , request] of scenarios) {
   const answer = JSON.parse(optionsCore[call](JSON.stringify(request)));
@@ -177,7 +168,7 @@ for (const clock of ['cpu', 'wall']) {
 }
 
 console.log('');
-console.log('| call (JSON edge), cold: the first call in a fresh Node process | WASM ms min / **median** / max (wall clock) |');
+console.log('| call (JSON edge), cold: the first call in a fresh Node process (GGUF header: the page\'s read of the dropped file, bench/cold.mjs) | WASM ms min / **median** / max (wall clock) |');
 console.log('|---|---:|');
 cases.forEach(([name], i) => console.log(`| ${name} | ${spread(cold[i])} |`));
 

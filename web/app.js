@@ -8,9 +8,9 @@
 import { $, base, call, failedStart, hardware, hardwareById, menus, modelById, models, S, setFormatter, setHardware, setModels, setOptions, setState, setTranslator, state, t } from './lib/page.js';
 import { alsoEntries, alsoText, MACHINE_HARDWARE, menusFrom, OWNERSHIP_KEYS, stateKeyForField } from './lib/state.js';
 import { copyEmbed, copyLink, fillMenus, fillModels, flushUrl, loadAlso, numberOf, readForm, targetPreset, translateStatic, USAGE_KEYS, writeAlso, writeForm, writeUrl } from './lib/form.js';
-import { applyConfig, clearImport, dropZone, importFile, loadFromHub, loadProbeFile, renderNetwork, runProbe } from './lib/import.js';
+import { applyConfig, clearImport, dropZone, importFile, loadFromHub, loadProbeFile, prepareModelFiles, renderNetwork, runProbe } from './lib/import.js';
 import { formatter, loadStrings, translator } from './lib/i18n.js';
-import { lastResponse, render, renderNotices, renderPrecisions, renderServing, setShowAllPrecisions, showAllPrecisions, update } from './lib/results.js';
+import { lastResponse, measureChart, render, renderNotices, renderPrecisions, renderServing, setShowAllPrecisions, showAllPrecisions, update } from './lib/results.js';
 import { renderOptions, scheduleExtras, setShowAllOptions, showAllOptions } from './lib/extras.js';
 
 // ---------------------------------------------------------------- the core's lists
@@ -139,6 +139,10 @@ function wire() {
   $('model-file').addEventListener('change', (e) => importFile(e.target.files[0]));
   dropZone($('drop-zone'), importFile);
   $('hf-load').addEventListener('click', () => loadFromHub());
+  // The module that reads a model file is loaded once a file may come: dragged over the page, or the
+  // file input or the Hub's box reached.
+  window.addEventListener('dragenter', (e) => { if (e.dataTransfer && [...e.dataTransfer.types].includes('Files')) prepareModelFiles(); });
+  for (const id of ['model-file', 'hf-id']) for (const type of ['pointerdown', 'focus']) $(id).addEventListener(type, prepareModelFiles);
   window.addEventListener('online', renderNetwork);
   window.addEventListener('offline', renderNetwork);
   window.addEventListener('pagehide', flushUrl);
@@ -172,10 +176,16 @@ function wire() {
     $('results').focus();
     $('results').scrollIntoView();
   });
-  let lastWidth = $('chart').clientWidth;
+  // The chart is drawn at its box's width, read when that box is laid out (results.js measureChart);
+  // a new width draws it again.
+  let lastWidth = 0;
+  new ResizeObserver(() => {
+    const width = measureChart();
+    if (lastWidth && width && width !== lastWidth) scheduleExtras(200);
+    lastWidth = width || lastWidth;
+  }).observe($('chart'));
   let lastServeWidth = $('serve-card').clientWidth;
   window.addEventListener('resize', () => {
-    if ($('chart').clientWidth !== lastWidth) { lastWidth = $('chart').clientWidth; scheduleExtras(200); }
     // The Serve task's curve is drawn at the card's width.
     if ($('serve-card').clientWidth !== lastServeWidth) {
       lastServeWidth = $('serve-card').clientWidth;

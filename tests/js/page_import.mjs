@@ -167,8 +167,20 @@ const b = await openBrowser(chromium, webDir);
 try {
   const page = await b.newPage({ viewport: { width: 1280, height: 900 } });
   await page.addInitScript(recordReads);
+  const filesModule = [];
+  page.on('request', (r) => { if (r.url().endsWith('/llmsizer-files.wasm')) filesModule.push(r.url()); });
   await page.goto(b.url);
   await settled(page);
+  // The module that reads model files is not the default page's: it is fetched once a file is dragged
+  // over the page (app.js), ahead of the drop.
+  t.check(filesModule.length === 0, 'the default page does not fetch the model files\' module');
+  await page.evaluate(() => {
+    const files = new DataTransfer();
+    files.items.add(new File(['GGUF'], 'model.gguf'));
+    document.body.dispatchEvent(new DragEvent('dragenter', { dataTransfer: files, bubbles: true }));
+  });
+  for (let i = 0; i < 100 && !filesModule.length; i++) await new Promise((r) => setTimeout(r, 50));
+  t.check(filesModule.length === 1, `a file dragged over the page fetches the model files' module once (${filesModule.length})`);
   await page.click('#import summary');
 
   // ---------------------------------------------------------------- 1. GGUF through the file input

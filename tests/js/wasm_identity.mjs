@@ -144,8 +144,12 @@ for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
 // the page and the CLI read it (header_read.hpp's growing prefixes), the same answer as `llmsizer
 // inspect FILE` (which prints the inspection, or exits 2 with the error). And each module has its
 // own exports only: the default one none of the model files' (the linker leaves their readers out).
+// The page warms the module before a drop (warmUp: a small header read through the whole path); its
+// header is answered, not an error, and a warmed module answers every file as a fresh one does.
 const files = await loadCore(webDir, 'llmsizer-files');
-const fileExports = ['inspectModelFile', 'describeRepositoryModel', 'planRepository', 'nextHeaderRead', 'validRepoId', 'hubFailure'];
+const warmed = await loadCore(webDir, 'llmsizer-files');
+if (warmed.warmUp() === true) passed++; else { failed++; console.error('MISMATCH: warmUp\'s header was not answered'); }
+const fileExports = ['inspectModelFile', 'warmUp', 'describeRepositoryModel', 'planRepository', 'nextHeaderRead', 'validRepoId', 'hubFailure'];
 const split = fileExports.every((name) => typeof files[name] === 'function' && core[name] === undefined) &&
   ['estimate', 'recommend', 'pageAnswer', 'listModels'].every((name) => typeof core[name] === 'function' && files[name] === undefined);
 if (split) passed++; else { failed++; console.error('MISMATCH: the two modules do not split their exports as wasm/bindings.cpp and wasm/bindings_model_files.cpp say'); }
@@ -164,6 +168,8 @@ for (const path of modelFiles) {
     if (next.step !== 'read') break;
     want = next.bytes;
   }
+  const afterWarmUp = warmed.inspectModelFile(whole.subarray(0, want), whole.length);
+  if (afterWarmUp === wasm) passed++; else { failed++; console.error(`MISMATCH for inspect ${path} after warmUp: ${afterWarmUp.slice(0, 200)}`); }
   const native = spawnSync(cli, ['inspect', path], { encoding: 'utf8', maxBuffer: 64 << 20 });
   // The CLI prints the inspection parsed and written again (UTF-8 where the module escapes to
   // ASCII): the same JSON value, compared as such.

@@ -42,14 +42,20 @@ export function drawExtras() {
   renderOptions();
 }
 
-/** drawExtras at once, in place of any still waiting for its timer. */
+/** drawExtras at once, in place of any still waiting for its timer. The edit's link is written after
+ *  the frame that shows the answer (history.replaceState is the slowest step of an edit when it runs
+ *  before it: form.js scheduleUrl), and the page is idle for the tests once it is. */
 export function drawExtrasNow() {
   clearTimeout(extrasTimer);
-  ++extrasGeneration;
+  const generation = ++extrasGeneration;
   extrasPending = false;
-  flushUrl();  // as the timed extras do: the link is written once the answer is whole
   drawExtras();
-  idle();
+  // A task queued from the next frame's callback runs after that frame is drawn.
+  requestAnimationFrame(() => setTimeout(() => {
+    if (generation !== extrasGeneration) return;
+    flushUrl();
+    idle();
+  }));
 }
 
 /** "Which GPUs to buy or rent" (lib/serve.js): the core's recommend for the serve request, about 0.3 s

@@ -63,6 +63,12 @@ async function modelFilesCore() {
   return (await import('./model_files.js')).filesCore();
 }
 
+/** The model files' module loaded and warmed ahead of a drop or Load (lib/model_files.js); a page
+ *  offline before its first use goes on without it. */
+export function prepareModelFiles() {
+  import('./model_files.js').then((m) => m.prepareFilesCore()).catch(() => {});
+}
+
 /** Reads a model file's header (growing slices from the start, as the core's nextHeaderRead says:
  *  core/include/llmsizer/header_read.hpp) and takes the core's `request_model` for it as the model.
  *  Nothing past the header is read, and nothing leaves the page. On any failure the other inputs

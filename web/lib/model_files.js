@@ -25,3 +25,19 @@ export function filesCore() {
   }
   return loading;
 }
+
+let warming = null;
+
+/** Loads the module before it is needed (a file dragged over the page, the file input or the Hub's
+ *  box reached: app.js) and, after the frame the person sees, has it read a small header
+ *  (bindings_model_files.cpp warmUp), so that the first real file meets a module that has already
+ *  compiled its reader. Once; nothing is shown, and a failed load is tried again on the next call. */
+export function prepareFilesCore() {
+  if (!warming) {
+    warming = filesCore().then((core) => new Promise((resolve) => {
+      requestAnimationFrame(() => setTimeout(() => resolve(typeof core.warmUp === 'function' && core.warmUp())));
+    }));
+    warming.catch(() => { warming = null; });
+  }
+  return warming;
+}

@@ -285,6 +285,15 @@ export function chartRequests() {
   return out;
 }
 
+/** The chart's width in CSS pixels, read once the page is laid out and again on a resize (app.js), not
+ *  while an edit draws: reading it after the edit's first changes would lay the whole page out
+ *  before its frame, which lays it out again. */
+let chartWidth = 0;
+export function measureChart() {
+  chartWidth = $('chart').clientWidth;
+  return chartWidth;
+}
+
 export function renderChart() {
   const training = state.task === 'training';
   const current = training ? Number(state.seq_len) : Number(state.input_tokens) + Number(state.output_tokens);
@@ -297,7 +306,7 @@ export function renderChart() {
   const currentPoint = points.find((p) => p.x === current);
   const xLabel = training ? t('chart.seqLen') : t('chart.context');
   $('chart').replaceChildren(contextChart(points, {
-    width: $('chart').clientWidth || 640,
+    width: chartWidth || measureChart() || 640,
     capacity: verdict.capacity,
     current: currentPoint,
     label: t('chart.label'),
