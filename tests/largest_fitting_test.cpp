@@ -369,7 +369,10 @@ TEST_CASE("An estimate through a kept cache is the estimate without one, in ever
         std::int64_t batch;
         int gpus;
       };
-      const Ask asks[] = {{1024, 1, 1}, {30'000, 1, 1}, {1024, 1, 1}, {1024, 7, 1}, {1024, 300, 1}, {1024, 256, 1}, {4000, 2, 0}, {1024, 1, 2}, {30'000, 1, 1}};
+      // {2000, 1, 1} and {5000, 1, 1} come after a longer context of the same micro-batch: their
+      // token-generation graphs are bounded by that one's tensors (compute_buffer_bytes_above).
+      const Ask asks[] = {{1024, 1, 1}, {30'000, 1, 1}, {1024, 1, 1}, {1024, 7, 1}, {1024, 300, 1}, {1024, 256, 1}, {4000, 2, 0}, {1024, 1, 2},
+                          {30'000, 1, 1}, {2000, 1, 1}, {5000, 1, 1}, {5000, 1, 0}};
       for (const auto& [input, batch, gpus] : asks) {
         INFO(id << " engine " << static_cast<int>(engine) << " input " << input << " batch " << batch << " gpus " << gpus);
         InferenceSettings plain = s;
@@ -391,6 +394,7 @@ TEST_CASE("An estimate through a kept cache is the estimate without one, in ever
       }
       CHECK(!cache.tensors.empty());
       CHECK(!cache.graphs.empty());
+      CHECK(cache.weights.size() >= 2);  // placed once on the GPU, once on the CPU alone
     }
   }
 }

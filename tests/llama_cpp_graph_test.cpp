@@ -161,4 +161,37 @@ TEST_CASE("A graph whose tensors together fit under a floor is not laid out: the
   }
 }
 
+TEST_CASE("The tensors a graph lays out for itself sum to no less over a larger cache", "[llama_cpp]") {
+  // What lets llama_cpp.cpp bound a token-generation graph by one over a larger cache: the cells are
+  // a dimension of the mask, of the attention scores and of V's transposed copy, and of nothing
+  // the graph chooses by. Each shape, prompt and decode micro-batches, one and four sequences, with
+  // and without flash attention, over caches of 256 to 16,384 cells (the sliding cache 256 to 4,352).
+  constexpr std::int64_t kFloor = std::int64_t{1} << 50;  // above any sum here: never laid out
+  for (const GraphParams& shape : shapes()) {
+    for (const bool flash : {false, true}) {
+      for (const std::int64_t seqs : {std::int64_t{1}, std::int64_t{4}}) {
+        for (const std::int64_t tokens : {seqs, std::int64_t{512}}) {
+          GraphParams g = shape;
+          g.flash_attn = flash;
+          g.n_seqs = g.n_stream = seqs;
+          g.n_tokens = tokens;
+          g.n_outputs = seqs;
+          std::int64_t last = 0;
+          for (std::int64_t cells = 256; cells <= 16384; cells += 1024) {
+            g.kv_size = cells;
+            g.kv_size_swa = std::min<std::int64_t>(cells, 4352);
+            std::int64_t sum = -1;
+            const std::int64_t bound = llmsizer::llama_cpp_graph::compute_buffer_bytes_above(g, kFloor, &sum);
+            INFO("graph " << static_cast<int>(g.graph) << " flash " << flash << " sequences " << seqs << " tokens " << tokens << " cells " << cells);
+            CHECK(sum == bound);
+            CHECK(sum >= last);
+            CHECK(sum >= llmsizer::llama_cpp_graph::compute_buffer_bytes(g));
+            last = sum;
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace llama_cpp_graph_test

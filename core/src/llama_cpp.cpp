@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <stdexcept>
 #include <string_view>
 
@@ -244,6 +245,12 @@ LlamaCppGraphKey graph_key(const llama_cpp_graph::GraphParams& g) {
   return {g.n_tokens, g.n_outputs, g.n_seqs, g.n_stream, g.kv_size, g.kv_size_swa, g.kv_unified, g.flash_attn, g.type_k, g.type_v};
 }
 
+/// Whether two graphs differ at most in their caches' sizes.
+bool same_micro_batch(const LlamaCppGraphKey& a, const LlamaCppGraphKey& b) {
+  return a.n_tokens == b.n_tokens && a.n_outputs == b.n_outputs && a.n_seqs == b.n_seqs && a.n_stream == b.n_stream &&
+         a.kv_unified == b.kv_unified && a.flash_attn == b.flash_attn && a.type_k == b.type_k && a.type_v == b.type_v;
+}
+
 /// `cache`'s entry for the graph of `key`, or null; `cache` is null where it is another model's.
 LlamaCppGraphBytes* cached_graph(const ModelSpec& m, const LlamaCppGraphKey& key, EstimateCache*& cache) {
   if (cache != nullptr && cache->model != &m) cache = nullptr;  // another model's cache
@@ -261,7 +268,7 @@ LlamaCppGraphBytes graph_bytes(const ModelSpec& m, const llama_cpp_graph::GraphP
   LlamaCppGraphBytes* known = cached_graph(m, key, cache);
   if (known != nullptr && !known->bound_only) return *known;
   const llama_cpp_graph::GraphBytes built = llama_cpp_graph::graph_bytes(g);
-  const LlamaCppGraphBytes bytes{built.compute, built.inputs, false};
+  const LlamaCppGraphBytes bytes{built.compute, built.inputs, false, -1};
   if (known != nullptr) *known = bytes;
   else if (cache != nullptr) cache->graphs.emplace_back(key, bytes);
   return bytes;
@@ -273,11 +280,82 @@ std::int64_t compute_at_least(const ModelSpec& m, const llama_cpp_graph::GraphPa
   const LlamaCppGraphKey key = graph_key(g);
   LlamaCppGraphBytes* known = cached_graph(m, key, cache);
   if (known != nullptr && (!known->bound_only || known->compute <= floor)) return std::max(floor, known->compute);
-  const std::int64_t compute = llama_cpp_graph::compute_buffer_bytes_above(g, floor);
-  const LlamaCppGraphBytes bytes{compute, 0, compute <= floor};
+  if (cache != nullptr) {
+    // The same micro-batch over a cache at least as large, its tensors together at most the floor:
+    // so are this graph's (compute_buffer_bytes_above), and the floor is the answer.
+    for (const auto& [other, bytes] : cache->graphs) {
+      if (bytes.tensors_sum >= 0 && bytes.tensors_sum <= floor && other.kv_size >= key.kv_size && other.kv_size_swa >= key.kv_size_swa &&
+          same_micro_batch(other, key)) {
+        return floor;
+      }
+    }
+  }
+  std::int64_t tensors_sum = -1;
+  const std::int64_t compute = llama_cpp_graph::compute_buffer_bytes_above(g, floor, &tensors_sum);
+  const LlamaCppGraphBytes bytes{compute, 0, compute <= floor, tensors_sum};
   if (known != nullptr) *known = bytes;
   else if (cache != nullptr) cache->graphs.emplace_back(key, bytes);
   return std::max(floor, compute);
+}
+
+/// The weights' buffers (llama-model-loader.cpp create_tensor: the buffer type of each tensor, in
+/// the file's order), the layers from `first_gpu_layer` on on the GPU.
+LlamaCppWeights place_weights(const std::vector<GgufTensor>& tensors, const LlamaCppSettings& s, const std::vector<RegexLite>& overrides,
+                              int first_gpu_layer, bool output_on_gpu) {
+  const auto layer_on_gpu = [&](int il) { return il >= first_gpu_layer; };
+  LlamaCppWeights w;
+  std::int64_t file_offset = 0, mapped_first = -1, mapped_last = 0;
+  std::vector<std::pair<std::int64_t, std::int64_t>> repacked_ranges;
+  bool has_output = false;
+  const GgufTensor* token_embd = nullptr;
+  for (const auto& t : tensors) {
+    const std::int64_t offset = file_offset;
+    file_offset = pad(offset + t.bytes, kTensorAlignment);  // GGUF data are aligned to 32 (gguf.md)
+    // As views: a length compared first.
+    const std::string_view name = t.name;
+    const bool input_layer = name == std::string_view("token_embd.weight");
+    if (name == std::string_view("output.weight")) has_output = true;
+    if (input_layer) token_embd = &t;
+    const int layer = tensor_layer(t.name);
+    bool gpu = input_layer ? false : (layer >= 0 ? layer_on_gpu(layer) : output_on_gpu);
+    for (const auto& re : overrides) {
+      if (re.search(t.name)) gpu = false;
+    }
+    if (gpu) {
+      w.device += pad(t.bytes, kCudaAlignment);
+      ++w.tensors_device;
+    } else if (repacked(t, s.cpu)) {
+      w.repack += pad(t.bytes, kTensorAlignment);
+      repacked_ranges.emplace_back(offset, offset + t.bytes);
+      ++w.tensors_repack;
+    } else if (s.mmap) {
+      if (mapped_first < 0) mapped_first = offset;
+      mapped_last = std::max(mapped_last, offset + t.bytes);
+      ++w.tensors_mapped;
+    } else {
+      w.cpu += pad(t.bytes, kTensorAlignment);
+      ++w.tensors_cpu;
+    }
+  }
+  if (mapped_first >= 0) {
+    // the CPU_Mapped buffer is the file range from the first to the last CPU tensor
+    w.mapped = mapped_last - mapped_first;
+    for (const auto& [a, b] : repacked_ranges) {
+      if (a >= mapped_first && b <= mapped_last) w.mapped_repacked += b - a;
+    }
+  }
+  if (!has_output && token_embd != nullptr) {
+    // Tied embeddings: the output layer gets the token embedding as a duplicated tensor; it is a
+    // second copy unless it lands in the token embedding's own buffer (TENSOR_DUPLICATED).
+    if (output_on_gpu) {
+      w.device += pad(token_embd->bytes, kCudaAlignment);
+      ++w.tensors_device;
+    } else if (repacked({"output.weight", token_embd->shape, token_embd->type, token_embd->bytes}, s.cpu)) {
+      w.repack += pad(token_embd->bytes, kTensorAlignment);
+      ++w.tensors_repack;
+    }
+  }
+  return w;
 }
 
 }  // namespace
@@ -385,6 +463,7 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
     const std::int64_t window = static_cast<std::int64_t>(m.sliding_window) * (s.kv_unified ? n_seq : 1) + r.n_ubatch;
     r.cells_sliding = s.swa_full ? r.n_ctx_seq : pad(std::min(r.n_ctx_seq, window), kLlamaCppContextPad);
   }
+  r.layers.reserve(static_cast<std::size_t>(std::max(n_layer, 0)));
   for (int il = 0; il < n_layer; ++il) {
     LlamaCppLayerKv l;
     l.layer = il;
@@ -417,59 +496,36 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   r.kv_host += r.recurrent_state;
 
   // --- weights (llama-model-loader.cpp create_tensor: buffer type per tensor) ---------------
+  // The same for every context and batch: placed once per cache (estimate_cache.hpp) where the list
+  // is one the cache names.
   std::vector<RegexLite> overrides;
   for (const auto& pattern : s.cpu_tensor_patterns) overrides.push_back(compile_pattern(pattern, "override_tensor"));
-  std::int64_t file_offset = 0, mapped_first = -1, mapped_last = 0;
-  std::vector<std::pair<std::int64_t, std::int64_t>> repacked_ranges;
-  bool has_output = false;
-  const GgufTensor* token_embd = nullptr;
-  for (const auto& t : tensors) {
-    const std::int64_t offset = file_offset;
-    file_offset = pad(offset + t.bytes, kTensorAlignment);  // GGUF data are aligned to 32 (gguf.md)
-    // As views: a length compared first (every estimate of a search runs this over every tensor).
-    const std::string_view name = t.name;
-    const bool input_layer = name == std::string_view("token_embd.weight");
-    if (name == std::string_view("output.weight")) has_output = true;
-    if (input_layer) token_embd = &t;
-    const int layer = tensor_layer(t.name);
-    bool gpu = input_layer ? false : (layer >= 0 ? layer_on_gpu(layer) : output_on_gpu);
-    for (const auto& re : overrides) {
-      if (re.search(t.name)) gpu = false;
-    }
-    if (gpu) {
-      r.weights_device += pad(t.bytes, kCudaAlignment);
-      ++r.tensors_device;
-    } else if (repacked(t, s.cpu)) {
-      r.weights_repack += pad(t.bytes, kTensorAlignment);
-      repacked_ranges.emplace_back(offset, offset + t.bytes);
-      ++r.tensors_repack;
-    } else if (s.mmap) {
-      if (mapped_first < 0) mapped_first = offset;
-      mapped_last = std::max(mapped_last, offset + t.bytes);
-      ++r.tensors_mapped;
-    } else {
-      r.weights_cpu += pad(t.bytes, kTensorAlignment);
-      ++r.tensors_cpu;
+  const bool file_list = m.file_tensors != nullptr && &tensors == m.file_tensors.get();
+  if (cache != nullptr && cache->model != &m) cache = nullptr;  // another model's cache
+  const bool cacheable = cache != nullptr && overrides.empty() && (file_list || &tensors == &cache->tensors);
+  const int first_gpu_layer = ngl > 0 ? i_gpu_start : std::numeric_limits<int>::max();
+  const LlamaCppWeightsKey weights_key{file_list, first_gpu_layer, s.gpu, s.mmap, s.cpu};
+  const LlamaCppWeights* placed = nullptr;
+  if (cacheable) {
+    for (const auto& [known, weights] : cache->weights) {
+      if (known == weights_key) placed = &weights;
     }
   }
-  if (mapped_first >= 0) {
-    // the CPU_Mapped buffer is the file range from the first to the last CPU tensor
-    r.weights_mapped = mapped_last - mapped_first;
-    for (const auto& [a, b] : repacked_ranges) {
-      if (a >= mapped_first && b <= mapped_last) r.weights_mapped_repacked += b - a;
-    }
+  LlamaCppWeights own;
+  if (placed == nullptr) {
+    own = place_weights(tensors, s, overrides, first_gpu_layer, output_on_gpu);
+    if (cacheable) cache->weights.emplace_back(weights_key, own);
+    placed = &own;
   }
-  if (!has_output && token_embd != nullptr) {
-    // Tied embeddings: the output layer gets the token embedding as a duplicated tensor; it is a
-    // second copy unless it lands in the token embedding's own buffer (TENSOR_DUPLICATED).
-    if (output_on_gpu) {
-      r.weights_device += pad(token_embd->bytes, kCudaAlignment);
-      ++r.tensors_device;
-    } else if (repacked({"output.weight", token_embd->shape, token_embd->type, token_embd->bytes}, s.cpu)) {
-      r.weights_repack += pad(token_embd->bytes, kTensorAlignment);
-      ++r.tensors_repack;
-    }
-  }
+  r.weights_mapped = placed->mapped;
+  r.weights_cpu = placed->cpu;
+  r.weights_repack = placed->repack;
+  r.weights_device = placed->device;
+  r.weights_mapped_repacked = placed->mapped_repacked;
+  r.tensors_device = placed->tensors_device;
+  r.tensors_mapped = placed->tensors_mapped;
+  r.tensors_cpu = placed->tensors_cpu;
+  r.tensors_repack = placed->tensors_repack;
 
   // --- output buffer (llama-context.cpp output_reserve(n_seq_max)): logits of n_seq rows ----
   r.output = m.vocab_size * n_seq * 4;

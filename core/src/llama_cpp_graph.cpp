@@ -15,8 +15,8 @@
 #include <algorithm>
 #include <array>
 #include <limits>
-#include <memory>
 #include <stdexcept>
+#include <utility>
 
 #include "llmsizer/ggml_types.hpp"
 
@@ -51,18 +51,22 @@ struct TypeSize {
   std::int64_t block;  // ggml_blck_size
 };
 
-TypeSize type_size(int type) {
+/// type_size of a type other than the four below (a quantized cache type).
+TypeSize other_type_size(int type) {
+  const GgmlTypeInfo* t = ggml_type_info(type);
+  if (t == nullptr) throw std::invalid_argument("unknown ggml type " + std::to_string(type));
+  return {t->block_bytes, t->block_elements};
+}
+
+inline TypeSize type_size(int type) {
   // the types a graph holds (activations, indices, cache types) first: this runs for every tensor
   switch (type) {
     case kF32: return {4, 1};
     case kF16: return {2, 1};
     case kI32: return {4, 1};
     case kI64: return {8, 1};
-    default: break;
+    default: return other_type_size(type);
   }
-  const GgmlTypeInfo* t = ggml_type_info(type);
-  if (t == nullptr) throw std::invalid_argument("unknown ggml type " + std::to_string(type));
-  return {t->block_bytes, t->block_elements};
 }
 
 std::int64_t row_size(int type, std::int64_t n) {
@@ -82,6 +86,8 @@ struct Tensor {
   bool output = false;
   bool external = false;  ///< data in another buffer (weights, KV cache): never allocated here
   bool visited = false;
+  /// 1 + the last source set, once the graph has visited the tensor (the walks stop there).
+  int n_src = 0;
   // ggml-alloc.c struct hash_node
   int n_children = 0;
   int n_views = 0;
@@ -137,11 +143,11 @@ class Ctx {
       view_offs += view_src->view_offs;
       view_src = view_src->view_src;
     }
-    if (used_ == kBlockTensors) {
-      blocks_.push_back(std::make_unique<Tensor[]>(kBlockTensors));
-      used_ = 0;
+    if (blocks_.empty() || blocks_.back().size() == kBlockTensors) {
+      blocks_.emplace_back();
+      blocks_.back().reserve(kBlockTensors);
     }
-    Tensor* t = &blocks_.back()[used_++];
+    Tensor* t = &blocks_.back().emplace_back();
     t->type = type;
     for (int i = 0; i < n_dims; ++i) t->ne[i] = ne[i];
     const TypeSize s = type_size(type);
@@ -350,11 +356,11 @@ class Ctx {
   }
 
  private:
-  // The tensors in blocks that never move (the graph points into them), a few hundred at a time:
-  // a deque of these ~190-byte tensors allocated every second one.
+  // The tensors in blocks that never move (the graph points into them: a block is never filled
+  // beyond what it reserved), a few hundred at a time, each made only when the graph makes it: a
+  // deque of these ~190-byte tensors allocated every second one.
   static constexpr std::size_t kBlockTensors = 256;
-  std::vector<std::unique_ptr<Tensor[]>> blocks_;
-  std::size_t used_ = kBlockTensors;
+  std::vector<std::vector<Tensor>> blocks_;
 };
 
 /// A ggml_cgraph: nodes and leafs in ggml_visit_parents_graph order.
@@ -364,8 +370,10 @@ struct Graph {
   void visit(Tensor* t) {
     if (t->visited) return;
     t->visited = true;
-    for (Tensor* s : t->src) {
-      if (s != nullptr) visit(s);
+    for (int i = 0; i < kMaxSrc; ++i) {
+      if (t->src[static_cast<std::size_t>(i)] == nullptr) continue;
+      visit(t->src[static_cast<std::size_t>(i)]);
+      t->n_src = i + 1;
     }
     (t->op == Op::none ? leafs : nodes).push_back(t);
   }
@@ -447,6 +455,8 @@ class DynAllocator {
 /// ggml_gallocr_alloc_graph_impl on one buffer; returns the buffer's size.
 std::int64_t allocate(Graph& g) {
   DynAllocator a;
+  // A node's sources: the first n_src of src (Graph::visit).
+  auto sources = [](const Tensor* node) { return std::make_pair(node->src.begin(), node->src.begin() + node->n_src); };
   auto size_of = [](Tensor* t) {
     if (t->aligned_bytes < 0) t->aligned_bytes = DynAllocator::align(nbytes(t));
     return t->aligned_bytes;
@@ -460,7 +470,8 @@ std::int64_t allocate(Graph& g) {
     if (node->external || node->allocated || is_view(node)) return;
     node->allocated = true;
     if (can_inplace(node->op)) {
-      for (Tensor* parent : node->src) {
+      for (auto [it, end] = sources(node); it != end; ++it) {
+        Tensor* parent = *it;
         if (parent == nullptr || !parent->allocated) continue;  // not ours (external, view)
         if (parent->output || (parent->view_src != nullptr && parent->view_src->output)) continue;
         if (!same_layout(node, parent)) continue;
@@ -481,18 +492,19 @@ std::int64_t allocate(Graph& g) {
   for (Tensor* node : g.nodes) {
     if (is_view(node)) node->view_src->n_views += 1;
     if (node->input) allocate_node(node);
-    for (Tensor* s : node->src) {
-      if (s == nullptr) continue;
-      s->n_children += 1;
-      if (s->input) allocate_node(s);
+    for (auto [s, end] = sources(node); s != end; ++s) {
+      if (*s == nullptr) continue;
+      (*s)->n_children += 1;
+      if ((*s)->input) allocate_node(*s);
     }
   }
   for (Tensor* node : g.nodes) {
-    for (Tensor* s : node->src) {
-      if (s != nullptr) allocate_node(s);
+    for (auto [s, end] = sources(node); s != end; ++s) {
+      if (*s != nullptr) allocate_node(*s);
     }
     allocate_node(node);
-    for (Tensor* p : node->src) {
+    for (auto [it, end] = sources(node); it != end; ++it) {
+      Tensor* p = *it;
       if (p == nullptr) continue;
       p->n_children -= 1;
       if (p->n_children == 0 && p->n_views == 0) {
@@ -1047,7 +1059,7 @@ std::int64_t compute_buffer_bytes(const GraphParams& params) { return compute_bu
 /// sliding window) and the last layer, which uses the output ids.
 std::int64_t input_bytes(const GraphParams& params) { return input_bytes_all_layers(shortened(params)); }
 
-std::int64_t compute_buffer_bytes_above(const GraphParams& params, std::int64_t floor) {
+std::int64_t compute_buffer_bytes_above(const GraphParams& params, std::int64_t floor, std::int64_t* tensors_sum) {
   BuiltGraph g(shortened(params));
   // What allocate() would lay out: every leaf and node of the buffer's own (no view, nothing
   // external), each at most once; an in-place node takes its parent's place and allocates nothing.
@@ -1057,6 +1069,7 @@ std::int64_t compute_buffer_bytes_above(const GraphParams& params, std::int64_t 
       if (!t->external && !is_view(t)) laid_out += DynAllocator::align(nbytes(t));
     }
   }
+  if (tensors_sum != nullptr) *tensors_sum = laid_out;
   // ggml_dyn_tallocr_alloc moves the buffer's end by at most the size it allocates (a block it
   // takes starts at or below the end), so the high-water mark is at most the sum of the sizes.
   return laid_out <= floor ? laid_out : allocate(g.gf);

@@ -85,7 +85,11 @@ GraphBytes graph_bytes(const GraphParams& params);
 /** compute_buffer_bytes where it may exceed `floor`; where the graph's tensors together take at
  *  most `floor` bytes, their sum instead (at most `floor`, at least the buffer): the graph is then
  *  not laid out. For a max() with a buffer already known, as llama.cpp's token-generation graph
- *  beside its prompt graph. */
-std::int64_t compute_buffer_bytes_above(const GraphParams& params, std::int64_t floor);
+ *  beside its prompt graph. `tensors_sum`, where given, gets that sum either way.
+ *  The sum never falls as the cache grows (kv_size, kv_size_swa), the rest of the micro-batch the
+ *  same: no builder here chooses a node by the cache's size, and a tensor that depends on it (the
+ *  KQ mask, the attention scores, a copy of V transposed) has the cells as one of its dimensions,
+ *  in a type of one element per block (F32, F16). So a sum known over a larger cache bounds it. */
+std::int64_t compute_buffer_bytes_above(const GraphParams& params, std::int64_t floor, std::int64_t* tensors_sum = nullptr);
 
 }  // namespace llmsizer::llama_cpp_graph

@@ -42,6 +42,35 @@ struct LlamaCppGraphBytes {
   /// Only a bound: `compute` is at least the buffer, `inputs` not counted
   /// (llama_cpp_graph::compute_buffer_bytes_above).
   bool bound_only = false;
+  /// The sum of the tensors the graph lays out, where counted (-1: not): it bounds the buffer of
+  /// every graph of the same micro-batch over a cache no larger (compute_buffer_bytes_above).
+  std::int64_t tensors_sum = -1;
+};
+
+/** What decides which buffer each of the model's weights goes to (llama_cpp.cpp: llama-model.cpp
+ *  load_tensors) where no -ot pattern moves a tensor: the same for every context and batch. */
+struct LlamaCppWeightsKey {
+  bool file_tensors = false;  ///< the model's own GGUF file's tensors, else the cache's `tensors`
+  int first_gpu_layer = 0;    ///< the first layer on the GPU (the output layer is n_layer; none: INT_MAX)
+  bool gpu = false;
+  bool mmap = true;
+  LlamaCppCpu cpu = LlamaCppCpu::none;
+  bool operator==(const LlamaCppWeightsKey& o) const {
+    return file_tensors == o.file_tensors && first_gpu_layer == o.first_gpu_layer && gpu == o.gpu && mmap == o.mmap && cpu == o.cpu;
+  }
+};
+
+/// The weights' buffers (LlamaCppMemory's fields of the same names).
+struct LlamaCppWeights {
+  std::int64_t mapped = 0;
+  std::int64_t cpu = 0;
+  std::int64_t repack = 0;
+  std::int64_t device = 0;
+  std::int64_t mapped_repacked = 0;
+  std::int64_t tensors_device = 0;
+  std::int64_t tensors_mapped = 0;
+  std::int64_t tensors_cpu = 0;
+  std::int64_t tensors_repack = 0;
 };
 
 /** Kept by whoever lays the weights out once for many estimates (MemoryByDevices, a search): it
@@ -57,6 +86,9 @@ struct EstimateCache {
   std::vector<std::pair<LlamaCppGraphKey, LlamaCppGraphBytes>> graphs;
   /// The weights as GGUF tensors in the layout's types; empty until an estimate needs them.
   std::vector<GgufTensor> tensors;
+  /// The buffers of `tensors` (or of the model's own file's tensors) placed so far: only those two
+  /// lists are the cache's to name, so an estimate of any other list, or with -ot patterns, places it anew.
+  std::vector<std::pair<LlamaCppWeightsKey, LlamaCppWeights>> weights;
 };
 
 }  // namespace llmsizer
