@@ -365,4 +365,10 @@ TEST_CASE("Files that are not model files get an error naming the file", "[model
   CHECK(inspect(huge, -1).contains("error"));
 }
 
+TEST_CASE("The reader's warm-up header is a GGUF file the reader answers", "[model_file][gguf]") {
+  // warm_up_model_file_reader reads its built-in four-layer Q4_K llama header (api.hpp) five times;
+  // an error answer would mean the page warms a path a real file does not take.
+  CHECK(llmsizer::warm_up_model_file_reader());
+}
+
 }  // namespace model_file_test

@@ -63,6 +63,17 @@ std::string plan_repository(const std::string& listing_json, const std::string& 
  *  `weight_bytes`, plus `files`: how many headers), or an error. */
 std::string describe_repository_model(const std::string& parts_json);
 
+/** Reads a small quantized GGUF header through inspect_model_file, the whole of a dropped file's path
+ *  (its metadata, a vocabulary walked string by string, tensor infos, then the answer's summary and
+ *  model), a few times, and returns whether it was answered. The page calls it while it waits for a
+ *  person's drop (its module loaded when a file is dragged over the page or its file input is
+ *  reached: lib/model_files.js), so that the engine has compiled that path, and optimized its loops,
+ *  before the first real file: a first read in a module that has run none of it takes several times
+ *  its later reads (bench/results/history.md has the measurements that set the vocabulary's size and
+ *  the number of reads). Its header: a four-layer llama of width 256 in Q4_K (ggml: 144 bytes per 256
+ *  weights) with F32 norms and a 20,000-token vocabulary, 270 KB. */
+bool warm_up_model_file_reader();
+
 /// True when `response_json` is an error response (the CLI maps it to exit code 2).
 bool is_error_response(const std::string& response_json);
 
