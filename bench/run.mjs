@@ -27,7 +27,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { loadCore } from '../tests/js/load_core.mjs';
+import { loadPageCore } from '../tests/js/load_core.mjs';
 import { caseCall, loadModuleFor } from './cold.mjs';
 import { ggufFixture } from '../tests/js/gguf_fixture.mjs';
 
@@ -76,7 +76,7 @@ const cases = [
 // The page's scenarios, each the request the page sends for that view (web/lib/state.js). The dropped
 // GGUF's first call is the "GGUF header" case above (its cold column).
 const { defaults, toRequest, recommendRequest } = await import('../web/lib/state.js');
-const optionsCore = await loadCore(webDir);
+const optionsCore = await loadPageCore(webDir);
 const pageDefaults = defaults(JSON.parse(optionsCore.listOptions()).defaults);
 const view = (changes) => ({ ...pageDefaults, ...changes });
 const llamaCpp = view({ engine: 'llama.cpp', weights: 'q4_k_m', input_tokens: 3072, output_tokens: 1024, hardware: 'nvidia-rtx-4090' });
@@ -107,7 +107,7 @@ for (let r = 0; r < rounds; r++) {
   cases.forEach((_, i) => cold[i].push(Number(execFileSync(process.execPath, [coldScript, casesPath, String(i), webDir], { encoding: 'utf8' }))));
 }
 
-const core = await loadCore(webDir);
+const core = await loadPageCore(webDir);
 const benchCore = await loadModuleFor('recommendGrown', webDir);
 const filesCore = await loadModuleFor('inspect', webDir);
 const wasmCalls = cases.map(([, call, , arg]) => caseCall(call === 'recommendGrown' ? benchCore : call === 'inspect' ? filesCore : core, call, arg));
