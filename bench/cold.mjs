@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadCore } from '../tests/js/load_core.mjs';
+import { loadCore, OTHER_TASK } from '../tests/js/load_core.mjs';
 
 /** The call of a case (CALL and ARGUMENT of a cases-file line, bench/edge_bench.cpp) on `core`, the
  *  module that has it (recommendGrown: the benchmark's), as a function of no arguments. */
@@ -28,11 +28,13 @@ export function caseCall(core, call, arg) {
   return () => core[call](arg);
 }
 
-/** The module a call runs in: the page's, the benchmark's for the grown catalog, the second module
- *  (llmsizer-files, loaded by the page on a dropped file) for a model file's header. */
-export const loadModuleFor = (call, webDir) =>
+/** The module a call runs in: the page's, the benchmark's for the grown catalog, the model files'
+ *  (llmsizer-files, loaded by the page on a dropped file) for a model file's header, the tasks'
+ *  (llmsizer-tasks, loaded by the page for Serve and Train) for a request of task serve or training. */
+export const loadModuleFor = (call, webDir, arg = '') =>
   call === 'recommendGrown' ? loadCore(join(dirname(webDir), 'bench'), 'llmsizer-bench')
-    : call === 'inspect' ? loadCore(webDir, 'llmsizer-files') : loadCore(webDir);
+    : call === 'inspect' ? loadCore(webDir, 'llmsizer-files')
+      : loadCore(webDir, OTHER_TASK.test(arg) ? 'llmsizer-tasks' : 'llmsizer');
 
 /** The page's read of a dropped file's header (web/lib/import.js importFile, without the file's
  *  reads): slices as nextHeaderRead asks, each appended to the bytes read so far and inspected. */
@@ -61,7 +63,7 @@ export function pageRead(core, arg) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [casesPath, index, webDir, flag] = process.argv.slice(2);
   const [, call, , ...rest] = readFileSync(casesPath, 'utf8').trim().split('\n')[Number(index)].split('\t');
-  const core = await loadModuleFor(call, webDir);
+  const core = await loadModuleFor(call, webDir, rest.join('\t'));
   let run = caseCall(core, call, rest.join('\t'));
   if (call === 'inspect') {
     run = pageRead(core, rest.join('\t'));

@@ -27,7 +27,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { loadCore } from '../tests/js/load_core.mjs';
+import { loadPageCore } from '../tests/js/load_core.mjs';
 import { caseCall, loadModuleFor } from './cold.mjs';
 import { pageScenarios } from './scenarios.mjs';
 import { ggufFixture } from '../tests/js/gguf_fixture.mjs';
@@ -98,7 +98,7 @@ for (let r = 0; r < rounds; r++) {
   cases.forEach((_, i) => cold[i].push(Number(execFileSync(process.execPath, [coldScript, casesPath, String(i), webDir], { encoding: 'utf8' }))));
 }
 
-const core = await loadCore(webDir);
+const core = await loadPageCore(webDir);
 const benchCore = await loadModuleFor('recommendGrown', webDir);
 const filesCore = await loadModuleFor('inspect', webDir);
 const wasmCalls = cases.map(([, call, , arg]) => caseCall(call === 'recommendGrown' ? benchCore : call === 'inspect' ? filesCore : core, call, arg));

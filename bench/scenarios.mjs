@@ -2,13 +2,13 @@
 // The page's scenarios, each a view the page offers as its state (web/lib/state.js over the core's
 // defaults), for the benchmark's timed calls (bench/run.mjs: the request the page sends for that view)
 // and for the page's edits in headless Chromium (bench/page.mjs: the view opened by its share link).
-import { loadCore } from '../tests/js/load_core.mjs';
+import { loadPageCore } from '../tests/js/load_core.mjs';
 
 /** [{name, call, runs, state, ranking}]: the view `state`; `call` the core call the benchmark times
  *  (`ranking`: the view's ranking of devices, recommendRequest(state, 10), rather than its estimate). */
 export async function pageScenarios(webDir) {
   const { defaults } = await import('../web/lib/state.js');
-  const core = await loadCore(webDir);
+  const core = await loadPageCore(webDir);
   const pageDefaults = defaults(JSON.parse(core.listOptions()).defaults);
   const view = (changes) => ({ ...pageDefaults, ...changes });
   const llamaCpp = view({ engine: 'llama.cpp', weights: 'q4_k_m', input_tokens: 3072, output_tokens: 1024, hardware: 'nvidia-rtx-4090' });

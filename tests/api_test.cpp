@@ -378,4 +378,31 @@ TEST_CASE("throughput.step_ms lists every part its total sums", "[api][throughpu
   if (request.value("weights", "") == "fp8") CHECK(step["overlap"] == "sum");
 }
 
+TEST_CASE("The inference-only entry points answer inference as the others do and refuse the other tasks, naming task", "[api][errors]") {
+  // The page's module exports these (wasm/bindings.cpp): an inference request's bytes are the same.
+  const std::string inference = R"({"model": "qwen2.5-7b-instruct", "hardware": "nvidia-rtx-4090", "engine": "llama.cpp", "weights": "q4_k_m"})";
+  CHECK(llmsizer::estimate_inference(inference) == llmsizer::estimate(inference));
+  CHECK(llmsizer::recommend_inference(inference) == llmsizer::recommend(inference));
+  const std::string page = R"({"estimate": {"model": "qwen2.5-7b-instruct"}, "chart": [{"model": "qwen2.5-7b-instruct", "input_tokens": 255}],
+                               "formats": [{"model": "qwen2.5-7b-instruct", "weights": "int4"}], "recommend": {"model": "qwen2.5-7b-instruct"}})";
+  CHECK(llmsizer::page_answer_inference(page) == llmsizer::page_answer(page));
+  // A serving or training request: the task is refused, by name, where the others answer it.
+  const std::string training = R"({"model": "qwen2.5-7b-instruct", "task": "training"})";
+  const std::string serve = R"({"model": "qwen2.5-7b-instruct", "task": "serve", "hardware": "nvidia-h100-sxm"})";
+  for (const std::string& request : {training, serve}) {
+    INFO(request);
+    CHECK_FALSE(llmsizer::is_error_response(llmsizer::estimate(request)));
+    for (const std::string& answer : {llmsizer::estimate_inference(request), llmsizer::recommend_inference(request)}) {
+      const json e = json::parse(answer).at("error");
+      CHECK(e["field"] == "task");
+      CHECK(e["message_data"]["id"] == "error.task.other_module");
+    }
+    const json in_page = json::parse(llmsizer::page_answer_inference("{\"estimate\": " + request + "}"));
+    CHECK(in_page["estimate"]["error"]["field"] == "task");
+  }
+  // A member read before the task (the model) is refused first, as by the others.
+  const std::string bad_model = R"({"model": "no-such-model", "task": "training"})";
+  CHECK(llmsizer::estimate_inference(bad_model) == llmsizer::estimate(bad_model));
+}
+
 }  // namespace api_test

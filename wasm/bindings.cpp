@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The WebAssembly module's exports. Marshalling only: each entry points at the core's JSON edge
 // (core/include/llmsizer/api.hpp), so the page gets byte-identical answers to the native CLI.
-// What the page asks for every view: the estimate, the ranking and the lists. Reading a dropped
-// model file and loading a model from the Hugging Face hub are a second module's exports
-// (bindings_model_files.cpp, llmsizer-files.js), which the page loads only when they are used: the
-// linker then leaves the GGUF and safetensors readers and the repository planning out of this one.
+// What the page asks for every view: the estimate, the ranking and the lists, for task inference
+// (api.hpp: estimate_inference). Serving and training are a second module's (bindings_tasks.cpp,
+// llmsizer-tasks.js), and reading a dropped model file and loading a model from the Hugging Face hub
+// a third's (bindings_model_files.cpp, llmsizer-files.js), each loaded by the page only when used:
+// the linker then leaves the serving simulation, training's estimate and rankings, the GGUF and
+// safetensors readers and the repository planning out of this one.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -18,10 +20,6 @@ namespace {
 using emscripten::val;
 using llmsizer::wasm::js_string;
 
-val estimate(const std::string& request) { return js_string(llmsizer::estimate(request)); }
-val recommend(const std::string& request) { return js_string(llmsizer::recommend(request)); }
-val page_answer(const std::string& request) { return js_string(llmsizer::page_answer(request)); }
-
 /// A listing (the core makes each once: the data never change), decoded once, then the same
 /// JavaScript string every call (listModels, 197 KB: 0.75 ms to decode again).
 template <std::string (*list)()>
@@ -33,10 +31,10 @@ val listing() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(llmsizer) {
-  emscripten::function("estimate", &estimate);
-  emscripten::function("recommend", &recommend);
+  emscripten::function("estimate", &llmsizer::wasm::answer<llmsizer::estimate_inference>);
+  emscripten::function("recommend", &llmsizer::wasm::answer<llmsizer::recommend_inference>);
   // One edit's estimate, chart points, format rows and ranking in one call (api.hpp: page_answer).
-  emscripten::function("pageAnswer", &page_answer);
+  emscripten::function("pageAnswer", &llmsizer::wasm::answer<llmsizer::page_answer_inference>);
   emscripten::function("listModels", &listing<llmsizer::list_models>);
   emscripten::function("listHardware", &listing<llmsizer::list_hardware>);
   emscripten::function("listOptions", &listing<llmsizer::list_options>);

@@ -18,4 +18,11 @@ namespace llmsizer::wasm {
  *  moves that cost into the first JSON.parse, so it is not done: only a smaller answer helps. */
 emscripten::val js_string(const std::string& text);
 
+/// A JSON entry point of the core (api.hpp) as a module's export: the request in, its answer out as
+/// a JavaScript string.
+template <std::string (*entry)(const std::string&)>
+emscripten::val answer(const std::string& request) {
+  return js_string(entry(request));
+}
+
 }  // namespace llmsizer::wasm

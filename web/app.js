@@ -202,6 +202,8 @@ function wire() {
 // with its result, instead of once empty and again when the result arrives (on this 2-core machine
 // that first layout of the empty form cost 20-40 ms before the first result could be drawn).
 translateStatic();
+// An edit in the Serve or Train task waits for their module the first time (lib/session.js), then is answered.
+S.onTasksCore = () => update({ fromForm: false });
 document.body.dataset.busy = 'true';
 document.body.dataset.started = 'true';
 if (!S.firstResponse.error) {

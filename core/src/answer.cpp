@@ -197,15 +197,12 @@ BudgetFit fit_budget(const Request& r, const MemoryEstimate& memory, std::int64_
   v.margin_bytes = fit_margin_bytes(budget);
   v.verdict = memory_verdict(f.headroom_bytes, v.margin_bytes);
   v.summary = fit_summary(v.verdict, f.headroom_bytes, v.margin_bytes, nullptr, r.model.num_layers, 0);
-  if (v.verdict != Verdict::comfortable) {
-    if (r.task == Task::training) {
-      v.fixes = worth_saying(training_fixes(r.model, r.training, budget, 1), v.verdict);
-    } else {
-      FitTarget target;
-      target.gpus = memory.device_bytes > 0 ? std::max(1, r.gpus) : 0;
-      target.usable_bytes = budget;
-      v.fixes = worth_saying(inference_fixes(r.model, r.inference(), target), v.verdict);
-    }
+  // Training's fixes are its own (answer_other_task): this one's are inference's.
+  if (v.verdict != Verdict::comfortable && r.task != Task::training) {
+    FitTarget target;
+    target.gpus = memory.device_bytes > 0 ? std::max(1, r.gpus) : 0;
+    target.usable_bytes = budget;
+    v.fixes = worth_saying(inference_fixes(r.model, r.inference(), target), v.verdict);
   }
   // A budget is compared as given: nothing is kept for the operating system (my machine does that).
   v.assumptions.push_back(Message("assumption.budget_as_given"));
@@ -294,29 +291,19 @@ ServingAnswer answer_serve(const Request& r, const HardwareSpec& hw, int tp, con
   return answer_serving(in, step, engine);
 }
 
-}  // namespace
-
-Answer answer(const Request& r, const Catalog& catalog) {
+/// The answer's first members, those of every task.
+Answer answer_start(const Request& r) {
   Answer a;
   a.model = summarize_model(r.model);
   a.warnings = r.warnings;
+  return a;
+}
+
+/// A serving or a training request's answer (what `answer` adds to answer_inference).
+Answer answer_other_task(const Request& r) {
+  Answer a = answer_start(r);
   const WeightFormat& format = *r.weights;
-  if (r.task == Task::inference) {
-    // One layout and one estimate for the request; the fit on a device reuses both.
-    const MemoryByDevices memory(r.model, r.inference(), weights_layout(r.model, format, r.group_size));
-    a.memory = memory.at(r.gpus);
-    a.disk = checkpoint_disk_size(r.model, format, memory.layout());
-    a.weights = summarize_weights(memory.layout());
-    a.warnings.insert(a.warnings.end(), a.memory.warnings.begin(), a.memory.warnings.end());
-    disk_notes(r.model, format, r.engine, r.gpus, a.warnings);
-    if (r.hardware) {
-      a.inference_hardware = place_inference(r, memory, catalog);
-      // Metal has no CUDA context: the estimate shown is the one the fit compared.
-      if (a.inference_hardware->hardware.unified_memory) a.memory = without_cuda_context(std::move(a.memory));
-    }
-    if (r.draft) a.draft = answer_draft(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
-    if (!r.also_loaded.empty()) a.co_resident = answer_co_resident(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
-  } else if (r.task == Task::serve) {
+  if (r.task == Task::serve) {
     // One replica's memory by the engine's rules (tp GPUs), then the workload on it.
     const MemoryByDevices memory(r.model, r.inference(), weights_layout(r.model, format, r.group_size));
     a.memory = memory.at(r.gpus);
@@ -340,19 +327,24 @@ Answer answer(const Request& r, const Catalog& catalog) {
         a.serving = answer_serve(r, *r.hardware, r.serve->layout.tp, memory.layout(), a.memory, true);
       }
     }
-  } else {
-    const WeightsLayout layout = weights_layout(r.model, format, r.group_size);
-    TrainingEstimate training = estimate_training(r.model, r.training);
-    a.memory = training.memory;
-    a.training = std::move(training);
-    a.disk = checkpoint_disk_size(r.model, format, layout);
-    a.weights = summarize_weights(layout);
-    a.warnings.insert(a.warnings.end(), a.memory.warnings.begin(), a.memory.warnings.end());
-    disk_notes(r.model, format, r.engine, r.gpus, a.warnings);
-    if (r.hardware) a.training_hardware = place_training(r, a.memory);
+    if (r.budget_bytes && !r.hardware) a.budget_fit = fit_budget(r, a.memory, *r.budget_bytes);
+    return a;
   }
-  if (r.budget_bytes && !r.hardware) a.budget_fit = fit_budget(r, a.memory, *r.budget_bytes);
-  if (r.task == Task::training && (a.training_hardware || a.budget_fit)) {
+  const WeightsLayout layout = weights_layout(r.model, format, r.group_size);
+  TrainingEstimate training = estimate_training(r.model, r.training);
+  a.memory = training.memory;
+  a.training = std::move(training);
+  a.disk = checkpoint_disk_size(r.model, format, layout);
+  a.weights = summarize_weights(layout);
+  a.warnings.insert(a.warnings.end(), a.memory.warnings.begin(), a.memory.warnings.end());
+  disk_notes(r.model, format, r.engine, r.gpus, a.warnings);
+  if (r.hardware) a.training_hardware = place_training(r, a.memory);
+  if (r.budget_bytes && !r.hardware) {
+    a.budget_fit = fit_budget(r, a.memory, *r.budget_bytes);
+    FitVerdict& v = a.budget_fit->verdict;
+    if (v.verdict != Verdict::comfortable) v.fixes = worth_saying(training_fixes(r.model, r.training, *r.budget_bytes, 1), v.verdict);
+  }
+  if (a.training_hardware || a.budget_fit) {
     // The longest sequence and the largest micro-batch that fit what the device can hold.
     const std::int64_t capacity = a.training_hardware ? a.training_hardware->usable_bytes : a.budget_fit->usable_bytes;
     if (a.memory.device_bytes > 0 && r.search_limits) {
@@ -360,6 +352,33 @@ Answer answer(const Request& r, const Catalog& catalog) {
     }
   }
   return a;
+}
+
+}  // namespace
+
+Answer answer_inference(const Request& r, const Catalog& catalog) {
+  Answer a = answer_start(r);
+  const WeightFormat& format = *r.weights;
+  // One layout and one estimate for the request; the fit on a device reuses both.
+  const MemoryByDevices memory(r.model, r.inference(), weights_layout(r.model, format, r.group_size));
+  a.memory = memory.at(r.gpus);
+  a.disk = checkpoint_disk_size(r.model, format, memory.layout());
+  a.weights = summarize_weights(memory.layout());
+  a.warnings.insert(a.warnings.end(), a.memory.warnings.begin(), a.memory.warnings.end());
+  disk_notes(r.model, format, r.engine, r.gpus, a.warnings);
+  if (r.hardware) {
+    a.inference_hardware = place_inference(r, memory, catalog);
+    // Metal has no CUDA context: the estimate shown is the one the fit compared.
+    if (a.inference_hardware->hardware.unified_memory) a.memory = without_cuda_context(std::move(a.memory));
+  }
+  if (r.draft) a.draft = answer_draft(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
+  if (!r.also_loaded.empty()) a.co_resident = answer_co_resident(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
+  if (r.budget_bytes && !r.hardware) a.budget_fit = fit_budget(r, a.memory, *r.budget_bytes);
+  return a;
+}
+
+Answer answer(const Request& r, const Catalog& catalog) {
+  return r.task == Task::inference ? answer_inference(r, catalog) : answer_other_task(r);
 }
 
 Message fit_summary(Verdict verdict, std::int64_t headroom_bytes, std::int64_t margin_bytes, const OffloadSplit* offload, int layers,

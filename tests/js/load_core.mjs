@@ -15,3 +15,16 @@ export async function loadCore(webDir, name = 'llmsizer') {
   const wasmBinary = await readFile(join(webDir, `${name}.wasm`));
   return createCore({ wasmBinary });
 }
+
+/** A request for task serve or training, routed as the page routes it (web/lib/session.js). */
+export const OTHER_TASK = /"task":"(?:serve|training)"/;
+
+/** The page's two modules as the page uses them: the lists from its own module (llmsizer, inference
+ *  alone: wasm/bindings.cpp), and estimate, recommend and pageAnswer from the tasks' module
+ *  (llmsizer-tasks, every task: wasm/bindings_tasks.cpp) when the request's task is serve or training. */
+export async function loadPageCore(webDir) {
+  const [page, tasks] = await Promise.all([loadCore(webDir), loadCore(webDir, 'llmsizer-tasks')]);
+  const routed = (fn) => (body) => (OTHER_TASK.test(body) ? tasks : page)[fn](body);
+  return { ...Object.fromEntries(['listModels', 'listHardware', 'listOptions', 'listMessages'].map((fn) => [fn, () => page[fn]()])),
+           estimate: routed('estimate'), recommend: routed('recommend'), pageAnswer: routed('pageAnswer') };
+}

@@ -9,14 +9,14 @@
 // Fails on any console error or any request leaving 127.0.0.1.
 // usage: node page_also_loaded.mjs WEB_DIR
 import { checker, openBrowser, prerequisites } from './browser.mjs';
-import { loadCore } from './load_core.mjs';
+import { loadPageCore } from './load_core.mjs';
 import { finalChecks, open, settled, text } from './page_helpers.mjs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const webDir = process.argv[2];
 const chromium = await prerequisites(webDir);
-const core = await loadCore(webDir);
+const core = await loadPageCore(webDir);
 const t = checker();
 const b = await openBrowser(chromium, webDir);
 const JA = JSON.parse(readFileSync(join(webDir, 'i18n', 'ja.json'), 'utf8'));

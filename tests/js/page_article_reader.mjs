@@ -12,12 +12,12 @@
 // 2/3 of 16 GiB = 17,179,869,184 / 3 × 2 = 11,453,246,122 B (core/include/llmsizer/hardware.hpp).
 // usage: node page_reader.mjs WEB_DIR
 import { checker, openBrowser, prerequisites } from './browser.mjs';
-import { loadCore } from './load_core.mjs';
+import { loadPageCore } from './load_core.mjs';
 import { finalChecks, open, screenshot, settled } from './page_helpers.mjs';
 
 const webDir = process.argv[2];
 const chromium = await prerequisites(webDir);
-const core = await loadCore(webDir);
+const core = await loadPageCore(webDir);
 const defaults = JSON.parse(core.listOptions()).defaults;
 const t = checker();
 const b = await openBrowser(chromium, webDir);

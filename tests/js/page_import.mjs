@@ -13,13 +13,13 @@ import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checker, openBrowser, prerequisites } from './browser.mjs';
-import { loadCore } from './load_core.mjs';
+import { loadCore, loadPageCore } from './load_core.mjs';
 import { finalChecks, screenshot, settled, text } from './page_helpers.mjs';
 import { GGML, GGUF, ggufHeader, safetensorsHeader } from './page_model_files.mjs';
 
 const webDir = process.argv[2];
 const chromium = await prerequisites(webDir);
-const core = await loadCore(webDir);
+const core = await loadPageCore(webDir);
 const filesCore = await loadCore(webDir, 'llmsizer-files');  // the module the page loads for a model file
 const t = checker();
 const dir = mkdtempSync(join(tmpdir(), 'llmsizer-import-'));

@@ -7,12 +7,12 @@
 //  3. the same on the Japanese page: no English in the verdict, the fixes or the assumptions.
 // usage: node page_machine.mjs WEB_DIR
 import { checker, openBrowser, prerequisites } from './browser.mjs';
-import { loadCore } from './load_core.mjs';
+import { loadPageCore } from './load_core.mjs';
 import { finalChecks, open, settled, text } from './page_helpers.mjs';
 
 const webDir = process.argv[2];
 const chromium = await prerequisites(webDir);
-const core = await loadCore(webDir);
+const core = await loadPageCore(webDir);
 const t = checker();
 const b = await openBrowser(chromium, webDir);
 const GiB = 2 ** 30;

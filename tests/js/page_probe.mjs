@@ -6,12 +6,12 @@
 // usage: node page_probe.mjs WEB_DIR
 import { readFileSync } from 'node:fs';
 import { checker, openBrowser, prerequisites } from './browser.mjs';
-import { loadCore } from './load_core.mjs';
+import { loadPageCore } from './load_core.mjs';
 import { finalChecks, screenshot, settled, text } from './page_helpers.mjs';
 
 const webDir = process.argv[2];
 const chromium = await prerequisites(webDir);
-const core = await loadCore(webDir);
+const core = await loadPageCore(webDir);
 const t = checker();
 const index = JSON.parse(readFileSync('data/measured/index.json', 'utf8'));
 const run = index.runs.find((r) => r.probe === 'llmsizer-probe');

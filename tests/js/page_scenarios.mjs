@@ -6,12 +6,12 @@
 // Fails on any console error or any request leaving 127.0.0.1.
 // usage: node page_scenarios.mjs WEB_DIR
 import { checker, openBrowser, prerequisites } from './browser.mjs';
-import { loadCore } from './load_core.mjs';
+import { loadPageCore } from './load_core.mjs';
 import { finalChecks, open, screenshot, settled, text } from './page_helpers.mjs';
 
 const webDir = process.argv[2];
 const chromium = await prerequisites(webDir);
-const core = await loadCore(webDir);
+const core = await loadPageCore(webDir);
 const t = checker();
 const b = await openBrowser(chromium, webDir);
 

@@ -1,13 +1,15 @@
 // The WASM module answers byte-identical JSON to the native CLI (contract: `llmsizer estimate FILE
 // --json` prints exactly the string WASM `estimate` returns, then a newline), good and bad requests,
 // every preset, every hardware entry, and recommendations over the whole catalog; the second module
-// (llmsizer-files.js) the same inspection of each model file as `llmsizer inspect`.
+// (llmsizer-files.js) the same inspection of each model file as `llmsizer inspect`. A serving or
+// training request is answered by the tasks' module (llmsizer-tasks.js), as the page asks it; the
+// page's own module refuses it, naming `task`, and answers inference as the tasks' module does.
 // usage: node wasm_identity.mjs WEB_DIR LLMSIZER_CLI
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCore } from './load_core.mjs';
+import { loadCore, OTHER_TASK } from './load_core.mjs';
 
 const [webDir, cli] = process.argv.slice(2);
 if (!existsSync(join(webDir, 'llmsizer.wasm'))) {
@@ -15,6 +17,17 @@ if (!existsSync(join(webDir, 'llmsizer.wasm'))) {
   process.exit(process.env.LLMSIZER_REQUIRE_WASM ? 1 : 77);
 }
 const core = await loadCore(webDir);
+const tasks = await loadCore(webDir, 'llmsizer-tasks');
+/** The module the page asks (web/lib/session.js), and whether the other module's answer is right. */
+const moduleFor = (body) => (OTHER_TASK.test(body) ? tasks : core);
+const otherRight = (command, body, wasm) => {
+  if (!OTHER_TASK.test(body)) return tasks[command](body) === wasm;
+  const text = core[command](body);
+  const page = JSON.parse(text);
+  // pageAnswer answers each part: its estimate's error names the task.
+  const error = command === 'pageAnswer' ? page.estimate?.error : page.error;
+  return text === wasm || error?.field === 'task';
+};
 
 const requests = [
   { model: 'qwen2.5-7b-instruct', weights: 'bf16', input_tokens: 1, output_tokens: 2048, engine: 'transformers' },
@@ -87,11 +100,14 @@ let passed = 0;
 // The CLI's command and the module's export have the same name.
 for (const [command, list] of [['estimate', [...bodies, ...presetBodies, ...hardwareBodies]], ['recommend', recommendBodies]]) {
   for (const body of list) {
-    const wasm = core[command](body);
+    const wasm = moduleFor(body)[command](body);
     const native = spawnSync(cli, [command, '-', '--json'], { input: body, encoding: 'utf8', maxBuffer: 64 << 20 });
     const isError = wasm.startsWith('{"error":');
     const expectedCode = isError ? 2 : 0;
-    if (native.stdout !== wasm + '\n' || native.status !== expectedCode) {
+    if (!otherRight(command, body, wasm)) {
+      failed++;
+      console.error(`MISMATCH for ${command} ${JSON.stringify(body).slice(0, 120)}: the page's module and the tasks' disagree`);
+    } else if (native.stdout !== wasm + '\n' || native.status !== expectedCode) {
       failed++;
       console.error(`MISMATCH for ${command} ${JSON.stringify(body).slice(0, 120)}${hint(body)}\n  native (exit ${native.status}): ${native.stdout.slice(0, 200)}\n  wasm: ${wasm.slice(0, 200)}`);
     } else {
@@ -121,15 +137,17 @@ const pageBodies = [
   { estimate: { model: 'qwen2.5-7b-instruct' } },
 ].map((b) => JSON.stringify(b));
 for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
-  const wasm = core.pageAnswer(body);
+  const wasm = moduleFor(body).pageAnswer(body);
+  if (!otherRight('pageAnswer', body, wasm)) { failed++; console.error(`MISMATCH for page ${body.slice(0, 120)}: the page's module and the tasks' disagree`); }
   const native = spawnSync(cli, ['page', '-'], { input: body, encoding: 'utf8', maxBuffer: 64 << 20 });
   const expectedCode = wasm.startsWith('{"error":') ? 2 : 0;
   let parts = true;
   if (expectedCode === 0) {
     const request = JSON.parse(body);
     const whole = wasm;
-    parts = whole.startsWith(`{"schema_version":1,"estimate":${core.estimate(JSON.stringify(request.estimate))},"chart":[`) &&
-      (!request.recommend || whole.endsWith(`,"recommend":${core.recommend(JSON.stringify(request.recommend))}}`));
+    const m = moduleFor(body);
+    parts = whole.startsWith(`{"schema_version":1,"estimate":${m.estimate(JSON.stringify(request.estimate))},"chart":[`) &&
+      (!request.recommend || whole.endsWith(`,"recommend":${m.recommend(JSON.stringify(request.recommend))}}`));
   }
   if (native.stdout !== wasm + '\n' || native.status !== expectedCode || !parts) {
     failed++;
@@ -143,16 +161,23 @@ for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
 // hub's loading), which the page loads on first use: each model file of the fuzzing corpus read as
 // the page and the CLI read it (header_read.hpp's growing prefixes), the same answer as `llmsizer
 // inspect FILE` (which prints the inspection, or exits 2 with the error). And each module has its
-// own exports only: the default one none of the model files' (the linker leaves their readers out).
+// own exports only: the default one none of the model files' (the linker leaves their readers out),
+// the tasks' one only the three calls a request's task routes (the lists are the page's module's).
 // The page warms the module before a drop (warmUp: a small header read through the whole path); its
 // header is answered, not an error, and a warmed module answers every file as a fresh one does.
 const files = await loadCore(webDir, 'llmsizer-files');
 const warmed = await loadCore(webDir, 'llmsizer-files');
 if (warmed.warmUp() === true) passed++; else { failed++; console.error('MISMATCH: warmUp\'s header was not answered'); }
 const fileExports = ['inspectModelFile', 'warmUp', 'describeRepositoryModel', 'planRepository', 'nextHeaderRead', 'validRepoId', 'hubFailure'];
-const split = fileExports.every((name) => typeof files[name] === 'function' && core[name] === undefined) &&
-  ['estimate', 'recommend', 'pageAnswer', 'listModels'].every((name) => typeof core[name] === 'function' && files[name] === undefined);
-if (split) passed++; else { failed++; console.error('MISMATCH: the two modules do not split their exports as wasm/bindings.cpp and wasm/bindings_model_files.cpp say'); }
+const taskExports = ['estimate', 'recommend', 'pageAnswer'];
+const split = fileExports.every((name) => typeof files[name] === 'function' && core[name] === undefined && tasks[name] === undefined) &&
+  [...taskExports, 'listModels'].every((name) => typeof core[name] === 'function' && files[name] === undefined) &&
+  taskExports.every((name) => typeof tasks[name] === 'function') && tasks.listModels === undefined;
+if (split) passed++; else { failed++; console.error('MISMATCH: the three modules do not split their exports as wasm/bindings.cpp, bindings_tasks.cpp and bindings_model_files.cpp say'); }
+// The page's module refuses a request of another task, naming `task` (api.hpp: estimate_inference).
+const refused = JSON.parse(core.estimate(JSON.stringify({ model: 'qwen2.5-7b-instruct', task: 'training' }))).error;
+if (refused && refused.field === 'task' && refused.message_data.id === 'error.task.other_module') passed++;
+else { failed++; console.error(`MISMATCH: the page's module answered a training request: ${JSON.stringify(refused)}`); }
 const corpus = join(dirname(fileURLToPath(import.meta.url)), '../../fuzz/corpus');
 const modelFiles = ['gguf', 'safetensors', 'config'].flatMap((dir) => readdirSync(join(corpus, dir)).sort().map((name) => join(corpus, dir, name)));
 for (const path of modelFiles) {

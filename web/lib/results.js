@@ -112,6 +112,12 @@ export function update({ fromForm = true } = {}) {
   showSections();
   scheduleUrl();
   const response = askPage(JSON.stringify(toRequest(state)));
+  if (response.error && response.error.pending) {
+    // The Serve or Train task's module is loading (lib/session.js): this edit is answered once it has.
+    document.body.dataset.busy = 'true';
+    $('results').classList.add('stale');
+    return;
+  }
   clearErrors();
   if (response.error) {
     showFieldError(response.error);

@@ -6,6 +6,11 @@ import createCore from '../llmsizer.js';
 import { defaults, menusFrom, readUrl, stateKeyForField, toRequest } from './state.js';
 import { formatter, loadStrings, preferredLang, takeEnglishMessagesFrom, translator, LANGS } from './i18n.js';
 
+/** A request for task serve or training (its JSON as lib/state.js toRequest writes it, the task a
+ *  member of the request or of page_answer's parts); a string value holding these characters would
+ *  have its quotes escaped, so only the member matches. */
+const OTHER_TASK = /"task":"(?:serve|training)"/;
+
 /** The language a URL asks for, read before anything else so its strings load with the core. By the
  *  rule lib/state.js readUrl reads every key with: the query, then the hash, the last lang= wins
  *  (`?lang=ja#model=…` is Japanese; `#lang=ja&lang=en` English), and a language the page has not is
@@ -86,17 +91,43 @@ export async function startSession() {
   }));
   const stringsPromise = loadStrings(lang);
   let core = null;
-  /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. */
+  let tasksCore = null;  // lib/tasks_core.js: the module for tasks serve and training, loaded on their first request
+  let tasksLoading = null;
+  let tasksFailure = null;  // why the last load failed, said once by the next request's answer
+  /** Loads the tasks' module once (a Promise); a failed load is tried again on the request after
+   *  the one that says it failed. */
+  const loadTasksCore = () => {
+    if (!tasksLoading) {
+      tasksLoading = import('./tasks_core.js').then((m) => m.tasksCore()).then((c) => { tasksCore = c; });
+      tasksLoading.catch((e) => { tasksLoading = null; tasksFailure = String((e && e.message) || e); });
+    }
+    return tasksLoading;
+  };
+  /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. A
+   *  request whose task is serve or training goes to the tasks' module (the page's own answers
+   *  inference alone: wasm/bindings.cpp); until it has loaded, the answer is an error marked
+   *  `pending`, and session.onTasksCore runs once it has. */
   const call = (fn, arg) => {
     try {
-      if (!core) return { error: { field: '', message: 'the core is still loading' } };
-      if (typeof core[fn] !== 'function') return { error: { field: '', message: `${fn} is not in this build`, missing: true } };
-      return JSON.parse(arg === undefined ? core[fn]() : core[fn](arg));
+      const other = typeof arg === 'string' && OTHER_TASK.test(arg);
+      if (other && !tasksCore && tasksFailure) {
+        const message = tasksFailure;
+        tasksFailure = null;
+        return { error: { field: '', message } };
+      }
+      if (other && !tasksCore) {
+        loadTasksCore().then(() => session.onTasksCore(), () => session.onTasksCore());
+        return { error: { field: '', message: 'the core is still loading', pending: true } };
+      }
+      const target = other ? tasksCore : core;
+      if (!target) return { error: { field: '', message: 'the core is still loading' } };
+      if (typeof target[fn] !== 'function') return { error: { field: '', message: `${fn} is not in this build`, missing: true } };
+      return JSON.parse(arg === undefined ? target[fn]() : target[fn](arg));
     } catch (e) {
       return { error: { field: '', message: String((e && e.message) || e) } };
     }
   };
-  const session = { core: null, call, lang, t: null, f: null };
+  const session = { core: null, call, lang, t: null, f: null, onTasksCore: () => {} };
   const loaded = corePromise.then((c) => {
     core = c;
     session.core = c;
@@ -128,6 +159,8 @@ export async function startSession() {
     Object.assign(session, { fromUrl, state: fromLink, firstResponse: early });
   } else {
     startCore();
+    // A link to the Serve or Train task: their module first, so that the link is vetted by it.
+    if (OTHER_TASK.test(JSON.stringify(toRequest(fromLink)))) await loadTasksCore().catch(() => {});
     // The strings (index.html preloads English) are taken before the core's first calls: read
     // after them, they would wait for the whole synchronous start-up.
     await loaded;

@@ -23,6 +23,14 @@ std::string recommend(const std::string& request_json, const Catalog& catalog);
  *  estimate's answer without the searches and fixes that estimate the request again many times
  *  (fit.max_context and fit.max_batch null, no fixes). Each part's error is that part's answer. */
 std::string page_answer(const std::string& request_json);
+
+/** estimate, recommend and page_answer for task inference alone: the same bytes for an inference
+ *  request, and a request for another task refused, naming `task`. The page's module exports these
+ *  (wasm/bindings.cpp), so that its linker leaves serving's and training's code out; the module the
+ *  page loads when Serve or Train is chosen (wasm/bindings_tasks.cpp) exports the three above. */
+std::string estimate_inference(const std::string& request_json);
+std::string recommend_inference(const std::string& request_json);
+std::string page_answer_inference(const std::string& request_json);
 /// The model presets: {"schema_version": 1, "models": [...]}.
 std::string list_models();
 /// The hardware catalog: {"schema_version": 1, "hardware": [...]}.

@@ -3,6 +3,8 @@
 // nothing throws past it.
 #include "llmsizer/api.hpp"
 
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include "catalog/embedded_catalog_docs.hpp"
@@ -43,32 +45,56 @@ std::string guarded(F&& f) {
   }
 }
 
+/** What an entry point answers: inference always, the other tasks through these (null in
+ *  kInferenceOnly), so that a program calling only the *_inference entry points links none of
+ *  serving's and training's code (api.hpp). */
+struct TaskSet {
+  const edge::TaskReaders* read;
+  Answer (*answer)(const Request&, const Catalog&);
+  std::string (*write)(const Request&, const Answer&);
+  std::string (*rank_other)(const Request&, const Catalog&);  ///< recommend for task serve or training
+};
+
+/// recommend's answer for task serve or training.
+std::string rank_other_task(const Request& request, const Catalog& catalog) {
+  if (request.task == Task::serve) return edge::to_json(request, recommend_serving(request, catalog));
+  return edge::to_json(request, recommend_training(request.model, request.training, catalog.all_hardware(), request.goal, request.costs,
+                                                   kNearMisses, request.max_options, request.usage));
+}
+
+constexpr edge::TaskReaders kNoOtherTaskReader{};
+constexpr TaskSet kEveryTask{&edge::kEveryTaskReader, &answer, &edge::to_json, &rank_other_task};
+constexpr TaskSet kInferenceOnly{&kNoOtherTaskReader, &answer_inference, &edge::to_json_inference, nullptr};
+
 /// `estimate`'s answer; `search_limits` false leaves out the fit's searches and fixes (a chart point,
 /// a format row: Request::search_limits).
-std::string estimate_json(const std::string& request_json, bool search_limits) {
+std::string estimate_json(const std::string& request_json, bool search_limits, const TaskSet& tasks) {
   return guarded([&] {
     const Catalog& catalog = embedded_catalog();
-    Request request = edge::parse_request(request_json, catalog, Api::estimate);
+    Request request = edge::parse_request(request_json, catalog, Api::estimate, *tasks.read);
     request.search_limits = search_limits;
-    return edge::to_json(request, answer(request, catalog));
+    return tasks.write(request, tasks.answer(request, catalog));
   });
 }
 
-}  // namespace
+std::string recommend_json(const std::string& request_json, const Catalog& catalog, const TaskSet& tasks) {
+  return guarded([&] {
+    const Request request = edge::parse_request(request_json, catalog, Api::recommend, *tasks.read);
+    // A task other than inference was refused by the readers unless `tasks` ranks it.
+    if (request.task != Task::inference) return tasks.rank_other(request, catalog);
+    return edge::to_json(request, recommend(request, catalog));
+  });
+}
 
-std::string estimate(const std::string& request_json) { return estimate_json(request_json, true); }
-
-std::string recommend(const std::string& request_json) { return recommend(request_json, embedded_catalog()); }
-
-std::string page_answer(const std::string& request_json) {
+std::string page_answer_json(const std::string& request_json, const TaskSet& tasks) {
   return guarded([&] {
     if (request_json.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("", Message("error.request.empty"));
-    const nlohmann::json body = nlohmann::json::parse(request_json);
+    const nlohmann::json body = nlohmann::json::parse(std::string_view(request_json));
     if (!body.is_object()) throw InputError("", Message("error.request.not_object").text("type", body.type_name()));
     if (!body.contains("estimate")) throw InputError("estimate", Message("error.request.empty"));
     // A row: estimate's answer without the searches (Request::search_limits).
-    const auto row = [](const nlohmann::json& part) { return estimate_json(part.dump(), false); };
-    std::string out = "{\"schema_version\":" + std::to_string(kSchemaVersion) + ",\"estimate\":" + estimate(body["estimate"].dump());
+    const auto row = [&](const nlohmann::json& part) { return estimate_json(part.dump(), false, tasks); };
+    std::string out = "{\"schema_version\":" + std::to_string(kSchemaVersion) + ",\"estimate\":" + estimate_json(body["estimate"].dump(), true, tasks);
     for (const char* list : {"chart", "formats"}) {
       out += ",\"";
       out += list;
@@ -80,22 +106,22 @@ std::string page_answer(const std::string& request_json) {
       out += "]";
     }
     const auto rec = body.find("recommend");
-    out += ",\"recommend\":" + (rec != body.end() && !rec->is_null() ? recommend(rec->dump()) : std::string("null")) + "}";
+    out += ",\"recommend\":" + (rec != body.end() && !rec->is_null() ? recommend_json(rec->dump(), embedded_catalog(), tasks) : std::string("null")) + "}";
     return out;
   });
 }
 
-std::string recommend(const std::string& request_json, const Catalog& catalog) {
-  return guarded([&] {
-    const Request request = edge::parse_request(request_json, catalog, Api::recommend);
-    if (request.task == Task::serve) return edge::to_json(request, recommend_serving(request, catalog));
-    if (request.task == Task::training) {
-      return edge::to_json(request, recommend_training(request.model, request.training, catalog.all_hardware(), request.goal, request.costs,
-                                                       kNearMisses, request.max_options, request.usage));
-    }
-    return edge::to_json(request, recommend(request, catalog));
-  });
-}
+}  // namespace
+
+std::string estimate(const std::string& request_json) { return estimate_json(request_json, true, kEveryTask); }
+std::string estimate_inference(const std::string& request_json) { return estimate_json(request_json, true, kInferenceOnly); }
+
+std::string recommend(const std::string& request_json) { return recommend_json(request_json, embedded_catalog(), kEveryTask); }
+std::string recommend(const std::string& request_json, const Catalog& catalog) { return recommend_json(request_json, catalog, kEveryTask); }
+std::string recommend_inference(const std::string& request_json) { return recommend_json(request_json, embedded_catalog(), kInferenceOnly); }
+
+std::string page_answer(const std::string& request_json) { return page_answer_json(request_json, kEveryTask); }
+std::string page_answer_inference(const std::string& request_json) { return page_answer_json(request_json, kInferenceOnly); }
 
 std::string list_models() {
   // Made once: the compiled-in data never change, so every later call costs only a copy.

@@ -5,6 +5,7 @@
 #include <optional>
 #include <cstdio>
 #include <stdexcept>
+#include <string_view>
 
 #include "answer/format.hpp"
 #include "answer/message_json.hpp"
@@ -556,6 +557,8 @@ constexpr MessageTemplate kTemplates[] = {
      "layout: tp × pp × dp is {got} GPUs; at most {max}"},
     {"error.string",
      "must be a string; got {got}"},
+    {"error.task.other_module",
+     "task {task} is answered by the page's other module (llmsizer-tasks.js), which estimates every task; this one estimates inference only"},
     {"error.tokens.activations_too_large",
      "context × batch is too large to size for this model (activations over 1e18 bytes); lower input_tokens or batch"},
     {"error.tokens.context_too_long",
@@ -1472,7 +1475,7 @@ void write_message_json(JsonWriter& w, const Message& message) {
 nlohmann::json message_data(const Message& message) {
   JsonWriter w;
   write_message_json(w, message);
-  return nlohmann::json::parse(w.text());
+  return nlohmann::json::parse(std::string_view(w.text()));
 }
 
 }  // namespace llmsizer::edge

@@ -82,29 +82,38 @@ void weights_detail_json(JsonWriter& w, const Request& r, const Answer& a) {
   w.end_object();
 }
 
+/// Task serve's settings: the layout, the workload and the latency target (contract: Serving).
+void serve_settings_json(JsonWriter& w, const ServeSettings& s) {
+  w.key("layout").begin_object().field("tp", s.layout.tp).field("pp", s.layout.pp).field("ep", s.layout.ep).field("dp", s.layout.dp).end_object();
+  const ServeWorkload& l = s.workload;
+  w.key("workload").begin_object().field("input_tokens", l.input_tokens).field("output_tokens", l.output_tokens);
+  if (l.mode == LoadMode::concurrency) w.field("concurrency", l.concurrency);
+  if (l.mode == LoadMode::request_rate) w.field("request_rate", l.request_rate);
+  if (l.mode == LoadMode::max_throughput) w.field("max_throughput", true);
+  w.field("requests", l.requests).field("seed", static_cast<std::int64_t>(l.seed));
+  if (l.range_ratio > 0) w.field("range_ratio", l.range_ratio);
+  w.end_object();
+  w.key("slo").begin_object().field("ttft_ms", s.slo.ttft_ms).field("tpot_ms", s.slo.tpot_ms).field("percentile", s.slo.percentile).end_object();
+}
+
+/// The request's settings as answered; kEveryTask false: an inference request's only (the members
+/// of training and serving are not written, and their writers not linked: to_json_inference).
+template <bool kEveryTask>
 void settings_json(JsonWriter& w, const Request& r) {
   w.begin_object();
   w.field("task", task_id(r.task)).field("weights", r.weights->id);
-  if (r.task == Task::training) {
-    w.field("gpus", r.gpus).key("training");
-    training_settings_json(w, r.training);
-    w.end_object();
-    return;
+  if constexpr (kEveryTask) {
+    if (r.task == Task::training) {
+      w.field("gpus", r.gpus).key("training");
+      training_settings_json(w, r.training);
+      w.end_object();
+      return;
+    }
   }
   w.field("kv_cache", r.kv_cache->id).field("engine", r.serve ? serve_engine_id(r.serve->engine) : engine_id(r.engine)).field("input_tokens", r.input_tokens);
   w.field("output_tokens", r.output_tokens).field("batch", r.batch).field("gpus", r.gpus).field("flash_attention", r.flash_attention);
-  if (r.serve) {
-    const ServeSettings& s = *r.serve;
-    w.key("layout").begin_object().field("tp", s.layout.tp).field("pp", s.layout.pp).field("ep", s.layout.ep).field("dp", s.layout.dp).end_object();
-    const ServeWorkload& l = s.workload;
-    w.key("workload").begin_object().field("input_tokens", l.input_tokens).field("output_tokens", l.output_tokens);
-    if (l.mode == LoadMode::concurrency) w.field("concurrency", l.concurrency);
-    if (l.mode == LoadMode::request_rate) w.field("request_rate", l.request_rate);
-    if (l.mode == LoadMode::max_throughput) w.field("max_throughput", true);
-    w.field("requests", l.requests).field("seed", static_cast<std::int64_t>(l.seed));
-    if (l.range_ratio > 0) w.field("range_ratio", l.range_ratio);
-    w.end_object();
-    w.key("slo").begin_object().field("ttft_ms", s.slo.ttft_ms).field("tpot_ms", s.slo.tpot_ms).field("percentile", s.slo.percentile).end_object();
+  if constexpr (kEveryTask) {
+    if (r.serve) serve_settings_json(w, *r.serve);
   }
   if (r.group_size != 0) w.field("group_size", r.group_size);
   if (r.engine_version > 0) w.field("engine_version", r.engine_version_text);
@@ -484,13 +493,16 @@ void add_training_hardware(JsonWriter& w, const TrainingOnHardware& h, const Tra
   w.end_object();
 }
 
-/// The fit against a budget the person gave (with training's own limits when computed).
+/// The fit against a budget the person gave (with training's own limits when computed: kEveryTask).
+template <bool kEveryTask>
 void add_budget_fit(JsonWriter& w, const BudgetFit& b, const TrainingFit* training_fit, const TrainingSettings& t) {
   w.key("fit").begin_object();
   w.field("fits", b.fits).field("required_bytes", b.required_bytes).field("usable_bytes", b.usable_bytes);
   w.field("headroom_bytes", b.headroom_bytes).field("budget", true);
   put_verdict(w, b.verdict);
-  if (training_fit) training_fit_members(w, *training_fit, t);
+  if constexpr (kEveryTask) {
+    if (training_fit) training_fit_members(w, *training_fit, t);
+  }
   w.end_object();
 }
 
@@ -526,14 +538,19 @@ void open_model_json(JsonWriter& w, const ModelSpec& m, const ModelSummary& summ
   put_messages(w, "features", summary.features);
 }
 
-std::string to_json(const Request& r, const Answer& a) {
+namespace {
+
+/// An answer's JSON; kEveryTask false: an inference answer's (to_json_inference), without the
+/// writers of training's and serving's members.
+template <bool kEveryTask>
+std::string answer_json(const Request& r, const Answer& a) {
   JsonWriter w;
   w.set_english_text(r.english_text);
   w.begin_object();
   w.field("schema_version", kSchemaVersion).key("model");
   model_json(w, r.model, a.model);
   w.key("settings");
-  settings_json(w, r);
+  settings_json<kEveryTask>(w, r);
   w.key("memory").begin_object();
   w.field("device_bytes", a.memory.device_bytes).field("tensor_peak_bytes", a.memory.tensor_peak_bytes).field("host_bytes", a.memory.host_bytes);
   w.key("parts");
@@ -541,11 +558,13 @@ std::string to_json(const Request& r, const Answer& a) {
   w.end_object();
   w.field("disk_bytes", a.disk.total()).key("weights_detail");
   weights_detail_json(w, r, a);
-  if (a.training) {
-    w.key("training");
-    training_result_json(w, *a.training);
-    if (r.training.peak_tflops > 0) {
-      w.key("throughput").begin_object().field("tokens_per_s", a.training->time.tokens_per_s).field("hours", a.training->time.hours).end_object();
+  if constexpr (kEveryTask) {
+    if (a.training) {
+      w.key("training");
+      training_result_json(w, *a.training);
+      if (r.training.peak_tflops > 0) {
+        w.key("throughput").begin_object().field("tokens_per_s", a.training->time.tokens_per_s).field("hours", a.training->time.hours).end_object();
+      }
     }
   }
   if (a.memory.llama_cpp && r.task == Task::inference) {
@@ -574,8 +593,10 @@ std::string to_json(const Request& r, const Answer& a) {
   // a budget only without hardware; training's own limits only in training, with hardware or a budget).
   const TrainingFit* training_fit = a.training_fit ? &*a.training_fit : nullptr;
   if (a.inference_hardware) add_inference_hardware(w, *a.inference_hardware, a.co_resident ? &*a.co_resident : nullptr);
-  if (a.training_hardware) add_training_hardware(w, *a.training_hardware, training_fit, r.training);
-  if (a.budget_fit) add_budget_fit(w, *a.budget_fit, a.training_hardware ? nullptr : training_fit, r.training);
+  if constexpr (kEveryTask) {
+    if (a.training_hardware) add_training_hardware(w, *a.training_hardware, training_fit, r.training);
+  }
+  if (a.budget_fit) add_budget_fit<kEveryTask>(w, *a.budget_fit, a.training_hardware ? nullptr : training_fit, r.training);
   if (a.draft) {
     w.key("draft");
     draft_json(w, r, a);
@@ -584,15 +605,22 @@ std::string to_json(const Request& r, const Answer& a) {
     w.key("models");
     models_json(w, *a.co_resident, r.engine == Engine::vllm || r.engine == Engine::sglang);
   }
-  if (a.serving) {
-    w.key("hardware");
-    hardware_json(w, *r.hardware);
-    w.key("serving");
-    serving_json(w, *a.serving);
+  if constexpr (kEveryTask) {
+    if (a.serving) {
+      w.key("hardware");
+      hardware_json(w, *r.hardware);
+      w.key("serving");
+      serving_json(w, *a.serving);
+    }
   }
   w.end_object();
   return w.take();
 }
+
+}  // namespace
+
+std::string to_json(const Request& r, const Answer& a) { return answer_json<true>(r, a); }
+std::string to_json_inference(const Request& r, const Answer& a) { return answer_json<false>(r, a); }
 
 namespace {
 
@@ -644,7 +672,7 @@ std::string to_json(const Request& r, const ServeRecommendation& rec) {
   w.field("schema_version", kSchemaVersion);
   w.key("model").begin_object().field("id", r.model.id).field("name", r.model.name).end_object();
   w.key("settings");
-  settings_json(w, r);
+  settings_json<true>(w, r);
   w.field("evaluated", static_cast<std::int64_t>(rec.evaluated));
   const auto option = [&w](const ServeOption& o) {
     const ServingAnswer& a = o.answer;

@@ -15,6 +15,9 @@ namespace llmsizer::edge {
 
 /// The response text of an estimate: the request's settings, then the answer.
 std::string to_json(const Request& request, const Answer& answer);
+/// The same for an inference answer, without the writers of training's and serving's members
+/// (api.hpp: estimate_inference).
+std::string to_json_inference(const Request& request, const Answer& answer);
 /// The response text of a recommendation.
 std::string to_json(const Request& request, const Recommendation& recommendation);
 /// The response text of a serving recommendation.

@@ -30,7 +30,7 @@ using nlohmann::json;
 json resolved_model_json(const ModelSpec& m) {
   JsonWriter w;
   model_json(w, m, summarize_model(m));
-  return json::parse(w.text());
+  return json::parse(std::string_view(w.text()));
 }
 
 /// A whole-number GGUF metadata value from the summary (0 when absent or not a number).

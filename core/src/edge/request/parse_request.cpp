@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -32,12 +33,6 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
                                             "ollama", "machine", "usage", "english_text", "max_options",
                                             "memory_option_bytes", "draft", "also_loaded", "layout", "workload", "slo", "serve"};
-const std::set<std::string> kLayoutKeys = {"tp", "pp", "ep", "dp"};
-const std::set<std::string> kWorkloadKeys = {"input_tokens", "output_tokens", "concurrency", "request_rate", "max_throughput", "requests", "seed",
-                                             "range_ratio"};
-const std::set<std::string> kSloKeys = {"ttft_ms", "tpot_ms", "percentile"};
-const std::set<std::string> kServeKeys = {"max_num_seqs", "max_num_batched_tokens", "memory_fraction", "chunked_prefill", "parallel", "context",
-                                          "scheduler_steps", "kv_cache_tokens"};
 const std::set<std::string> kDraftKeys = {"method", "model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers"};
 const std::set<std::string> kAlsoLoadedKeys = {"model", "weights", "context", "kv_cache", "n_gpu_layers", "gpu_memory_utilization"};
 
@@ -55,7 +50,7 @@ json parse_body(const std::string& text) {
   if (first == std::string::npos) throw InputError("", Message("error.request.empty"));
   json body;
   try {
-    body = json::parse(text);
+    body = json::parse(std::string_view(text));  // const char* input: one instantiation of the parser for every parse
   } catch (const json::parse_error& e) {
     throw InputError("", Message("error.request.not_json").text("detail", e.what()));
   }
@@ -669,6 +664,14 @@ const json& member_object(const json& body, const char* key, const json& empty) 
 
 /// Task serve: `layout`, `workload`, `slo` and `serve` (contract: Serving), and the device it runs on.
 void parse_serve(const json& body, const Catalog& catalog, Request& r, bool needs_hardware) {
+  // The sections' members, made on the first serving request (a program that reads no serving
+  // request neither makes nor links them: TaskReaders).
+  static const std::set<std::string> kLayoutKeys = {"tp", "pp", "ep", "dp"};
+  static const std::set<std::string> kWorkloadKeys = {"input_tokens", "output_tokens", "concurrency", "request_rate", "max_throughput", "requests",
+                                                      "seed", "range_ratio"};
+  static const std::set<std::string> kSloKeys = {"ttft_ms", "tpot_ms", "percentile"};
+  static const std::set<std::string> kServeKeys = {"max_num_seqs", "max_num_batched_tokens", "memory_fraction", "chunked_prefill", "parallel",
+                                                   "context", "scheduler_steps", "kv_cache_tokens"};
   ServeSettings& s = *r.serve;
   const json empty = json::object();
   const json& layout = member_object(body, "layout", empty);
@@ -745,31 +748,49 @@ void parse_serve(const json& body, const Catalog& catalog, Request& r, bool need
   r.hardware = std::move(hw);
 }
 
+/// Task serve's members (contract: Serving); recommend also reads `max_options`.
+void read_serve(const json& body, const Catalog& catalog, Request& r, Api api) {
+  parse_serve(body, catalog, r, api == Api::estimate);
+  if (api == Api::recommend) {
+    if (const std::int64_t n = whole_number(body, "max_options", "max_options", 1, kMaxListedOptions, 0); n > 0) {
+      r.max_options = static_cast<std::size_t>(n);
+    }
+  }
+}
+
+/// Task training's members: `training`, then for estimate the device and the budget.
+void read_training(const json& body, const Catalog& catalog, Request& r, Api api) {
+  r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
+  check_byte_range(r.model, r.training.seq_len, r.training.micro_batch);
+  if (api == Api::estimate && (body.contains("hardware") || has_machine(body))) parse_training_hardware(body, catalog, r);
+  // What the training method needs of the model (LoRA target names that exist in it, layers to
+  // freeze) is checked here, after the device, as it always was.
+  if (std::optional<TrainingModelProblem> problem = training_model_problem(r.model, r.training)) {
+    throw InputError(problem->field, std::move(problem->message));
+  }
+  if (api == Api::estimate) parse_budget(body, r);
+}
+
 }  // namespace
 
-Request parse_request(const std::string& request_text, const Catalog& catalog, Api api) {
+const TaskReaders kEveryTaskReader{&read_serve, &read_training};
+
+Request parse_request(const std::string& request_text, const Catalog& catalog, Api api, const TaskReaders& readers) {
   const json body = parse_body(request_text);
   Request r;
   parse_common(body, catalog, r);
   r.english_text = boolean(body, "english_text", "english_text", true);
-  if (api == Api::recommend && r.task == Task::serve) {
-    parse_serve(body, catalog, r, false);
-    if (const std::int64_t n = whole_number(body, "max_options", "max_options", 1, kMaxListedOptions, 0); n > 0) {
-      r.max_options = static_cast<std::size_t>(n);
-    }
-    return r;
+  if (r.task != Task::inference) {
+    const auto read = r.task == Task::serve ? readers.serve : readers.training;
+    if (read == nullptr) throw InputError("task", Message("error.task.other_module").text("task", task_id(r.task)));
+    read(body, catalog, r, api);
+    // Serving's ranking and every estimate but inference's are read whole.
+    if (r.task == Task::serve || api == Api::estimate) return r;
+  } else {
+    check_byte_range(r.model, r.input_tokens + r.output_tokens, r.batch);
+    parse_llama_cpp(body, r);
   }
   if (api == Api::recommend) {
-    if (r.task == Task::training) {
-      r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
-      check_byte_range(r.model, r.training.seq_len, r.training.micro_batch);
-      if (std::optional<TrainingModelProblem> problem = training_model_problem(r.model, r.training)) {
-        throw InputError(problem->field, std::move(problem->message));
-      }
-    } else {
-      check_byte_range(r.model, r.input_tokens + r.output_tokens, r.batch);
-      parse_llama_cpp(body, r);
-    }
     Goal goal = Goal::best_value;
     parse_goal(text(body, "goal", "goal", {"cheapest", "fastest", "best-value", "local", "laptop"}, "best-value"), goal);
     r.goal = goal;
@@ -783,29 +804,15 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
     if (body.contains("hardware") || has_machine(body)) r.hardware = parse_device(body, catalog);
     return r;
   }
-  if (r.task == Task::serve) {
-    parse_serve(body, catalog, r, true);
-    return r;
-  }
-  if (r.task == Task::inference) {
-    check_byte_range(r.model, r.input_tokens + r.output_tokens, r.batch);
-    parse_llama_cpp(body, r);
-    parse_draft(body, catalog, r);
-    parse_also_loaded(body, catalog, r);
-    if (body.contains("hardware") || has_machine(body)) parse_inference_hardware(body, catalog, r);
-    parse_budget(body, r);
-    return r;
-  }
-  r.training = parse_training(body.value("training", json::object()), r.model, r.gpus, r.input_tokens, r.batch, r.flash_attention, r.warnings);
-  check_byte_range(r.model, r.training.seq_len, r.training.micro_batch);
-  if (body.contains("hardware") || has_machine(body)) parse_training_hardware(body, catalog, r);
-  // What the training method needs of the model (LoRA target names that exist in it, layers to
-  // freeze) is checked here, after the device, as it always was.
-  if (std::optional<TrainingModelProblem> problem = training_model_problem(r.model, r.training)) {
-    throw InputError(problem->field, std::move(problem->message));
-  }
+  parse_draft(body, catalog, r);
+  parse_also_loaded(body, catalog, r);
+  if (body.contains("hardware") || has_machine(body)) parse_inference_hardware(body, catalog, r);
   parse_budget(body, r);
   return r;
+}
+
+Request parse_request(const std::string& request_text, const Catalog& catalog, Api api) {
+  return parse_request(request_text, catalog, api, kEveryTaskReader);
 }
 
 }  // namespace llmsizer::edge

@@ -4,6 +4,8 @@
 // a field error (InputError): fields are read in one fixed order, and the first bad one is named.
 #include <string>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "llmsizer/catalog.hpp"
 #include "llmsizer/request.hpp"
 
@@ -23,5 +25,19 @@ constexpr const char* kReferenceCpu = "amd-ryzen-9-7950x";
  *  inference hardware, cost, gpus on an instance, enforce_eager, cpu; for training the `training`
  *  fields, hardware, the LoRA targets; for recommend the task, goal, cost). */
 Request parse_request(const std::string& text, const Catalog& catalog, Api api);
+
+/** The members only a serving or a training request has, read after the common ones. A program
+ *  that answers inference alone reads with neither (api.hpp: estimate_inference), so that its linker
+ *  leaves out both readers and everything only they reach: the page's module (wasm/bindings.cpp). */
+struct TaskReaders {
+  void (*serve)(const nlohmann::json& body, const Catalog& catalog, Request& r, Api api) = nullptr;
+  void (*training)(const nlohmann::json& body, const Catalog& catalog, Request& r, Api api) = nullptr;
+};
+/// Both tasks' readers (parse_request's own).
+extern const TaskReaders kEveryTaskReader;
+
+/// parse_request with `readers` for the tasks other than inference; a task whose reader is null is
+/// refused, naming `task`.
+Request parse_request(const std::string& text, const Catalog& catalog, Api api, const TaskReaders& readers);
 
 }  // namespace llmsizer::edge

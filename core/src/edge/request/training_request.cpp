@@ -12,13 +12,6 @@ namespace {
 constexpr std::int64_t kMaxTokens = 10'000'000;
 constexpr std::int64_t kMaxBatch = 1'000'000;
 
-const std::set<std::string> kTrainingKeys = {
-    "method", "optimizer", "precision", "seq_len", "micro_batch", "gradient_accumulation", "gradient_checkpointing",
-    "flash_attention", "lora_rank", "lora_alpha", "lora_dropout", "lora_targets", "dora", "adapter_dtype",
-    "train_embeddings", "quantization", "trainable_layers", "zero_stage", "offload_optimizer", "offload_params",
-    "packing", "chunked_loss", "loss_dtype", "dataset_tokens", "epochs", "peak_tflops", "usd_per_hour", "mfu",
-    "framework", "reduce_bucket_size", "overlap_comm"};
-
 /// One of `values`, read by its id (`id_of`), or `fallback` when absent; the error lists the ids.
 template <typename Enum, std::size_t N>
 Enum choice(const json& obj, const char* key, const std::string& field, const Enum (&values)[N], const char* (*id_of)(Enum), Enum fallback) {
@@ -51,6 +44,14 @@ std::vector<std::string> parse_targets(const json& training) {
 TrainingSettings parse_training(const json& training, const ModelSpec& model, int gpus, std::int64_t seq_len_default,
                                 std::int64_t micro_batch_default, bool flash_default, std::vector<Message>& warnings) {
   if (!training.is_object()) throw InputError("training", Message("error.training.not_object"));
+  // Made on the first training request (a program that reads none neither makes nor links them:
+  // parse_request.hpp TaskReaders).
+  static const std::set<std::string> kTrainingKeys = {
+      "method", "optimizer", "precision", "seq_len", "micro_batch", "gradient_accumulation", "gradient_checkpointing",
+      "flash_attention", "lora_rank", "lora_alpha", "lora_dropout", "lora_targets", "dora", "adapter_dtype",
+      "train_embeddings", "quantization", "trainable_layers", "zero_stage", "offload_optimizer", "offload_params",
+      "packing", "chunked_loss", "loss_dtype", "dataset_tokens", "epochs", "peak_tflops", "usd_per_hour", "mfu",
+      "framework", "reduce_bucket_size", "overlap_comm"};
   for (auto it = training.begin(); it != training.end(); ++it) {
     if (kTrainingKeys.count(it.key()) == 0) warnings.push_back(Message("warning.training.unknown_field").text("field", it.key()));
   }

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// The module the page loads when Serve or Train is chosen (llmsizer-tasks.js, web/lib/tasks_core.js):
+// estimate, recommend and page_answer for every task. The page's own module (bindings.cpp) answers
+// inference alone, so that serving's simulation and training's estimate and rankings are not part of
+// the default page's download. Built from the same core with the same options (wasm/CMakeLists.txt);
+// the lists (models, hardware, options, messages) are the page's module's. Marshalling only: each
+// entry points at the core's JSON edge (api.hpp), so the answers are byte-identical to the native CLI's.
+#include <emscripten/bind.h>
+
+#include "js_string.hpp"
+#include "llmsizer/api.hpp"
+
+EMSCRIPTEN_BINDINGS(llmsizer_tasks) {
+  emscripten::function("estimate", &llmsizer::wasm::answer<llmsizer::estimate>);
+  emscripten::function("recommend", &llmsizer::wasm::answer<llmsizer::recommend>);
+  emscripten::function("pageAnswer", &llmsizer::wasm::answer<llmsizer::page_answer>);
+}
