@@ -5,6 +5,7 @@
 // rfilename, size, lfs.size); the end-to-end reading is tests/js/cli_hub.mjs and page_hub.mjs.
 #include <catch2/catch.hpp>
 
+#include "model_file_fixtures.hpp"
 #include "test_support.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
@@ -30,18 +31,7 @@ json plan(const json& list, const std::string& chosen = "") {
 
 /// A safetensors header with BF16 tensors of these shapes (8-byte length, then the JSON).
 std::string safetensors(const std::vector<std::pair<std::string, std::vector<std::int64_t>>>& tensors) {
-  json header = json::object();
-  std::int64_t offset = 0;
-  for (const auto& [name, shape] : tensors) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    header[name] = {{"dtype", "BF16"}, {"shape", shape}, {"data_offsets", {offset, offset + 2 * n}}};
-    offset += 2 * n;
-  }
-  const std::string text = header.dump();
-  std::string bytes;
-  for (int i = 0; i < 8; ++i) bytes += static_cast<char>((text.size() >> (8 * i)) & 0xff);
-  return bytes + text;
+  return model_file_fixtures::safetensors("", tensors).bytes;
 }
 
 }  // namespace

@@ -1,7 +1,21 @@
 // SPDX-License-Identifier: MIT
 #include "llmsizer/config_fields.hpp"
 
+#include "llmsizer/error.hpp"
+
 namespace llmsizer {
+
+void check_attention_heads(ConfigFields& f, const std::string& prefix) {
+  if (f.head_dim == 0) {
+    if (f.hidden_size % f.num_attention_heads != 0) {
+      throw InputError(prefix + ".num_attention_heads", Message("error.config.heads_divide_hidden").integer("hidden", f.hidden_size).integer("heads", f.num_attention_heads));
+    }
+    f.head_dim = f.hidden_size / f.num_attention_heads;
+  }
+  if (f.num_attention_heads % f.num_kv_heads != 0) {
+    throw InputError(prefix + ".num_key_value_heads", Message("error.config.kv_heads_divide_heads").integer("heads", f.num_attention_heads).integer("kv_heads", f.num_kv_heads));
+  }
+}
 
 ModelSpec model_from_config_fields(const ConfigFields& f, const FamilyTraits& family) {
   ModelSpec m;

@@ -5,6 +5,7 @@
 /// model_from_config_fields turns it into a ModelSpec with the family's row (architecture.hpp)
 /// and no JSON. The reader keeps the checks that name a config field.
 #include <cstdint>
+#include <string>
 
 #include "llmsizer/architecture.hpp"
 #include "llmsizer/model.hpp"
@@ -34,6 +35,11 @@ struct ConfigFields {
   bool new_decoder_architecture = false;
   std::int64_t num_ln_in_parallel_attn = 0;
 };
+
+/** Fills `fields.head_dim` with hidden_size / heads when the config gives none, and checks that
+ *  the heads divide the width and the KV heads the heads: InputError naming
+ *  `field_prefix.num_attention_heads` or `field_prefix.num_key_value_heads`. */
+void check_attention_heads(ConfigFields& fields, const std::string& field_prefix);
 
 /// The decoder's shape of `fields` for a model of `family`: sizes, biases, norms and the MLP kind,
 /// the family row deciding what the config leaves unsaid.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// What the model-file header readers (gguf.hpp, safetensors.hpp) share: the "give me more bytes"
-/// error a caller reading a slice of a file acts on, and the partial architecture a header reveals.
+/// error a caller reading a slice of a file acts on, and the partial architecture a header reveals
+/// (partial_architecture.hpp) as JSON.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "llmsizer/error.hpp"
+#include "llmsizer/partial_architecture.hpp"
 
 namespace llmsizer {
 
@@ -32,25 +34,6 @@ class TruncatedInputError : public InputError {
  private:
   std::int64_t needed_bytes_;
   std::int64_t parsed_bytes_;
-};
-
-/** The architecture a weights file reveals by itself, without its `config.json`. Every count is
- *  0 when the header does not say. GGUF headers carry most of it as metadata; safetensors headers
- *  only through tensor names and shapes (Hugging Face naming), so there fewer fields are known. */
-struct PartialArchitecture {
-  std::string architecture;            ///< GGUF `general.architecture` (llama, qwen2, ...); empty if unknown
-  std::int64_t hidden_size = 0;        ///< embedding width
-  std::int64_t num_layers = 0;         ///< decoder blocks
-  std::int64_t num_attention_heads = 0;
-  std::int64_t num_kv_heads = 0;       ///< GQA groups; the largest value when it varies by layer
-  std::int64_t head_dim = 0;           ///< explicit key/query head width when the header gives it
-  std::int64_t intermediate_size = 0;  ///< dense MLP width (largest when it varies by layer)
-  std::int64_t vocab_size = 0;
-  std::int64_t max_position_embeddings = 0;  ///< trained context length
-  std::int64_t num_experts = 0;        ///< routed experts per MoE layer (0: dense)
-  std::int64_t experts_per_token = 0;
-  std::int64_t sliding_window = 0;
-  std::optional<bool> tie_word_embeddings;  ///< known when the embedding is present
 };
 
 /** The fields of `arch` that are known, under Hugging Face `config.json` names (`hidden_size`,

@@ -197,15 +197,7 @@ ModelSpec model_from_hf_config(const json& outer, const std::string& prefix_in, 
   f.num_kv_heads = read_int(cfg, "num_key_value_heads", prefix, false, 1, 100'000, f.num_attention_heads);
   f.vocab_size = read_int(cfg, "vocab_size", prefix, true, 1, 100'000'000);
   f.head_dim = read_int(cfg, "head_dim", prefix, false, 1, 100'000, 0);
-  if (f.head_dim == 0) {
-    if (f.hidden_size % f.num_attention_heads != 0) {
-      throw InputError(prefix + ".num_attention_heads", Message("error.config.heads_divide_hidden").integer("hidden", f.hidden_size).integer("heads", f.num_attention_heads));
-    }
-    f.head_dim = f.hidden_size / f.num_attention_heads;
-  }
-  if (f.num_attention_heads % f.num_kv_heads != 0) {
-    throw InputError(prefix + ".num_key_value_heads", Message("error.config.kv_heads_divide_heads").integer("heads", f.num_attention_heads).integer("kv_heads", f.num_kv_heads));
-  }
+  check_attention_heads(f, prefix);
   f.max_position_embeddings = read_int(cfg, "max_position_embeddings", prefix, false, 1, 1'000'000'000, 0);
   // RoPE scaling that extends the trained context (context_limit.hpp trained_context): linear,
   // dynamic and YaRN multiply it; llama3 and longrope already count in max_position_embeddings.

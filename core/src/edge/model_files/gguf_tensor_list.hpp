@@ -19,8 +19,24 @@
 
 namespace llmsizer::edge {
 
-/// A GGUF header's tensors as a request's model carries them.
-nlohmann::json gguf_tensor_list_json(const GgufHeader& header);
+/// One entry of the list: a tensor (its first layer's, for a run) and the layers the run spans,
+/// [first, last], or -1 for a tensor outside the layers.
+struct GgufTensorRun {
+  GgufTensor tensor;
+  std::size_t suffix = 0;  ///< where the name's part after "blk.<n>." starts
+  std::int64_t first = -1, last = -1;
+};
+
+/// A GGUF header's tensors as entries of the list, in file order (unchecked: see gguf_tensors_of_runs).
+std::vector<GgufTensorRun> gguf_tensor_runs(const GgufHeader& header);
+/// The entries as a request's model carries them.
+nlohmann::json gguf_tensor_list_json(const std::vector<GgufTensorRun>& runs);
+
+/** The tensors the entries list, in the order the list is read back, each with its bytes from its
+ *  ggml type's block layout; what gguf_tensor_list gives for the entries' JSON. Throws InputError
+ *  naming `field[i]` for an entry with no shape, a dimension below 1 or a row that is not a whole
+ *  number of blocks. */
+std::vector<GgufTensor> gguf_tensors_of_runs(std::vector<GgufTensorRun> runs, const std::string& field);
 
 /** The tensors a request's `tensors` lists, each with its bytes from its ggml type's block layout.
  *  Throws InputError naming `field` (or `field[i]`) for a list that is not one, over

@@ -136,8 +136,23 @@ std::string text(const json& obj, const char* key, const std::string& field, con
   throw InputError(field, Message("error.one_of").text("allowed", list()).text("got", it->dump()));
 }
 
+std::int64_t whole_number_in(std::int64_t value, const std::string& field, std::int64_t min, std::int64_t max) {
+  if (value < min || value > max) throw InputError(field, whole_number_error(min, max, json(value)));
+  return value;
+}
+
 namespace {
 constexpr std::int64_t kMaxWeightBytes = 100'000'000'000'000LL;  // 100 TB: above any checkpoint
+
+/// A weights file's tensors (describe_model_file): they must hold exactly the file's bytes.
+void set_file_tensors(ModelSpec& m, std::vector<GgufTensor> tensors, const std::string& field) {
+  std::int64_t total = 0;
+  for (const auto& t : tensors) total = t.bytes > kMaxWeightBytes - total ? kMaxWeightBytes + 1 : total + t.bytes;
+  if (total != m.file_weight_bytes) {
+    throw InputError(field + ".tensors", Message("error.model.tensors_bytes").bytes("tensors", total).bytes("weight", m.file_weight_bytes));
+  }
+  if (!tensors.empty()) m.file_tensors = std::make_shared<const std::vector<GgufTensor>>(std::move(tensors));
+}
 
 /// `weight_bytes` (exact stored bytes) and `weights_format` (what the file stores) of a model
 /// imported from a weights file.
@@ -147,18 +162,46 @@ void read_file_weights(const json& value, const std::string& field, ModelSpec& m
     const auto format = value.find("weights_format");
     m.file_weights_format = format != value.end() && format->is_string() ? format->get<std::string>() : "as stored";
   }
-  // A GGUF file's tensors (describe_model_file): they must hold exactly the file's bytes.
   const auto tensors = value.find("tensors");
-  if (tensors == value.end()) return;
-  auto list = std::make_shared<const std::vector<GgufTensor>>(gguf_tensor_list(*tensors, field + ".tensors"));
-  std::int64_t total = 0;
-  for (const auto& t : *list) total = t.bytes > kMaxWeightBytes - total ? kMaxWeightBytes + 1 : total + t.bytes;
-  if (total != m.file_weight_bytes) {
-    throw InputError(field + ".tensors", Message("error.model.tensors_bytes").bytes("tensors", total).bytes("weight", m.file_weight_bytes));
-  }
-  if (!list->empty()) m.file_tensors = std::move(list);
+  if (tensors != value.end()) set_file_tensors(m, gguf_tensor_list(*tensors, field + ".tensors"), field);
 }
+
+/// The exact parameter count of a request model: 1 to 10 trillion (the range the core is tested to).
+std::int64_t rounded_params(double params) { return static_cast<std::int64_t>(std::llround(params)); }
 }  // namespace
+
+double params_in(std::int64_t params, const std::string& field) {
+  if (params < 1 || static_cast<double>(params) > 1e13) throw InputError(field, number_error(1.0, 1e13, json(params)));
+  return static_cast<double>(params);
+}
+
+void add_file_weights(ModelSpec& m, const FileWeights& w, const std::string& field) {
+  if (!w.name.empty()) m.name = w.name;
+  if (w.params > 0) m.params_override = rounded_params(params_in(w.params, field + ".params"));
+  m.file_weight_bytes = whole_number_in(w.weight_bytes, field + ".weight_bytes", 1, kMaxWeightBytes);
+  m.file_weights_format = w.weights_format;
+  if (!w.tensors.empty()) set_file_tensors(m, gguf_tensors_of_runs(w.tensors, field + ".tensors"), field);
+}
+
+ModelSpec model_from_params(const std::string& name, double params, const AssumedShape& shape, std::vector<Message>& warnings) {
+  ModelSpec m;
+  m.id = "custom";
+  m.name = name;
+  m.params_override = rounded_params(params);
+  if (shape.layers > 0) {
+    m.num_layers = static_cast<int>(shape.layers);
+    m.hidden_size = shape.hidden_size;
+    m.num_attention_heads = static_cast<int>(shape.heads);
+    m.num_kv_heads = static_cast<int>(shape.kv_heads);
+    m.head_dim = static_cast<int>(std::max<std::int64_t>(1, shape.hidden_size / shape.heads));
+    m.intermediate_size = shape.intermediate_size;
+    m.vocab_size = shape.vocab_size;
+    m.gated_mlp = false;
+    m.shape_assumed = true;
+    warnings.push_back(Message("warning.model.params_with_shape").integer("mlp_width", m.intermediate_size));
+  }
+  return m;
+}
 
 ModelSpec parse_model(const json& value, const std::string& field, std::vector<Message>& warnings, const Catalog& catalog) {
   if (value.is_string()) {
@@ -178,7 +221,7 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<M
     if (value.contains("name") && value["name"].is_string()) m.name = value["name"].get<std::string>();
     // Exact figures from a weights file's header (inspect_model_file) beside its config.
     if (value.contains("params")) {
-      m.params_override = static_cast<std::int64_t>(std::llround(number(value, "params", field + ".params", 1.0, 1e13, 0.0)));
+      m.params_override = rounded_params(number(value, "params", field + ".params", 1.0, 1e13, 0.0));
     }
     read_file_weights(value, field, m);
     return m;
@@ -186,29 +229,20 @@ ModelSpec parse_model(const json& value, const std::string& field, std::vector<M
   if (value.contains("params")) {
     // A bare parameter count: 1 to 10 trillion parameters (the range the core is tested to).
     const double params = number(value, "params", field + ".params", 1.0, 1e13, 0.0);
-    ModelSpec m;
-    m.id = "custom";
-    m.name = value.value("name", std::string("custom model"));
-    m.params_override = static_cast<std::int64_t>(std::llround(params));
     // Optional shape for the layer-dependent parts: layers and hidden_size (MHA, 4h MLP assumed).
-    const std::int64_t layers = whole_number(value, "layers", field + ".layers", 1, 10'000, 0);
-    const std::int64_t hidden = whole_number(value, "hidden_size", field + ".hidden_size", 1, 1'000'000, 0);
-    if ((layers > 0) != (hidden > 0)) {
-      throw InputError(layers > 0 ? field + ".hidden_size" : field + ".layers", Message("error.model.layers_and_hidden_size"));
+    AssumedShape shape;
+    shape.layers = whole_number(value, "layers", field + ".layers", 1, 10'000, 0);
+    shape.hidden_size = whole_number(value, "hidden_size", field + ".hidden_size", 1, 1'000'000, 0);
+    if ((shape.layers > 0) != (shape.hidden_size > 0)) {
+      throw InputError(shape.layers > 0 ? field + ".hidden_size" : field + ".layers", Message("error.model.layers_and_hidden_size"));
     }
-    if (layers > 0) {
-      m.num_layers = static_cast<int>(layers);
-      m.hidden_size = hidden;
-      const std::int64_t heads = whole_number(value, "heads", field + ".heads", 1, 100'000, std::max<std::int64_t>(1, hidden / 128));
-      m.num_attention_heads = static_cast<int>(heads);
-      m.num_kv_heads = static_cast<int>(whole_number(value, "kv_heads", field + ".kv_heads", 1, heads, heads));
-      m.head_dim = static_cast<int>(std::max<std::int64_t>(1, hidden / heads));
-      m.intermediate_size = whole_number(value, "intermediate_size", field + ".intermediate_size", 1, 100'000'000, 4 * hidden);
-      m.vocab_size = whole_number(value, "vocab_size", field + ".vocab_size", 1, 100'000'000, 32'000);
-      m.gated_mlp = false;
-      m.shape_assumed = true;
-      warnings.push_back(Message("warning.model.params_with_shape").integer("mlp_width", m.intermediate_size));
+    if (shape.layers > 0) {
+      shape.heads = whole_number(value, "heads", field + ".heads", 1, 100'000, std::max<std::int64_t>(1, shape.hidden_size / 128));
+      shape.kv_heads = whole_number(value, "kv_heads", field + ".kv_heads", 1, shape.heads, shape.heads);
+      shape.intermediate_size = whole_number(value, "intermediate_size", field + ".intermediate_size", 1, 100'000'000, 4 * shape.hidden_size);
+      shape.vocab_size = whole_number(value, "vocab_size", field + ".vocab_size", 1, 100'000'000, 32'000);
     }
+    ModelSpec m = model_from_params(value.value("name", std::string("custom model")), params, shape, warnings);
     read_file_weights(value, field, m);
     return m;
   }
