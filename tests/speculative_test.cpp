@@ -298,4 +298,102 @@ TEST_CASE("An MTP draft needs a model that ships MTP layers and an engine that r
   CHECK(test_support::estimate(unknown)["error"]["field"] == "draft.method");
 }
 
+
+namespace {
+
+/// Llama-3.1-8B Q4_0 on a T4 with a Llama-3.2-1B Q8_0 draft, k = 5, α = 0.7 (default), run by `program`
+/// (null: the request leaves it out).
+json t4_pair(const json& program) {
+  json draft = {{"model", "llama-3.2-1b-instruct"}, {"weights", "q8_0"}, {"draft_max", 5}};
+  if (!program.is_null()) draft["program"] = program;
+  return {{"model", "llama-3.1-8b-instruct"}, {"weights", "q4_0"}, {"engine", "llama.cpp"},
+          {"input_tokens", 64}, {"output_tokens", 64}, {"hardware", "nvidia-t4"}, {"draft", draft}};
+}
+
+}  // namespace
+
+TEST_CASE("llama-speculative's loop: k + 1 single-token draft steps and no re-evaluation, worked by hand", "[speculative][llama_cpp]") {
+  const json d = test_support::estimate(t4_pair("llama-speculative"))["draft"];
+  CHECK(d["program"] == "llama-speculative");
+  // Tokens per target step at α = 0.7, k = 5: 0.7^6 = 0.117649; (1 − 0.117649) / 0.3 = 2.941170.
+  CHECK_THAT(d["tokens_per_target_step"].get<double>(), WithinAbs(2.9412, 1e-4));
+  // The example's draft decodes the kept token and the 5 drafted ones, one at a time: 6 steps, no pass
+  // over the verified tokens (examples/speculative/speculative.cpp; speculative.cpp cites the lines).
+  CHECK(d["draft_steps"] == 6);
+  const json& ms = d["step_ms"];
+  CHECK_FALSE(ms.contains("draft_reeval"));
+  const double target = ms["target"].get<double>();
+  const double verify = ms["verify"].get<double>();
+  const double draft = ms["draft"].get<double>();
+  // The verify step of 6 columns runs MMVQ (≤ 8 columns): 2 × 7,504,924,672 × 6 = 9.00591e10 FLOPs at
+  // 60% of the T4's 8.1 TFLOPS FP32 = 18.531 ms, above reading the weights; plus the context's part.
+  CHECK(verify >= 18.531 * 0.999);
+  CHECK(verify <= 18.531 * 1.03);
+  // The answer gives target 17.0721, verify 18.58 and draft 5.1422 ms:
+  //   speed-up = 2.941170 × 17.0721 / (18.58 + 6 × 5.1422) = 50.2124 / 49.4332 = 1.0158.
+  const double expected = 2.941170 * target / (verify + 6.0 * draft);
+  CHECK_THAT(d["speedup"].get<double>(), WithinRel(expected, 1e-3));
+  // The break-even α: (1 − α⁶) / (1 − α) = (verify + 6 × draft) / target.
+  const double ratio = (verify + 6.0 * draft) / target;
+  CHECK_THAT(tokens_per_target_step(d["break_even_acceptance"].get<double>(), 5), WithinRel(ratio, 2e-3));
+  CHECK(d["command_line"].get<std::string>().rfind("llama-speculative -m MODEL.gguf", 0) == 0);
+  CHECK(d["command_line"].get<std::string>().find("-md DRAFT.gguf --draft-max 5 -ngld all") != std::string::npos);
+}
+
+TEST_CASE("llama-server's loop is the default and unchanged: k single-token draft steps and the re-evaluation", "[speculative][llama_cpp]") {
+  const json absent = test_support::estimate(t4_pair(nullptr))["draft"];
+  const json server = test_support::estimate(t4_pair("llama-server"))["draft"];
+  // Leaving the field out is naming llama-server: the same answer, byte for byte.
+  CHECK(absent.dump() == server.dump());
+  CHECK(server["program"] == "llama-server");
+  CHECK(server["draft_steps"] == 5);
+  const json& ms = server["step_ms"];
+  REQUIRE(ms.contains("draft_reeval"));
+  // speed-up = 2.941170 × target / (verify + 5 × draft + the re-evaluation of the 6 verified tokens).
+  const double expected = 2.941170 * ms["target"].get<double>() /
+                          (ms["verify"].get<double>() + 5.0 * ms["draft"].get<double>() + ms["draft_reeval"].get<double>());
+  CHECK_THAT(server["speedup"].get<double>(), WithinRel(expected, 1e-3));
+  // The steps are the same in both programs (the same context, cache and placement); only the loop differs.
+  const json speculative = test_support::estimate(t4_pair("llama-speculative"))["draft"];
+  for (const char* step : {"target", "verify", "draft"}) CHECK(speculative["step_ms"][step] == ms[step]);
+  CHECK(speculative["kv_cache_bytes"] == server["kv_cache_bytes"]);
+  CHECK(server["command_line"].get<std::string>().rfind("llama-server -m MODEL.gguf", 0) == 0);
+}
+
+TEST_CASE("llama-speculative's draft cache takes the target's cache type, llama-server's stays F16", "[speculative][llama_cpp]") {
+  // The 32B and 0.5B pair at 16k with the target's cache at q8_0. llama-server: the draft's cache is
+  // F16, 201,326,592 B (above). llama-speculative makes the draft context from the target's params,
+  // -ctk/-ctv included: 24 layers × 2 × 2 KV heads × 64 × 16,384 cells × 34/32 B (q8_0) = 106,954,752 B.
+  json request = pairing("q8_0");
+  CHECK(test_support::estimate(request)["draft"]["kv_cache_bytes"].get<std::int64_t>() == 201326592);
+  request["draft"]["program"] = "llama-speculative";
+  const json d = test_support::estimate(request)["draft"];
+  CHECK(d["kv_cache_bytes"].get<std::int64_t>() == 106954752);
+  CHECK(d["contexts"] == 1);
+}
+
+TEST_CASE("draft.program: llama.cpp only, two values, one sequence for llama-speculative; errors name the field", "[speculative][api]") {
+  json unknown = t4_pair("llama-cli");
+  const json a = test_support::estimate(unknown);
+  REQUIRE(a.contains("error"));
+  CHECK(a["error"]["field"] == "draft.program");
+  CHECK(a["error"]["message"].get<std::string>().find("llama-server, llama-speculative") != std::string::npos);
+  json vllm = pairing("fp16");
+  vllm["engine"] = "vllm";
+  vllm["draft"]["program"] = "llama-server";
+  const json b = test_support::estimate(vllm);
+  REQUIRE(b.contains("error"));
+  CHECK(b["error"]["field"] == "draft.program");
+  CHECK(b["error"]["message_data"]["id"] == "error.draft.program_engine");
+  json batch = t4_pair("llama-speculative");
+  batch["batch"] = 2;
+  const json c = test_support::estimate(batch);
+  REQUIRE(c.contains("error"));
+  CHECK(c["error"]["field"] == "draft.program");
+  CHECK(c["error"]["message_data"]["id"] == "error.draft.program_one_sequence");
+  // Several sequences stay llama-server's to serve.
+  batch["draft"]["program"] = "llama-server";
+  CHECK_FALSE(test_support::estimate(batch).contains("error"));
+}
+
 }  // namespace speculative_test

@@ -1,31 +1,30 @@
 // SPDX-License-Identifier: MIT
 // The speed-up of a draft model against published llama.cpp measurements (data/validation/
-// speculative.json): each row's target on its device with engine llama.cpp, its draft with
-// draft_max = n_draft, and the acceptance rate whose expected tokens per target step equals the
-// measured n_predict / (n_predict − n_accept) where the counters are printed (each target step keeps
-// the accepted drafts and one token of its own), else the estimator's default (0.7). The estimate's
-// draft.speedup against tokens/s with the draft over tokens/s without. Prints every row, each
-// source's errors, and the median |error|.
+// speculative.json). Each compared row becomes an estimate request: its target on its device with
+// engine llama.cpp, its draft with draft_max k. From llama-speculative's counters: target steps =
+// n_predict − n_accept (each keeps the accepted drafts and one token of its own), tokens per target
+// step = n_predict / steps, k = n_drafted / steps rounded (the example's draft stops early at a
+// confidence threshold, so k is what it drafted, not --draft-max), and the acceptance rate whose
+// (1 − α^(k+1)) / (1 − α) equals the tokens per target step.
 //
-// The 20% target is not met; the gate is what the model reaches (the test prints each row). Nothing
-// in the model was chosen by looking at these rows (the verify step's kernels and their thresholds
-// are llama.cpp's, the draft's passes per target step llama-server's, the rates the catalog's at
-// throughput.hpp's cited fractions). The draft's pass over the verified tokens (k single-token
-// passes and one of k + 1 tokens per target step, as llama-server runs it; llama-speculative too
-// decodes k + 1 times, the kept token first) lowered every estimate by 4-9%: the two rows above
-// their measurement moved closer, the four below it further. Why rows miss:
-// - llama.cpp issue 5877 (RTX 3060, k 5, counters): six columns run MMVQ, one pass over the weights,
-//   so the verify step costs about a plain step, where llama-speculative's wall time says more; the
-//   host's sampling of every drafted and verified position (and, at temperature > 0, the sort of
-//   both whole-vocabulary distributions at each rejection, examples/speculative/speculative.cpp) is
-//   in its wall time and not in llama-cli's eval time it is divided by, and not modelled.
-// - pull request 10455 (M4 Pro, k 16, counters): 17 columns run Metal's mul_mm, 32 computed.
-// - llama.cpp issue 10664 (M2 Pro, llama-server, no counters: default α and k 16): its runs set
-//   --draft-p-min, which stops a draft at the first token the draft gives less than p_min, so the
-//   target verifies fewer columns than k + 1 and the draft runs fewer steps; how many is not printed.
-// - llama-cpp-python issue 675 (CPU only, no counters): the speculative example of then stopped a
-//   draft at a low-probability token too, and its acceptance and the tokens drafted per step are not
-//   printed in the copy this row is from.
+// The loop is the row's program's (setting.program), which the request names (draft.program): the
+// estimate's draft.speedup follows that program's loop (speculative.cpp draft_speed cites both
+// llama-server's and llama-speculative's) and is compared as it is.
+//
+// Rows the model cannot express keep an excluded_reason in the data and are printed, not compared:
+// llama-server runs with --draft-p-min (the draft length per step varies and is not printed), runs
+// with no counters (the acceptance decides the speed-up and is unknown), devices or drafts with no
+// preset. The 20% target is not met; the gate is what the model reaches. Nothing in the model was
+// chosen by looking at these rows. Why the two compared rows miss (both estimates too high):
+// - llama.cpp issue 5877 (RTX 3060, k 5): six columns run MMVQ, one pass over the weights, so the
+//   verify step costs about a plain step; the run's 82.5 ms per target step (12.132 s / 147 steps)
+//   against the estimate's 55 ms is host time the estimate leaves out: the default sampling
+//   (temperature > 0) samples every drafted and verified position over Llama 3's 128,256-token
+//   vocabulary (llama-cli's own sampling took 0.66 ms per token) and sorts both whole distributions
+//   at each rejection (examples/speculative/speculative.cpp); llama-cli's eval time it is divided by
+//   holds no sampling.
+// - pull request 10455 (M4 Pro, k 16): 17 columns run Metal's mul_mm, 32 computed; the baseline is
+//   the comment's "about 11 tokens per second".
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -46,8 +45,8 @@ using nlohmann::json;
 
 namespace {
 
-/// The gate on the median |error| of the speed-up: what the model reaches (33.0%, see the file's comment).
-constexpr double kMedianGate = 0.331;
+/// The gate on the median |error| of the speed-up: what the model reaches (29.6%, see the file's comment).
+constexpr double kMedianGate = 0.297;
 
 json rows() {
   const llmsizer::EmbeddedDocument* doc = llmsizer::find_validation_document("speculative");
@@ -79,35 +78,46 @@ double median_of(std::vector<double>& values) {
 TEST_CASE("Draft speed-up against published llama.cpp measurements, every row printed", "[speculative][validation][measured]") {
   const json data = rows();
   REQUIRE(data.size() >= 6);
-  std::printf("\n%-66s %4s %6s %8s %9s %9s %8s\n", "row", "k", "alpha", "tok/step", "measured", "estimate", "error");
+  std::printf("\n%-66s %-17s %4s %6s %8s %9s %9s %8s\n", "row", "program", "k", "alpha", "tok/step", "measured", "estimate", "error");
   std::vector<double> errors;
   std::map<std::string, std::vector<double>> by_source;
+  std::vector<std::string> excluded;
   for (const json& row : data) {
+    if (row.contains("excluded_reason")) {
+      excluded.push_back(row.at("id").get<std::string>() + ": " + row.at("excluded_reason").get<std::string>());
+      continue;
+    }
     const json& s = row.at("setting");
     const json& m = row.at("measured");
-    const int k = s.at("n_draft").get<int>();
-    // The counters give the acceptance where printed; elsewhere the estimator's default stands.
+    const std::string program = s.at("program").get<std::string>();
+    int k = s.at("n_draft").get<int>();
+    // The counters give the acceptance and the draft length where printed; elsewhere the estimator's default stands.
     double alpha = llmsizer::kDefaultAcceptanceRate;
     double output = s.value("output_tokens", 0.0);
+    double tokens = llmsizer::tokens_per_target_step(alpha, k);
     if (m.contains("n_accept")) {
       const double n_predict = m.at("n_predict").get<double>();
-      alpha = acceptance_for(n_predict / (n_predict - m.at("n_accept").get<double>()), k);
+      const double steps = n_predict - m.at("n_accept").get<double>();
+      k = std::max(1, static_cast<int>(std::lround(m.at("n_drafted").get<double>() / steps)));
+      tokens = n_predict / steps;
+      alpha = acceptance_for(tokens, k);
       output = n_predict;
     }
-    const double tokens = llmsizer::tokens_per_target_step(alpha, k);
     json request = {{"model", row.at("model_ref")},
                     {"weights", s.at("weights")},
                     {"engine", "llama.cpp"},
                     {"input_tokens", s.at("prompt_tokens")},
                     {"output_tokens", output},
                     {"hardware", s.at("hardware_ref")},
-                    {"draft", {{"model", row.at("draft_ref")}, {"weights", s.at("draft_weights")}, {"draft_max", k}, {"acceptance_rate", alpha}}}};
+                    {"draft", {{"model", row.at("draft_ref")}, {"weights", s.at("draft_weights")}, {"draft_max", k}, {"acceptance_rate", alpha},
+                               {"program", program}}}};
     if (s.contains("memory_option_bytes")) request["memory_option_bytes"] = s.at("memory_option_bytes");
     if (s.contains("gpus")) request["gpus"] = s.at("gpus");
     const json answer = test_support::estimate(request);
     CAPTURE(row.at("id").get<std::string>(), answer.dump().substr(0, 400));
     REQUIRE(answer.contains("draft"));
     REQUIRE(answer["draft"]["speedup"].is_number());
+    CHECK(answer["draft"]["program"] == program);
     const double estimated = answer["draft"]["speedup"].get<double>();
     const double measured = m.at("tokens_per_s_with_draft").get<double>() / m.at("tokens_per_s_without_draft").get<double>();
     // A target step yields at most its expected tokens, and drafting costs time: speed-up < tokens per step.
@@ -116,19 +126,21 @@ TEST_CASE("Draft speed-up against published llama.cpp measurements, every row pr
     const double error = (estimated - measured) / measured;
     errors.push_back(std::fabs(error));
     by_source[row.at("source").get<std::string>()].push_back(error);
-    std::printf("%-66s %4d %6.3f %8.2f %9.3f %9.3f %+7.1f%%\n", row.at("id").get<std::string>().c_str(), k, alpha, tokens, measured, estimated,
-                100.0 * error);
+    std::printf("%-66s %-17s %4d %6.3f %8.2f %9.3f %9.3f %+7.1f%%\n", row.at("id").get<std::string>().c_str(), program.c_str(), k, alpha, tokens,
+                measured, estimated, 100.0 * error);
   }
   for (const auto& [source, source_errors] : by_source) {
     std::printf("  %-64s rows %zu, errors", source.c_str(), source_errors.size());
     for (const double e : source_errors) std::printf(" %+.1f%%", 100.0 * e);
     std::printf("\n");
   }
+  std::printf("excluded (%zu):\n", excluded.size());
+  for (const std::string& line : excluded) std::printf("  %s\n", line.c_str());
   const double median = median_of(errors);
-  std::printf("speculative: %zu rows from %zu sources; median |error| of the speed-up %.1f%% (gate %.1f%%; the issue's 20%% is not met, see above)\n",
-              errors.size(), by_source.size(), 100.0 * median, 100.0 * kMedianGate);
-  CHECK(errors.size() == data.size());
-  CHECK(by_source.size() >= 3);
+  std::printf("speculative: %zu rows compared from %zu sources, %zu excluded; median |error| of the speed-up %.1f%% (gate %.1f%%; the issue's 20%% is not met, see above)\n",
+              errors.size(), by_source.size(), excluded.size(), 100.0 * median, 100.0 * kMedianGate);
+  CHECK(errors.size() + excluded.size() == data.size());
+  CHECK(errors.size() >= 2);
   CHECK(median <= kMedianGate);
 }
 

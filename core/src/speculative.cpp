@@ -136,6 +136,10 @@ ModelSpec mtp_draft_model(const ModelSpec& target) {
   return d;
 }
 
+const char* draft_program_id(DraftProgram program) {
+  return program == DraftProgram::llama_speculative ? "llama-speculative" : "llama-server";
+}
+
 bool runs_mtp_draft(Engine engine) { return engine == Engine::vllm || engine == Engine::sglang; }
 
 DraftMemory draft_memory(const DraftSettings& draft, const InferenceSettings& target) {
@@ -157,7 +161,13 @@ DraftMemory draft_memory(const DraftSettings& draft, const InferenceSettings& ta
     s.llama_cpp.n_outputs_max = draft.n_outputs_max > 0 ? draft.n_outputs_max : llama_cpp_sequences_for(target.llama_cpp.parallel, target.batch);
     s.llama_cpp.n_gpu_layers = draft.n_gpu_layers;
     s.llama_cpp.override_tensor.clear();
-    s.kv_cache = find_kv_cache_format("fp16");
+    // llama-speculative (examples/speculative/speculative.cpp, ggml-org/llama.cpp at 007d7135) makes
+    // its draft context from the target's own common_params, changing only the model, devices,
+    // -ngld, threads, -ot and "params.n_outputs_max = params.n_parallel;" before
+    // "auto llama_init_dft = common_init_from_params(params);": the target's -c, -b/-ub, -np (one
+    // sequence at its default 1), -fa and, unlike llama-server, the target's cache types
+    // (common/common.cpp common_context_params_to_llama: "cparams.type_k = params.cache_type_k;").
+    if (draft.program == DraftProgram::llama_server) s.kv_cache = find_kv_cache_format("fp16");
   }
   const MemoryEstimate e = estimate_inference_memory(draft.model, s, EstimateDetail::full);
   const bool cpu_only = target.gpus == 0;
@@ -208,18 +218,25 @@ DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& t
   InferenceSettings ds = memory.settings;
   ds.batch = target.batch;
   out.draft_step_s = decode_step(draft.model, ds, hw, draft_where, context, options).total_s;
+  // The draft's decodes per target step follow the program's loop.
   // llama-server's draft decodes k single tokens per target step (common/speculative.cpp
   // common_speculative_impl_draft_simple::draft: the last token the target kept, then each drafted
   // token but the last), and re-evaluates the target's verified batch of k + 1 tokens in its own
   // context after every target step (tools/server/server-context.cpp: "always re-evaluate for
   // simplicity", common_speculative_process → llama_decode(ctx_dft, batch)).
-  out.draft_reeval_s = target.engine == Engine::llama_cpp && !draft.mtp
-                           ? multi_token_step(draft.model, ds, hw, draft_where, k + 1, out.draft_step_s, options)
-                           : 0.0;
+  // llama-speculative (examples/speculative/speculative.cpp at 007d7135, one sequence) decodes the
+  // token the target kept ("common_batch_add  (batch_dft, token_id, n_past_dft, { 0 }, true);" then
+  // "llama_decode(ctx_dft, batch_dft);"), then each drafted token, the last included ("llama_decode(
+  // ctx_dft, batch_dft); ++n_past_cur; ++n_drafted;" before "if (batch_tgt.n_tokens > n_draft) {
+  // break; }"): k + 1 single-token decodes, and never a batch of the verified tokens (the accepted
+  // drafts are already in its cache); the target decodes the k + 1 tokens of batch_tgt once.
+  const bool reevaluates = target.engine == Engine::llama_cpp && !draft.mtp && draft.program == DraftProgram::llama_server;
+  out.draft_steps = draft.program == DraftProgram::llama_speculative ? k + 1 : k;
+  out.draft_reeval_s = reevaluates ? multi_token_step(draft.model, ds, hw, draft_where, k + 1, out.draft_step_s, options) : 0.0;
   if (!(out.target_step_s > 0) || !(out.verify_step_s > 0)) return out;
   out.known = true;
   out.tokens_per_target_step = tokens_per_target_step(draft.acceptance_rate, k);
-  const double cost_ratio = (out.verify_step_s + k * out.draft_step_s + out.draft_reeval_s) / out.target_step_s;
+  const double cost_ratio = (out.verify_step_s + out.draft_steps * out.draft_step_s + out.draft_reeval_s) / out.target_step_s;
   out.speedup = out.tokens_per_target_step / cost_ratio;
   out.break_even_acceptance = break_even_acceptance(k, cost_ratio);
   out.decode_tokens_per_s_without = 1.0 / out.target_step_s;
@@ -265,7 +282,16 @@ std::string draft_command_line(Engine engine, const DraftSettings& draft, const 
     return std::string();
   }
   if (engine == Engine::llama_cpp && !model_command.empty()) {
-    return model_command + " -md DRAFT.gguf --draft-max " + std::to_string(draft.draft_max) + " -ngld " +
+    std::string command = model_command;
+    const std::string server = "llama-server ";
+    if (draft.program == DraftProgram::llama_speculative && command.compare(0, server.size(), server) == 0) {
+      // llama-speculative reads the same flags but -kvu, which common/arg.cpp offers to the server,
+      // perplexity, batched, bench and parallel examples only (one sequence needs no unified cache).
+      command = std::string(draft_program_id(draft.program)) + " " + command.substr(server.size());
+      const std::string unified = " -kvu";
+      if (const std::size_t at = command.find(unified + " "); at != std::string::npos) command.erase(at, unified.size());
+    }
+    return command + " -md DRAFT.gguf --draft-max " + std::to_string(draft.draft_max) + " -ngld " +
            (draft.n_gpu_layers < 0 ? std::string("all") : std::to_string(draft.n_gpu_layers));
   }
   if (engine == Engine::vllm) {

@@ -45,6 +45,19 @@ constexpr double kDefaultMtpAcceptanceRate = 0.85;
 /// and the one extra token DeepSeek-V3 predicts.
 constexpr int kDefaultMtpDraftMax = 1;
 
+/** The llama.cpp program whose loop runs the draft (the request's `draft.program`). */
+enum class DraftProgram {
+  /// llama-server (--model-draft): per target step k single-token draft decodes and one batch over
+  /// the k + 1 verified tokens; one draft context made from the target's, its cache F16 (-ctkd/-ctvd).
+  llama_server,
+  /// examples/speculative (llama-speculative): per target step k + 1 single-token draft decodes and
+  /// no batch; its draft context made from the target's parameters, the target's cache types
+  /// included. One generated sequence.
+  llama_speculative,
+};
+/// The request's name of a program: "llama-server", "llama-speculative".
+const char* draft_program_id(DraftProgram program);
+
 /// The draft as a request describes it.
 struct DraftSettings {
   /// The model's own multi-token-prediction layers draft (`"method": "mtp"`) instead of a separate
@@ -61,6 +74,7 @@ struct DraftSettings {
   /// slot. A program that makes the draft context with the library's defaults (node-llama-cpp's
   /// addon, llama_context_default_params: n_outputs_max 0) outputs up to n_batch.
   std::int64_t n_outputs_max = 0;
+  DraftProgram program = DraftProgram::llama_server;  ///< llama.cpp: the program whose loop runs the draft
 };
 
 /** Expected tokens one target step produces: (1 − α^(k+1)) / (1 − α) (Leviathan et al. 2023 eq. 1:
@@ -102,7 +116,8 @@ struct DraftMemory {
  *    target's parameters (tools/server/server-context.cpp load_model: common_base_params_to_speculative,
  *    common_speculative_init_from_params): the target's n_ctx, slots, -b/-ub, -kvu and -fa, its cache
  *    F16 unless -ctkd/-ctvd say otherwise, one logit row per slot (n_outputs_max = n_parallel), its
- *    layers on the GPU as -ngld says.
+ *    layers on the GPU as -ngld says. llama-speculative makes the same context but with the target's
+ *    cache types (-ctk/-ctv).
  *  - vLLM and SGLang (speculative_config with a draft model; --speculative-draft-model-path): the
  *    draft runs in the target's process, on its GPUs, its KV cache for the same sequences and
  *    tokens in the same pool; CUDA context shared.
@@ -116,7 +131,8 @@ struct DraftSpeed {
   double target_step_s = 0;         ///< one plain decode step of the target
   double verify_step_s = 0;         ///< the target verifying k + 1 tokens in one step
   double draft_step_s = 0;          ///< one decode step of the draft
-  double draft_reeval_s = 0;        ///< llama.cpp: the draft's pass over the target's verified k + 1 tokens
+  double draft_reeval_s = 0;        ///< llama-server: the draft's pass over the target's verified k + 1 tokens
+  int draft_steps = 0;              ///< single-token draft decodes per target step (k; llama-speculative k + 1)
   double tokens_per_target_step = 0;
   double speedup = 0;               ///< tokens/s with the draft over tokens/s without
   double break_even_acceptance = 0;
@@ -124,10 +140,11 @@ struct DraftSpeed {
   double decode_tokens_per_s_without = 0;
 };
 
-/** speedup = tokens_per_target_step × target step / (verify step + k × draft step + the draft's
- *  re-evaluation) (Leviathan et al. 2023 Theorem 3.8 with the cost coefficient c taken from the step
- *  model instead of a constant; llama-server's draft also decodes the target's verified k + 1 tokens
- *  once per target step, a pass of k + 1 columns timed as the verify step is).
+/** speedup = tokens_per_target_step × target step / (verify step + draft_steps × draft step + the
+ *  draft's re-evaluation) (Leviathan et al. 2023 Theorem 3.8 with the cost coefficient c taken from
+ *  the step model instead of a constant). The draft's part is its program's loop: llama-server k
+ *  single-token steps and a pass over the target's verified k + 1 tokens (timed as the verify step
+ *  is); llama-speculative k + 1 single-token steps and no pass (speculative.cpp cites both loops).
  *  Each step from throughput.hpp's decode_step at the middle of the generation, the draft's on the
  *  same device. The verify step runs k + 1 positions per sequence, its cache read once per sequence
  *  (what the context adds to a plain step), and its matrix products as the engine's kernel for that
@@ -159,7 +176,8 @@ struct DraftFit {
 DraftFit fit_with_draft(const FitResult& target_fit, const DraftMemory& draft);
 
 /** The command that loads the model with its draft: llama-server's `model_command` (llama_cpp.hpp's
- *  command line) with `-md DRAFT.gguf --draft-max k -ngld N`, or vLLM's `--speculative-config`
+ *  command line; run by llama-speculative when the draft's program is that) with `-md DRAFT.gguf
+ *  --draft-max k -ngld N`, or vLLM's `--speculative-config`
  *  (docs: "Speculative Decoding", `{"model", "num_speculative_tokens"}`); empty for other engines. */
 std::string draft_command_line(Engine engine, const DraftSettings& draft, const std::string& model_command);
 

@@ -434,7 +434,7 @@ void draft_json(JsonWriter& w, const Request& r, const Answer& a) {
   w.begin_object();
   w.field("method", s.mtp ? "mtp" : "model");
   w.field("model", s.model.id).field("weights", s.weights->id).field("draft_max", s.draft_max);
-  if (r.engine == Engine::llama_cpp) w.field("contexts", m.contexts);
+  if (r.engine == Engine::llama_cpp) w.field("program", draft_program_id(s.program)).field("contexts", m.contexts);
   w.field("weights_bytes", m.weights_bytes).field("kv_cache_bytes", m.kv_cache_bytes).field("compute_bytes", m.compute_bytes);
   w.field("device_bytes", m.device_bytes).field("host_bytes", m.host_bytes);
   w.field("acceptance_rate", s.acceptance_rate).field("acceptance_rate_given", s.acceptance_given);
@@ -450,6 +450,7 @@ void draft_json(JsonWriter& w, const Request& r, const Answer& a) {
     w.field("draft", rounded(d.speed->draft_step_s * 1e3, 4));
     if (d.speed->draft_reeval_s > 0) w.field("draft_reeval", rounded(d.speed->draft_reeval_s * 1e3, 4));
     w.end_object();
+    w.field("draft_steps", d.speed->draft_steps);
   }
   if (d.fit) {
     const DraftFit& f = *d.fit;

@@ -33,7 +33,7 @@ const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cach
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
                                             "ollama", "machine", "usage", "english_text", "max_options",
                                             "memory_option_bytes", "draft", "also_loaded", "layout", "workload", "slo", "serve"};
-const std::set<std::string> kDraftKeys = {"method", "model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers"};
+const std::set<std::string> kDraftKeys = {"method", "model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers", "program"};
 const std::set<std::string> kAlsoLoadedKeys = {"model", "weights", "context", "kv_cache", "n_gpu_layers", "gpu_memory_utilization"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
@@ -533,6 +533,17 @@ void parse_draft(const json& body, const Catalog& catalog, Request& r) {
   }
   if (r.engine == Engine::ollama) throw InputError("draft", Message("error.draft.ollama"));
   DraftSettings d;
+  // The llama.cpp program whose loop runs the draft (speculative.hpp DraftProgram); other engines run their own.
+  if (v.contains("program") && !v["program"].is_null()) {
+    const std::string program = text(v, "program", "draft.program", {"llama-server", "llama-speculative"}, "llama-server");
+    if (r.engine != Engine::llama_cpp) throw InputError("draft.program", Message("error.draft.program_engine").text("got", program));
+    d.program = program == "llama-speculative" ? DraftProgram::llama_speculative : DraftProgram::llama_server;
+    // llama-speculative generates one sequence; its -np splits the draft into a tree of branches.
+    const std::int64_t sequences = llama_cpp_sequences_for(r.llama_cpp.parallel, r.batch);
+    if (d.program == DraftProgram::llama_speculative && sequences > 1) {
+      throw InputError("draft.program", Message("error.draft.program_one_sequence").integer("sequences", sequences));
+    }
+  }
   d.mtp = text(v, "method", "draft.method", {"model", "mtp"}, "model") == "mtp";
   if (d.mtp) {
     if (r.model.mtp_layers <= 0) throw InputError("draft.method", Message("error.draft.no_mtp_layers").text("model", r.model.name));
