@@ -21,6 +21,24 @@ namespace architecture_test {
 using namespace llmsizer;
 using nlohmann::json;
 
+TEST_CASE("every vision_config model_type leads to its own tower, and a nameless one to its family's", "[architecture]") {
+  std::set<std::string_view> seen;
+  for (const VisionTowerRow& row : kVisionTowers) {
+    CHECK(row.tower != VisionTower::none);
+    for (std::string_view name : row.model_types) {
+      if (name.empty()) continue;
+      INFO(name);
+      CHECK(seen.insert(name).second);
+      CHECK(vision_tower_for(name, Family::other) == row.tower);
+    }
+  }
+  CHECK(vision_tower_for("clip_vision_model", Family::gemma3) == VisionTower::none);
+  CHECK(vision_tower_for("", Family::qwen2_5_vl) == VisionTower::qwen2_5_vl);
+  CHECK(vision_tower_for("", Family::qwen3_vl) == VisionTower::none);
+  CHECK(family_traits(Family::gemma3).siglip_projector);
+  CHECK_FALSE(family_traits(Family::gemma4).siglip_projector);
+}
+
 TEST_CASE("every Hugging Face model_type leads back to its own family, and no name is in two rows", "[architecture]") {
   std::set<std::string_view> seen;
   for (const FamilyTraits& row : kFamilies) {

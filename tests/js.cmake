@@ -45,6 +45,11 @@ if(LLMSIZER_NODE)
   add_test(NAME js.cli_hub
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/cli_hub.mjs $<TARGET_FILE:llmsizer>)
   set_tests_properties(js.cli_hub PROPERTIES LABELS "js" TIMEOUT 300 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  # The page's round trip through a dropped file, on the native CLI: estimating with inspect's
+  # request_model resolves inspect's resolved_model (the GGUF fixture and the Hub stand-in's files).
+  add_test(NAME js.cli_inspect_round_trip
+           COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/cli_inspect_round_trip.mjs $<TARGET_FILE:llmsizer>)
+  set_tests_properties(js.cli_inspect_round_trip PROPERTIES LABELS "js" TIMEOUT 120 WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   # Every message the core says has an English and a Japanese string (web/i18n/messages.*.json).
   add_test(NAME js.message_strings
            COMMAND ${LLMSIZER_NODE} ${CMAKE_CURRENT_SOURCE_DIR}/js/messages.mjs ${PROJECT_SOURCE_DIR} $<TARGET_FILE:llmsizer>)

@@ -102,7 +102,9 @@ ordered_json inspect_file(const std::string& path) {
     ordered_json r = ordered_json::parse(llmsizer::inspect_model_file(prefix, static_cast<double>(size)));
     const std::int64_t need = r.contains("error") ? r["error"].value("needed_bytes", std::int64_t{0}) : 0;
     const llmsizer::HeaderRead next = llmsizer::next_header_read(static_cast<std::int64_t>(prefix.size()), need, size);
-    if (next.step == llmsizer::HeaderReadStep::answered) return r;
+    // A short read is the end of the file (an empty file reports size 0, read as unknown): reading
+    // again would get no more, so this answer is final.
+    if (next.step == llmsizer::HeaderReadStep::answered || static_cast<std::int64_t>(prefix.size()) < want) return r;
     if (next.step == llmsizer::HeaderReadStep::too_long) {
       return {{"error", {{"field", "file"}, {"message", "the header of " + path + " is longer than " + std::to_string(llmsizer::kMaxHeaderReadBytes) + " bytes; not read"}}}};
     }

@@ -39,4 +39,14 @@ Family family_for_gguf_architecture(std::string_view architecture) {
   return Family::other;
 }
 
+VisionTower vision_tower_for(std::string_view model_type, Family family) {
+  if (model_type.empty()) return family_traits(family).unnamed_vision_tower;
+  for (const auto& row : kVisionTowers) {
+    for (std::string_view name : row.model_types) {
+      if (name == model_type) return row.tower;
+    }
+  }
+  return VisionTower::none;
+}
+
 }  // namespace llmsizer

@@ -67,6 +67,34 @@ enum class WindowLayers {
   from_max_window_layers,  ///< only with `use_sliding_window`, from layer max_window_layers on (Qwen)
 };
 
+/// The vision towers whose parameters the file reader counts (each one's rule and its source:
+/// core/src/edge/model_files/config_vision.cpp).
+enum class VisionTower { none, siglip, llama4, qwen2_5_vl, qwen3_vl, pixtral, gemma4 };
+
+/// The `model_type`s a `vision_config` names for one tower. Unused slots are empty.
+struct VisionTowerRow {
+  VisionTower tower;
+  std::array<std::string_view, 5> model_types;
+};
+
+/** Every tower the reader counts, by the `model_type` of its `vision_config`: transformers
+ *  models/<family>/configuration_<family>.py, the vision config class's `model_type`. */
+inline constexpr VisionTowerRow kVisionTowers[] = {
+    // SiglipVisionConfig (models/siglip): Gemma 3's tower.
+    {VisionTower::siglip, {"siglip_vision_model"}},
+    // Llama4VisionConfig (models/llama4).
+    {VisionTower::llama4, {"llama4_vision_model"}},
+    // Qwen2_5_VLVisionConfig (models/qwen2_5_vl) names itself "qwen2_5_vl".
+    {VisionTower::qwen2_5_vl, {"qwen2_5_vl"}},
+    // Qwen3VLVisionConfig, Qwen3VLMoeVisionConfig (models/qwen3_vl, qwen3_vl_moe) and the Qwen3.5
+    // configs' vision_config names (Qwen3.5 and Qwen3.5-MoE config.json on Hugging Face).
+    {VisionTower::qwen3_vl, {"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_vision", "qwen3_5_moe"}},
+    // PixtralVisionConfig (models/pixtral): Mistral 3's tower.
+    {VisionTower::pixtral, {"pixtral"}},
+    // Gemma4VisionConfig (models/gemma4).
+    {VisionTower::gemma4, {"gemma4_vision"}},
+};
+
 /// One config value a family's config class has by default (an integer or a boolean).
 struct ClassDefault {
   std::string_view key;
@@ -121,6 +149,9 @@ struct FamilyTraits {
   bool moe_router_bias = false;          ///< the router has a bias (noaux_tc's e_score_correction_bias, gpt-oss)
   bool moe_expert_bias = false;          ///< experts' linears carry biases
   bool mtp_embedding_copies = false;     ///< each MTP layer holds its own embedding and head
+  /// The tower of a `vision_config` that names no model_type of its own (the first Qwen2.5-VL configs).
+  VisionTower unnamed_vision_tower = VisionTower::none;
+  bool siglip_projector = false;         ///< a SigLIP tower feeds Gemma3MultiModalProjector
   const ClassDefault* class_defaults = nullptr;  ///< filled in where the config leaves them out
   std::size_t class_default_count = 0;
 
@@ -144,6 +175,8 @@ struct FamilyTraits {
   constexpr FamilyTraits with_router_bias() const { auto r = *this; r.moe_router_bias = true; return r; }
   constexpr FamilyTraits with_expert_bias() const { auto r = *this; r.moe_expert_bias = true; return r; }
   constexpr FamilyTraits with_mtp_embedding_copies() const { auto r = *this; r.mtp_embedding_copies = true; return r; }
+  constexpr FamilyTraits with_unnamed_vision_tower(VisionTower t) const { auto r = *this; r.unnamed_vision_tower = t; return r; }
+  constexpr FamilyTraits with_siglip_projector() const { auto r = *this; r.siglip_projector = true; return r; }
   template <std::size_t N>
   constexpr FamilyTraits with_class_defaults(const ClassDefault (&defaults)[N]) const {
     auto r = *this; r.class_defaults = defaults; r.class_default_count = N; return r;
@@ -190,7 +223,9 @@ inline constexpr FamilyTraits kFamilies[] = {
     family_rows::kQwen2.named(Family::qwen2, {"qwen2"}).with_gguf("qwen2", true, LlamaCppGraph::llama),
     family_rows::kQwen2.named(Family::qwen2_moe, {"qwen2_moe"}).with_gguf("qwen2moe", true),
     family_rows::kQwen2.named(Family::qwen2_vl, {"qwen2_vl"}),
-    family_rows::kQwen2.named(Family::qwen2_5_vl, {"qwen2_5_vl", "qwen2_5_vl_text"}),
+    // The first Qwen2.5-VL configs give the vision_config no model_type of its own (Qwen2.5-VL-7B's
+    // first config.json on Hugging Face).
+    family_rows::kQwen2.named(Family::qwen2_5_vl, {"qwen2_5_vl", "qwen2_5_vl_text"}).with_unnamed_vision_tower(VisionTower::qwen2_5_vl),
     family_rows::kQwen3.named(Family::qwen3, {"qwen3"}).with_gguf("qwen3", true, LlamaCppGraph::llama),
     family_rows::kQwen3.named(Family::qwen3_moe, {"qwen3_moe"}).with_gguf("qwen3moe", true, LlamaCppGraph::llama),
     // Qwen3-Next gated attention: q_proj also emits a per-channel gate (modeling_qwen3_next.py).
@@ -201,9 +236,11 @@ inline constexpr FamilyTraits kFamilies[] = {
     family_rows::kGemma2On.named(Family::gemma2, {"gemma2"}).with_gguf("gemma2", true, LlamaCppGraph::gemma).with_sliding_cache()
         .with_windows(WindowLayers::alternating),
     // Gemma 3: q_norm and k_norm per head; 5 local layers then 1 global (configuration_gemma3.py:
-    // layer i slides when (i + 1) % sliding_window_pattern != 0); Gemma3TextConfig's defaults.
+    // layer i slides when (i + 1) % sliding_window_pattern != 0); Gemma3TextConfig's defaults; its
+    // SigLIP tower feeds Gemma3MultiModalProjector (modeling_gemma3.py).
     family_rows::kGemma2On.named(Family::gemma3, {"gemma3_text", "gemma3"}).with_gguf("gemma3", true, LlamaCppGraph::gemma).with_sliding_cache()
-        .with_qk_norm(QkNorm::per_head).with_windows(WindowLayers::pattern, 6).with_class_defaults(kGemma3TextDefaults),
+        .with_qk_norm(QkNorm::per_head).with_windows(WindowLayers::pattern, 6).with_class_defaults(kGemma3TextDefaults)
+        .with_siglip_projector(),
     // Gemma 3n (modeling_gemma3n.py Gemma3nTextAttention: q_norm, k_norm per head; the four Gemma
     // norms; Gemma3nTextConfig tie_word_embeddings=True); its layer_types give the sliding layers.
     family_rows::kGemma2On.named(Family::gemma3n, {"gemma3n_text", "gemma3n"}).with_qk_norm(QkNorm::per_head)
@@ -260,5 +297,8 @@ const FamilyTraits& family_traits(Family family);
 Family family_for_model_type(std::string_view model_type);
 /// The family a GGUF file's `general.architecture` is read as; Family::other when none is.
 Family family_for_gguf_architecture(std::string_view architecture);
+/// The tower a `vision_config` of `model_type` is, in a config of `family`; VisionTower::none
+/// for a tower not in kVisionTowers.
+VisionTower vision_tower_for(std::string_view model_type, Family family);
 
 }  // namespace llmsizer

@@ -39,9 +39,8 @@ TowerDims read_tower(const json& vc, const std::string& prefix, bool image_requi
 /// The SigLIP vision tower (transformers SiglipVisionModel) of a `vision_config`: patch embedding
 /// (conv with bias) and learned position embeddings; per layer q, k, v, out projections with
 /// biases, two LayerNorms with bias, fc1 and fc2 with biases; a final LayerNorm. Gemma 3's
-/// so400m/14 at 896 px: 416,866,032 parameters. 0 when the config is not a head-less SigLIP.
+/// so400m/14 at 896 px: 416,866,032 parameters. 0 when the tower has a head (vision_use_head).
 std::int64_t siglip_vision_params(const json& vc, const std::string& prefix) {
-  if (read_string(vc, "model_type") != "siglip_vision_model") return 0;
   if (read_bool(vc, "vision_use_head", true)) return 0;
   const TowerDims d = read_tower(vc, prefix, true);
   const std::int64_t hv = d.hidden;
@@ -169,12 +168,13 @@ void read_vision_tower(const json& outer, const std::string& prefix_in, Family o
   if (vision != outer.end() && vision->is_object()) {
     const std::string vp = prefix_in + ".vision_config";
     const std::string vtype = read_string(*vision, "model_type");
+    const VisionTower tower = vision_tower_for(vtype, outer_family);
     VisionSpec v;
-    if (vtype == "siglip_vision_model") {
+    if (tower == VisionTower::siglip) {
       v.params = siglip_vision_params(*vision, vp);
       v.kind = "siglip";
       v.layers = static_cast<int>(read_int(*vision, "num_hidden_layers", vp, false, 0, 10'000));
-      if (v.params > 0 && outer_family == Family::gemma3) {
+      if (v.params > 0 && family_traits(outer_family).siglip_projector) {
         // Gemma3MultiModalProjector: mm_input_projection_weight (vision hidden × text hidden) and
         // mm_soft_emb_norm (RMSNorm over the vision hidden size). Every image is resized to
         // image_size and pooled to mm_tokens_per_image tokens (256).
@@ -185,7 +185,7 @@ void read_vision_tower(const json& outer, const std::string& prefix_in, Family o
       }
       v.patch_size = static_cast<int>(read_int(*vision, "patch_size", vp, false, 1, 10'000, 14));
       v.default_image_size = static_cast<int>(read_int(*vision, "image_size", vp, false, 1, 100'000, 896));
-    } else if (vtype == "llama4_vision_model") {
+    } else if (tower == VisionTower::llama4) {
       v.params = llama4_vision_params(*vision, vp, m.hidden_size);
       v.kind = "llama4";
       v.layers = static_cast<int>(read_int(*vision, "num_hidden_layers", vp, false, 0, 10'000));
@@ -195,27 +195,25 @@ void read_vision_tower(const json& outer, const std::string& prefix_in, Family o
       v.merge_size = 2;
       const std::int64_t per_side = v.default_image_size / v.patch_size;
       v.tokens_per_image = static_cast<int>(per_side * per_side / 4);
-    } else if (vtype == "qwen2_5_vl" || (vtype.empty() && outer_family == Family::qwen2_5_vl)) {
-      // The first Qwen2.5-VL configs give the vision_config no model_type of its own.
+    } else if (tower == VisionTower::qwen2_5_vl) {
       v.params = qwen25_vl_vision_params(*vision, vp);
       v.kind = "qwen2_5_vl";
       v.layers = static_cast<int>(read_int(*vision, "depth", vp, false, 0, 10'000));
       v.patch_size = static_cast<int>(read_int(*vision, "patch_size", vp, true, 1, 10'000));
       v.merge_size = static_cast<int>(read_int(*vision, "spatial_merge_size", vp, false, 1, 100, 2));
-    } else if (vtype == "qwen3_vl" || vtype == "qwen3_vl_moe" || vtype == "qwen3_5" || vtype == "qwen3_5_vision" ||
-               vtype == "qwen3_5_moe") {
+    } else if (tower == VisionTower::qwen3_vl) {
       v.params = qwen3_vl_vision_params(*vision, vp);
       v.kind = "qwen3_vl";
       v.layers = static_cast<int>(read_int(*vision, "depth", vp, false, 0, 10'000));
       v.patch_size = static_cast<int>(read_int(*vision, "patch_size", vp, true, 1, 10'000));
       v.merge_size = static_cast<int>(read_int(*vision, "spatial_merge_size", vp, false, 1, 100, 2));
-    } else if (vtype == "pixtral") {
+    } else if (tower == VisionTower::pixtral) {
       v.params = pixtral_vision_params(outer, *vision, vp, m.hidden_size);
       v.kind = "pixtral";
       v.layers = static_cast<int>(read_int(*vision, "num_hidden_layers", vp, false, 0, 10'000));
       v.patch_size = static_cast<int>(read_int(*vision, "patch_size", vp, true, 1, 10'000));
       v.merge_size = static_cast<int>(read_int(outer, "spatial_merge_size", prefix_in, false, 1, 100, 2));
-    } else if (vtype == "gemma4_vision") {
+    } else if (tower == VisionTower::gemma4) {
       v.params = gemma4_vision_params(*vision, vp, m.hidden_size);
       v.kind = "gemma4";
       v.layers = static_cast<int>(read_int(*vision, "num_hidden_layers", vp, false, 0, 10'000));
