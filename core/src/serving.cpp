@@ -65,10 +65,8 @@ struct GapHistogram {
   std::vector<double> counts = std::vector<double>(kGapBins, 0.0);
   double sum = 0;
   double n = 0;
-  void add(double gap, double times) {
-    if (times <= 0) return;
-    sum += gap * times;
-    n += times;
+  /// The bin of a gap.
+  static int bin_of(double gap) {
     int exponent = 0;
     int part = 0;
     if (gap >= std::numeric_limits<double>::min()) {
@@ -85,7 +83,13 @@ struct GapHistogram {
       part = std::min(kGapBinsPerOctave - 1, static_cast<int>((mantissa - 0.5) * 2 * kGapBinsPerOctave));
     }
     const int bin = gap > 0 ? (exponent - kGapMinExponent) * kGapBinsPerOctave + part : 0;
-    counts[static_cast<std::size_t>(std::clamp(bin, 0, kGapBins - 1))] += times;
+    return std::clamp(bin, 0, kGapBins - 1);
+  }
+  void add(double gap, double times) {
+    if (times <= 0) return;
+    sum += gap * times;
+    n += times;
+    counts[static_cast<std::size_t>(bin_of(gap))] += times;
   }
   double percentile(double p) const {
     const double target = std::ceil(p / 100.0 * n);
@@ -328,19 +332,44 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
       const std::int64_t middle = last / 2;
       const bool linear = std::abs(time_at(middle) - (first + per_step * static_cast<double>(middle))) <= kLinearStepTolerance * first;
       std::int64_t done = 0;
-      while (done < ahead && t < next) {
-        const double dt = linear ? first + per_step * static_cast<double>(done) : time_at(done);
-        t += dt;
-        if (done == 0) {
-          // The first gap runs from each sequence's own last token (a prompt step may have come between).
-          for (std::size_t idx : running) gaps.add(t - seqs[idx].last_token, 1.0);
-        } else {
-          gaps.add(dt, static_cast<double>(n));
-        }
-        batch_time += dt;
-        batch_weighted += dt * static_cast<double>(n);
-        ++done;
+      if (t < next) {
+        // The first gap runs from each sequence's own last token (a prompt step may have come between).
+        t += first;
+        for (std::size_t idx : running) gaps.add(t - seqs[idx].last_token, 1.0);
+        batch_time += first;
+        batch_weighted += first * static_cast<double>(n);
+        done = 1;
       }
+      // The rest, each a gap of every sequence: the same sums in the same order as one add per step,
+      // with the counts of a run of steps in one bin added at once (whole numbers: exact in any order).
+      const double nd = static_cast<double>(n);
+      double tt = t;
+      double gap_sum = gaps.sum;
+      double time_sum = batch_time;
+      double weighted_sum = batch_weighted;
+      int run_bin = -1;
+      double run_count = 0;
+      const std::int64_t from = done;
+      for (; done < ahead && tt < next; ++done) {
+        const double dt = linear ? first + per_step * static_cast<double>(done) : time_at(done);
+        tt += dt;
+        gap_sum += dt * nd;
+        time_sum += dt;
+        weighted_sum += dt * nd;
+        const int bin = GapHistogram::bin_of(dt);
+        if (bin != run_bin) {
+          if (run_bin >= 0) gaps.counts[static_cast<std::size_t>(run_bin)] += run_count;
+          run_bin = bin;
+          run_count = 0;
+        }
+        run_count += nd;
+      }
+      if (run_bin >= 0) gaps.counts[static_cast<std::size_t>(run_bin)] += run_count;
+      t = tt;
+      gaps.sum = gap_sum;
+      gaps.n += nd * static_cast<double>(done - from);
+      batch_time = time_sum;
+      batch_weighted = weighted_sum;
       r.steps += done;
       for (std::size_t idx : running) {
         Sequence& q = seqs[idx];
@@ -361,7 +390,10 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
       s.chunk = 0;
       s.decoding = s.in_decode();
       if (!s.decoding) continue;
-      const std::int64_t need = blocks_for(s.computed + 1, block) - s.blocks;
+      // Whether the token lands in the sequence's last block, told without a division at every token.
+      const std::int64_t upto = s.computed + 1;
+      const bool in_last = upto <= s.blocks * block && upto > (s.blocks - 1) * block;
+      const std::int64_t need = in_last ? 0 : blocks_for(upto, block) - s.blocks;
       while (need > free_blocks && running.size() - 1 > i) {
         preempt_newest();
       }

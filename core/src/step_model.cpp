@@ -150,12 +150,6 @@ StepModel make_step_model(const ModelSpec& m, const ModelCounts& counts, const W
   return s;
 }
 
-double sequence_kv_bytes(const StepModel& s, std::int64_t context) {
-  double bytes = s.kv_bytes_per_token * static_cast<double>(context) + s.state_bytes_per_sequence;
-  for (const StepModel::Windowed& w : s.windowed) bytes += w.bytes_per_token * static_cast<double>(std::min(context, w.window));
-  return bytes;
-}
-
 StepParts step_time(const StepModel& s, const StepBatch& b) {
   StepParts p;
   const double tokens = static_cast<double>(b.decode_sequences + b.prefill_tokens);

@@ -24,6 +24,7 @@
 /// Left out: kernel tile quantization at small batches, communication overlapped with compute,
 /// expert-parallel all-to-all (experts are sharded as tensor parallelism shards them), the
 /// sampler's cost per sequence.
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -135,7 +136,12 @@ struct ActivationElements {
 };
 ActivationElements activation_elements_per_token(const ModelSpec& model);
 
-/// KV bytes per GPU of one sequence at `context` tokens.
-double sequence_kv_bytes(const StepModel& model, std::int64_t context);
+/// KV bytes per GPU of one sequence at `context` tokens. Inline: the serving simulation asks it of
+/// every decoding sequence at every step it builds in full.
+inline double sequence_kv_bytes(const StepModel& model, std::int64_t context) {
+  double bytes = model.kv_bytes_per_token * static_cast<double>(context) + model.state_bytes_per_sequence;
+  for (const StepModel::Windowed& w : model.windowed) bytes += w.bytes_per_token * static_cast<double>(std::min(context, w.window));
+  return bytes;
+}
 
 }  // namespace llmsizer
