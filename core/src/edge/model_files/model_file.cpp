@@ -42,6 +42,8 @@ void put_messages(json& out, const std::string& key, const std::vector<Message>&
 
 /// The model as an estimate's response describes it (to_json.hpp model_json), written straight
 /// into the summary's DOM (whose keys nlohmann keeps sorted, as the summaries have always been).
+/// The same members as model_json writes: tests/js/cli_inspect_round_trip.mjs fails when the two
+/// differ (each file's resolved_model against the estimate of its request_model).
 json resolved_model_json(const ModelSpec& m) {
   const ModelSummary summary = summarize_model(m);
   const ParamCounts& c = summary.params;
