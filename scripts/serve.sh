@@ -8,6 +8,6 @@ export NODE_PATH="${NODE_PATH:-/usr/share/nodejs}"  # Debian's emscripten needs 
 cmake --preset native >/dev/null
 cmake --build --preset native --target llmsizer
 cmake --preset wasm >/dev/null
-cmake --build --preset wasm --target llmsizer_wasm llmsizer_web llmsizer_prerender llmsizer_precache
+cmake --build --preset wasm --target llmsizer_wasm llmsizer_wasm_tasks llmsizer_wasm_files llmsizer_web llmsizer_prerender llmsizer_precache
 echo "LLM Sizer: open http://127.0.0.1:8000/ (the CLI is build/native/llmsizer)"
 exec node tests/js/static_server.mjs build/wasm/web "${PORT:-8000}"
