@@ -94,9 +94,13 @@ TEST_CASE("Qwen2.5-32B Q4_K_M with a Qwen2.5-0.5B Q8_0 draft on a 24 GB card at 
   const double draft = d["step_ms"]["draft"].get<double>();
   // Decode of the 32B is bound by reading ~19.4 GB of weights at the 4090's 1,008 GB/s: the 9 tokens of a
   // verify step add 9 × 2 × 32.8e9 = 5.9e11 FLOPs, ~6 ms at 60% of its 165 TFLOPS, hidden under the read:
-  // a verify step costs what a plain step does (within 10%).
-  CHECK(target > 19.4e9 / 1008e9 * 1e3);
-  CHECK(verify >= target * 0.999);
+  // a verify step costs what a plain step does (within 10%). The plain step holds llama.cpp's host
+  // sampling of its one row (throughput.hpp host_sampling): 152,064 logits × 0.5 ns = 0.076032 ms
+  // sampled, 152,064 × 4 B over the 4090's PCIe 4.0 x16 (32 GB/s × 0.75) = 0.025344 ms read back;
+  // the verify step's device time holds none (the loop's sampling is counted apart, below).
+  const double target_row = 0.076032 + 0.025344;
+  CHECK(target > 19.4e9 / 1008e9 * 1e3 + target_row);
+  CHECK(verify >= (target - target_row) * 0.999);
   CHECK(verify <= target * 1.10);
   // The draft reads its 0.525 GB on the GPU per step: at least 0.52 ms.
   CHECK(draft >= 0.525e9 / 1008e9 * 1e3);
@@ -106,12 +110,19 @@ TEST_CASE("Qwen2.5-32B Q4_K_M with a Qwen2.5-0.5B Q8_0 draft on a 24 GB card at 
   const double reeval = d["step_ms"]["draft_reeval"].get<double>();
   CHECK(reeval >= draft * 0.999);
   CHECK(reeval <= draft * 1.05);
-  // speedup = 3.19882 × target / (verify + 8 × draft + the re-evaluation).
-  const double expected = 3.198821310 * target / (verify + 8.0 * draft + reeval);
+  // The host's sampling per target step: the verify step's 9 rows read back (9 × 0.025344 ms), the
+  // 3.19882 tokens the target keeps sampled (× 0.076032 ms); the draft's 8 decodes and its
+  // re-evaluation each read back one row of 151,936 logits (9 × 0.0253227 ms) and 8 are sampled
+  // (8 × 0.075968 ms): 0.228096 + 0.243212 + 0.227904 + 0.607744 = 1.306956 ms.
+  const double host = d["step_ms"]["host_sampling"].get<double>();
+  CHECK_THAT(host, WithinAbs(1.306956, 1e-4));  // the answer rounds step_ms to 4 decimals
+  // speedup = 3.19882 × target / (verify + 8 × draft + the re-evaluation + the host's sampling).
+  const double expected = 3.198821310 * target / (verify + 8.0 * draft + reeval + host);
   CHECK_THAT(d["speedup"].get<double>(), WithinRel(expected, 1e-3));
   CHECK(d["speedup"].get<double>() > 2.0);
-  // The break-even α solves (1 − α⁹) / (1 − α) = (verify + 8 × draft + re-evaluation) / target.
-  const double ratio = (verify + 8.0 * draft + reeval) / target;
+  // The break-even α solves (1 − α⁹) / (1 − α) × (target − 0.076032) = verify + 8 × draft +
+  // re-evaluation + the host's sampling but the kept tokens' (each token's sampling is in both sides).
+  const double ratio = (verify + 8.0 * draft + reeval + host - 3.198821310 * 0.076032) / (target - 0.076032);
   const double be = d["break_even_acceptance"].get<double>();
   CHECK_THAT(tokens_per_target_step(be, 8), WithinRel(ratio, 2e-3));
   CHECK_THAT(d["decode_tokens_per_s"].get<double>(), WithinRel(d["decode_tokens_per_s_without"].get<double>() * d["speedup"].get<double>(), 1e-3));
@@ -329,12 +340,20 @@ TEST_CASE("llama-speculative's loop: k + 1 single-token draft steps and no re-ev
   // 60% of the T4's 8.1 TFLOPS FP32 = 18.531 ms, above reading the weights; plus the context's part.
   CHECK(verify >= 18.531 * 0.999);
   CHECK(verify <= 18.531 * 1.03);
-  // The answer gives target 17.0721, verify 18.58 and draft 5.1422 ms:
-  //   speed-up = 2.941170 × 17.0721 / (18.58 + 6 × 5.1422) = 50.2124 / 49.4332 = 1.0158.
-  const double expected = 2.941170 * target / (verify + 6.0 * draft);
+  // The host's sampling per target step (throughput.hpp host_sampling; Llama 3's 128,256 logits, the
+  // T4's PCIe 3.0 x16 at 16 GB/s × 0.75): the verify step's 6 rows read back (6 × 0.042752 ms), the
+  // 2.941170 kept tokens sampled (× 0.064128 ms), the draft's 6 decodes each read back a row (6 ×
+  // 0.042752 ms) and 5 sampled (5 × 0.064128 ms): 0.256512 + 0.188612 + 0.256512 + 0.32064 = 1.022276 ms.
+  const double host = ms["host_sampling"].get<double>();
+  CHECK_THAT(host, WithinAbs(1.022276, 1e-4));
+  // The answer gives target 17.1362 (17.0721 on the device and 0.0641 + 0.0428 for its sampled row),
+  // verify 18.58 and draft 5.1422 ms (both on the device):
+  //   speed-up = 2.941170 × 17.1362 / (18.58 + 6 × 5.1422 + 1.0223) = 50.4009 / 50.4555 = 0.9989.
+  const double expected = 2.941170 * target / (verify + 6.0 * draft + host);
   CHECK_THAT(d["speedup"].get<double>(), WithinRel(expected, 1e-3));
-  // The break-even α: (1 − α⁶) / (1 − α) = (verify + 6 × draft) / target.
-  const double ratio = (verify + 6.0 * draft) / target;
+  // The break-even α: (1 − α⁶) / (1 − α) × (target − 0.064128) = verify + 6 × draft + the host's
+  // sampling but the kept tokens'.
+  const double ratio = (verify + 6.0 * draft + host - 2.941170 * 0.064128) / (target - 0.064128);
   CHECK_THAT(tokens_per_target_step(d["break_even_acceptance"].get<double>(), 5), WithinRel(ratio, 2e-3));
   CHECK(d["command_line"].get<std::string>().rfind("llama-speculative -m MODEL.gguf", 0) == 0);
   CHECK(d["command_line"].get<std::string>().find("-md DRAFT.gguf --draft-max 5 -ngld all") != std::string::npos);
@@ -349,13 +368,17 @@ TEST_CASE("llama-server's loop is the default and unchanged: k single-token draf
   CHECK(server["draft_steps"] == 5);
   const json& ms = server["step_ms"];
   REQUIRE(ms.contains("draft_reeval"));
-  // speed-up = 2.941170 × target / (verify + 5 × draft + the re-evaluation of the 6 verified tokens).
+  // speed-up = 2.941170 × target / (verify + 5 × draft + the re-evaluation of the 6 verified tokens +
+  // the host's sampling). Its draft reads back 6 rows too (5 decodes and the re-evaluation's last) and
+  // samples 5: the same 1.022276 ms as llama-speculative's.
+  CHECK_THAT(ms["host_sampling"].get<double>(), WithinAbs(1.022276, 1e-4));
   const double expected = 2.941170 * ms["target"].get<double>() /
-                          (ms["verify"].get<double>() + 5.0 * ms["draft"].get<double>() + ms["draft_reeval"].get<double>());
+                          (ms["verify"].get<double>() + 5.0 * ms["draft"].get<double>() + ms["draft_reeval"].get<double>() +
+                           ms["host_sampling"].get<double>());
   CHECK_THAT(server["speedup"].get<double>(), WithinRel(expected, 1e-3));
   // The steps are the same in both programs (the same context, cache and placement); only the loop differs.
   const json speculative = test_support::estimate(t4_pair("llama-speculative"))["draft"];
-  for (const char* step : {"target", "verify", "draft"}) CHECK(speculative["step_ms"][step] == ms[step]);
+  for (const char* step : {"target", "verify", "draft", "host_sampling"}) CHECK(speculative["step_ms"][step] == ms[step]);
   CHECK(speculative["kv_cache_bytes"] == server["kv_cache_bytes"]);
   CHECK(server["command_line"].get<std::string>().rfind("llama-server -m MODEL.gguf", 0) == 0);
 }

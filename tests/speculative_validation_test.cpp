@@ -15,16 +15,18 @@
 // llama-server runs with --draft-p-min (the draft length per step varies and is not printed), runs
 // with no counters (the acceptance decides the speed-up and is unknown), devices or drafts with no
 // preset. The 20% target is not met; the gate is what the model reaches. Nothing in the model was
-// chosen by looking at these rows. Why the two compared rows miss (both estimates too high):
+// chosen by looking at these rows. Both models' host sampling is in the estimate (throughput.hpp
+// host_sampling: n_vocab × 0.5 ns per sampled row, the median of three published sampler timings
+// from other sources, and the row's logits read back over PCIe), in the plain step and in the loop.
+// Why the two compared rows miss (both estimates too high):
 // - llama.cpp issue 5877 (RTX 3060, k 5): six columns run MMVQ, one pass over the weights, so the
 //   verify step costs about a plain step; the run's 82.5 ms per target step (12.132 s / 147 steps)
-//   against the estimate's 55 ms is host time the estimate leaves out: the default sampling
-//   (temperature > 0) samples every drafted and verified position over Llama 3's 128,256-token
-//   vocabulary (llama-cli's own sampling took 0.66 ms per token) and sorts both whole distributions
-//   at each rejection (examples/speculative/speculative.cpp); llama-cli's eval time it is divided by
-//   holds no sampling.
+//   against the estimate's 56 ms is time the estimate does not have. The run's own host sampled at
+//   0.66 ms per token (llama-cli's "sampling time = 601.84 ms / 913 runs", 5.1 ns per logit), ten
+//   times the constant: at that rate the loop's 9.6 sampled rows per step would add 5.7 ms more.
+//   The baseline is llama-cli's eval time with that sampler time put back (the row's notes).
 // - pull request 10455 (M4 Pro, k 16): 17 columns run Metal's mul_mm, 32 computed; the baseline is
-//   the comment's "about 11 tokens per second".
+//   the comment's "about 11 tokens per second". Sampling is 1.7 ms of its 593 ms per target step.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -45,8 +47,8 @@ using nlohmann::json;
 
 namespace {
 
-/// The gate on the median |error| of the speed-up: what the model reaches (29.6%, see the file's comment).
-constexpr double kMedianGate = 0.297;
+/// The gate on the median |error| of the speed-up: what the model reaches (27.3%, see the file's comment).
+constexpr double kMedianGate = 0.274;
 
 json rows() {
   const llmsizer::EmbeddedDocument* doc = llmsizer::find_validation_document("speculative");
@@ -119,7 +121,15 @@ TEST_CASE("Draft speed-up against published llama.cpp measurements, every row pr
     REQUIRE(answer["draft"]["speedup"].is_number());
     CHECK(answer["draft"]["program"] == program);
     const double estimated = answer["draft"]["speedup"].get<double>();
-    const double measured = m.at("tokens_per_s_with_draft").get<double>() / m.at("tokens_per_s_without_draft").get<double>();
+    // A baseline printed as eval and sampling times apart (llama-cli) gets its sampler's time back:
+    // llama-speculative's decode time holds its sampling, and so does the estimate's plain step.
+    double without = m.at("tokens_per_s_without_draft").get<double>();
+    if (m.contains("sampling_ms_without_draft")) {
+      const double eval_ms = m.at("eval_ms_without_draft").get<double>() / m.at("eval_runs_without_draft").get<double>();
+      const double sampling_ms = m.at("sampling_ms_without_draft").get<double>() / m.at("sampling_runs_without_draft").get<double>();
+      without = 1e3 / (eval_ms + sampling_ms);
+    }
+    const double measured = m.at("tokens_per_s_with_draft").get<double>() / without;
     // A target step yields at most its expected tokens, and drafting costs time: speed-up < tokens per step.
     CHECK(estimated > 0.0);
     CHECK(estimated < tokens);

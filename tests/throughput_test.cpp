@@ -281,3 +281,32 @@ TEST_CASE("A dense step's additive parts sum to its total on every path", "[thro
 }
 
 }  // namespace throughput_test
+
+namespace throughput_test {
+
+TEST_CASE("llama.cpp samples every sequence's row on the host between steps: its logits read back, then passed over", "[throughput][llama_cpp]") {
+  const ModelSpec m = test_support::preset("llama-3.1-8b-instruct");  // 128,256 tokens
+  InferenceSettings s = engine_settings("q4_k_m", Engine::llama_cpp, 0, 1024, 1024);
+  // RTX 4090, PCIe 4.0 x16 (32 GB/s per direction × 0.75 = 24 GB/s): 128,256 × 4 B / 24 GB/s =
+  // 21.376 µs to read the row back; 128,256 × 0.5 ns = 64.128 µs to sample it.
+  const HostSampling row = host_sampling(m, s, hw("nvidia-rtx-4090"), SpeedPlacement{1, -1});
+  CHECK_THAT(row.copy_s, WithinRel(21.376e-6, 1e-9));
+  CHECK_THAT(row.sample_s, WithinRel(64.128e-6, 1e-9));
+  // Four sequences: four rows, serialized with the device (fixed_s), the parts still summing to the total.
+  s.batch = 4;
+  const StepTime step = decode_step(m, s, hw("nvidia-rtx-4090"), SpeedPlacement{1, -1}, 1536);
+  CHECK_THAT(step.fixed_s, WithinRel(4 * (21.376e-6 + 64.128e-6), 1e-9));
+  CHECK_THAT(additive_sum(step), WithinRel(step.total_s, 1e-9));
+  // Unified memory and the CPU read nothing back; the sampler's pass stays.
+  const HostSampling apple = host_sampling(m, s, hw("apple-m4-max"), SpeedPlacement{1, -1});
+  CHECK(apple.copy_s == 0.0);
+  CHECK_THAT(apple.sample_s, WithinRel(64.128e-6, 1e-9));
+  const StepTime cpu = decode_step(m, s, hw("amd-ryzen-9-7950x"), SpeedPlacement{0, -1}, 1536);
+  CHECK_THAT(cpu.fixed_s, WithinRel(4 * 64.128e-6, 1e-9));
+  CHECK_THAT(additive_sum(cpu), WithinRel(cpu.total_s, 1e-9));
+  // Engines that sample on the device (vLLM, SGLang) or count it in their own host time: none here.
+  const HostSampling vllm = host_sampling(m, engine_settings("bf16", Engine::vllm, 0, 1024, 1024), hw("nvidia-rtx-4090"), SpeedPlacement{1, -1});
+  CHECK(vllm.per_row() == 0.0);
+}
+
+}  // namespace throughput_test

@@ -208,16 +208,23 @@ DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& t
   // The middle of the generation, as estimate_throughput's decode speed.
   const std::int64_t context = target.input_tokens + target.output_tokens / 2;
   const int k = draft.draft_max;
+  const double sequences = static_cast<double>(target.batch);
   out.target_step_s = decode_step(target_model, target, hw, where, context, options).total_s;
-  // The verify step runs k + 1 positions of each sequence in one forward.
-  out.verify_step_s = multi_token_step(target_model, target, hw, where, k + 1, out.target_step_s, options);
+  // The verify step runs k + 1 positions of each sequence in one forward. The step model samples
+  // every row it outputs (llama.cpp's host_sampling, zero for the other engines): taken out of the
+  // steps here and counted as the loop reads back and samples, below.
+  const HostSampling target_row = host_sampling(target_model, target, hw, where);
+  out.verify_step_s = multi_token_step(target_model, target, hw, where, k + 1, out.target_step_s, options) -
+                      sequences * (k + 1) * target_row.per_row();
   SpeedPlacement draft_where = where;
   if (!cpu && target.engine == Engine::llama_cpp && draft.n_gpu_layers >= 0) {
     draft_where.gpu_layers = std::min(draft.n_gpu_layers, draft.model.num_layers);
   }
   InferenceSettings ds = memory.settings;
   ds.batch = target.batch;
-  out.draft_step_s = decode_step(draft.model, ds, hw, draft_where, context, options).total_s;
+  const HostSampling draft_row = host_sampling(draft.model, ds, hw, draft_where);
+  const double draft_plain_s = decode_step(draft.model, ds, hw, draft_where, context, options).total_s;
+  out.draft_step_s = draft_plain_s - sequences * draft_row.per_row();
   // The draft's decodes per target step follow the program's loop.
   // llama-server's draft decodes k single tokens per target step (common/speculative.cpp
   // common_speculative_impl_draft_simple::draft: the last token the target kept, then each drafted
@@ -232,13 +239,32 @@ DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& t
   // drafts are already in its cache); the target decodes the k + 1 tokens of batch_tgt once.
   const bool reevaluates = target.engine == Engine::llama_cpp && !draft.mtp && draft.program == DraftProgram::llama_server;
   out.draft_steps = draft.program == DraftProgram::llama_speculative ? k + 1 : k;
-  out.draft_reeval_s = reevaluates ? multi_token_step(draft.model, ds, hw, draft_where, k + 1, out.draft_step_s, options) : 0.0;
+  out.draft_reeval_s = reevaluates ? multi_token_step(draft.model, ds, hw, draft_where, k + 1, draft_plain_s, options) -
+                                         sequences * (k + 1) * draft_row.per_row()
+                                   : 0.0;
   if (!(out.target_step_s > 0) || !(out.verify_step_s > 0)) return out;
   out.known = true;
   out.tokens_per_target_step = tokens_per_target_step(draft.acceptance_rate, k);
-  const double cost_ratio = (out.verify_step_s + out.draft_steps * out.draft_step_s + out.draft_reeval_s) / out.target_step_s;
+  // The host's part of a target step. The target: the verify step's k + 1 rows read back, then
+  // sampled position by position until the first draft it rejects (examples/speculative/
+  // speculative.cpp: "common_sampler_sample(smpl, ctx_tgt, drafts[s_keep].i_batch_tgt[i_dft], true);"
+  // in the loop that ends at the first mismatch; llama-server common_sampler_sample_and_accept_n):
+  // the tokens it keeps. The draft: one row per decode (its context outputs one, n_outputs_max 1),
+  // its pass over the verified tokens included, and k sampled: llama-speculative samples before
+  // each drafted token and never the last one's decode; llama-server's draft (common/speculative.cpp
+  // common_speculative_gen_draft) samples each of its k tokens, its own chain (top-k 10) over the
+  // whole vocabulary as well.
+  const double draft_rows = out.draft_steps + (reevaluates ? 1 : 0);
+  const double per_kept_token = sequences * target_row.sample_s;
+  const double fixed_host = sequences * ((k + 1) * target_row.copy_s + draft_rows * draft_row.copy_s + k * draft_row.sample_s);
+  out.host_sampling_s = fixed_host + out.tokens_per_target_step * per_kept_token;
+  // A target step costs what does not depend on α, plus the target's sampling of each token it keeps.
+  const double fixed_cost = out.verify_step_s + out.draft_steps * out.draft_step_s + out.draft_reeval_s + fixed_host;
+  const double cost_ratio = (fixed_cost + out.tokens_per_target_step * per_kept_token) / out.target_step_s;
   out.speedup = out.tokens_per_target_step / cost_ratio;
-  out.break_even_acceptance = break_even_acceptance(k, cost_ratio);
+  // Break-even: tokens × target step = fixed cost + tokens × per kept token, so the tokens per step
+  // must reach fixed cost / (target step − per kept token); the plain step samples its one token too.
+  out.break_even_acceptance = break_even_acceptance(k, fixed_cost / (out.target_step_s - per_kept_token));
   out.decode_tokens_per_s_without = 1.0 / out.target_step_s;
   out.decode_tokens_per_s = out.decode_tokens_per_s_without * out.speedup;
   return out;

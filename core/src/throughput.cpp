@@ -283,6 +283,22 @@ double device_link_gb_per_s(const HardwareSpec& hw) {
   return pcie * kPcieLinkEfficiency;
 }
 
+HostSampling host_sampling(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where) {
+  HostSampling h;
+  if ((s.engine != Engine::llama_cpp && s.engine != Engine::ollama) || m.vocab_size <= 0) return h;
+  const double vocab = static_cast<double>(m.vocab_size);
+  h.sample_s = vocab * kLlamaCppSamplerSecondsPerLogit;
+  // On a discrete GPU the output layer runs on the device (as device_step places it, a partial
+  // offload too): its logits cross the PCIe link; a probe's device carries its measured rate.
+  const bool over_link = where.gpus > 0 && !hw.is_cpu() && !hw.unified_memory;
+  if (over_link) {
+    const double measured = !is_offered(hw) && hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : 0.0;
+    const double link = measured > 0 ? measured : (hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : 16.0) * kPcieLinkEfficiency;
+    h.copy_s = vocab * kLogitBytes / (link * 1e9);
+  }
+  return h;
+}
+
 double effective_bandwidth_gb_per_s(const HardwareSpec& hw, bool cpu) {
   if (cpu) return (hw.measured_bandwidth_gb_per_s > 0 && hw.is_cpu() ? hw.measured_bandwidth_gb_per_s
                                                                       : hw.host_bandwidth_gb_per_s * kCpuBandwidthEfficiency);
@@ -447,7 +463,8 @@ double bytes_per_param(const InferenceSettings& s) {
   return static_cast<double>(s.weights->block_bytes) / static_cast<double>(s.weights->block_elements);
 }
 
-StepTime decode_step(const ModelSpec& m, const ModelCounts& counts, const InferenceSettings& s, const HardwareSpec& hw,
+/// The decode step on the device(s), without the host's sampling.
+StepTime device_step(const ModelSpec& m, const ModelCounts& counts, const InferenceSettings& s, const HardwareSpec& hw,
                      const SpeedPlacement& where, std::int64_t context, const SpeedOptions& options) {
   const bool cpu = where.gpus == 0 || hw.is_cpu();
   const bool offload = !cpu && where.gpu_layers >= 0 && where.gpu_layers < m.num_layers;
@@ -488,6 +505,20 @@ StepTime decode_step(const ModelSpec& m, const ModelCounts& counts, const Infere
   if (t.offload_s > device) t.bound = "bound.cpu_layers";
   else if (device == t.compute_s) t.bound = "bound.compute";
   else t.bound = cpu ? "bound.memory_bandwidth_cpu" : "bound.memory_bandwidth";
+  return t;
+}
+
+/// The decode step with llama.cpp's sampling of every sequence's row: the host reads the logits back
+/// and samples while the device waits for the next token (serialized, in fixed_s).
+StepTime decode_step(const ModelSpec& m, const ModelCounts& counts, const InferenceSettings& s, const HardwareSpec& hw,
+                     const SpeedPlacement& where, std::int64_t context, const SpeedOptions& options) {
+  StepTime t = device_step(m, counts, s, hw, where, context, options);
+  const double sampling = static_cast<double>(s.batch) * host_sampling(m, s, hw, where).per_row();
+  if (sampling > 0) {
+    t.fixed_s += sampling;
+    t.total_s += sampling;
+    if (t.fixed_s > t.overlapped_s) t.bound = "bound.engine_overhead";
+  }
   return t;
 }
 

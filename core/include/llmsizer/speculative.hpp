@@ -128,10 +128,13 @@ DraftMemory draft_memory(const DraftSettings& draft, const InferenceSettings& ta
 /// The speed speculation gives on a device.
 struct DraftSpeed {
   bool known = false;               ///< false when the device's bandwidth is unknown
-  double target_step_s = 0;         ///< one plain decode step of the target
-  double verify_step_s = 0;         ///< the target verifying k + 1 tokens in one step
-  double draft_step_s = 0;          ///< one decode step of the draft
+  double target_step_s = 0;         ///< one plain decode step of the target (llama.cpp: its row sampled)
+  double verify_step_s = 0;         ///< the target verifying k + 1 tokens in one step (without the host's sampling)
+  double draft_step_s = 0;          ///< one decode step of the draft (without the host's sampling)
   double draft_reeval_s = 0;        ///< llama-server: the draft's pass over the target's verified k + 1 tokens
+  /// llama.cpp: per target step, the host reading back the target's k + 1 rows and the draft's rows
+  /// and sampling the target's kept tokens and the draft's k (host_sampling in throughput.hpp).
+  double host_sampling_s = 0;
   int draft_steps = 0;              ///< single-token draft decodes per target step (k; llama-speculative k + 1)
   double tokens_per_target_step = 0;
   double speedup = 0;               ///< tokens/s with the draft over tokens/s without
@@ -141,10 +144,14 @@ struct DraftSpeed {
 };
 
 /** speedup = tokens_per_target_step × target step / (verify step + draft_steps × draft step + the
- *  draft's re-evaluation) (Leviathan et al. 2023 Theorem 3.8 with the cost coefficient c taken from
- *  the step model instead of a constant). The draft's part is its program's loop: llama-server k
- *  single-token steps and a pass over the target's verified k + 1 tokens (timed as the verify step
- *  is); llama-speculative k + 1 single-token steps and no pass (speculative.cpp cites both loops).
+ *  draft's re-evaluation + the host's sampling) (Leviathan et al. 2023 Theorem 3.8 with the cost
+ *  coefficient c taken from the step model instead of a constant). The draft's part is its program's
+ *  loop: llama-server k single-token steps and a pass over the target's verified k + 1 tokens (timed
+ *  as the verify step is); llama-speculative k + 1 single-token steps and no pass (speculative.cpp
+ *  cites both loops). llama.cpp samples on the host between steps, the device waiting: the plain
+ *  step reads back and samples one row; a target step reads back the verify step's k + 1 rows and
+ *  samples the tokens it keeps (tokens_per_target_step: each accepted draft, then the one after),
+ *  and the draft's decodes each read back a row, k of them sampled.
  *  Each step from throughput.hpp's decode_step at the middle of the generation, the draft's on the
  *  same device. The verify step runs k + 1 positions per sequence, its cache read once per sequence
  *  (what the context adds to a plain step), and its matrix products as the engine's kernel for that
@@ -156,7 +163,7 @@ struct DraftSpeed {
  *    weights with the FLOPs at the vector (FP32) rate;
  *  - llama.cpp on Apple silicon (Metal) with at most 8 columns: one matrix-vector pass per column,
  *    k + 1 plain steps; above 8, mul_mm's tiles of 32 columns: the FLOPs of whole tiles.
- *  Left out: llama.cpp's sampling of each position on the host, the draft's early stop below
+ *  Left out: the draft's early stop below
  *  --draft-p-min (never at v0.5.0's default, common/common.h "float p_min = 0.0f;"), CUDA graphs
  *  (disabled by ggml-cuda above one token per step) for small models. */
 DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& target, const DraftSettings& draft,

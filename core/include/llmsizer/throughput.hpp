@@ -313,7 +313,38 @@ double effective_tflops(const HardwareSpec& hw, bool cpu);
  *  batch touches: E × (1 − (1 − k/E)^batch) of the E routed experts per layer. */
 double params_read_per_step(const ModelSpec& model, std::int64_t batch);
 
-/** Decode step at `context` tokens of KV cache per sequence. */
+/** llama.cpp's host time per candidate logit of one sampled token: 0.5 ns. Every sampled token
+ *  builds an n_vocab candidate array on the host from the row's logits (common/sampling.cpp
+ *  common_sampler::set_logits: "cur[token_id] = llama_token_data{token_id, logits[token_id], 0.0f};")
+ *  and runs the sampler chain over it, whose first truncating sampler (top-k, greedy) passes over
+ *  all of it; the rest of the chain runs on the few candidates left. llama.cpp's own sampler timings
+ *  with the vocabulary known: Llama-3.2-1B (128,256 tokens) on an Intel Core i5-13400F 8.69 ms /
+ *  137 runs, 0.49 ns per logit (ggml-org/llama.cpp issue 34, comment by drosanda); Llama-3.1-8B
+ *  through llama-cpp-python 0.2.90 2.79 ms / 33 runs, 0.66 ns (abetlen/llama-cpp-python issue 1830);
+ *  Llama-2-7B's target in the speculative example (32,000 tokens) 4.02 ms / 259 runs, 0.49 ns
+ *  (ggml-org/llama.cpp issue 3649): the median, rounded. */
+constexpr double kLlamaCppSamplerSecondsPerLogit = 0.5e-9;
+/// Bytes per vocabulary entry of one output row llama.cpp reads back from the device: FP32 logits
+/// (src/llama-context.cpp decode: "ggml_backend_tensor_get_async(backend_res, t_logits, logits_out,
+/// 0, n_outputs*n_vocab*sizeof(float));", into the context's pinned host output buffer).
+constexpr double kLogitBytes = 4.0;
+
+/// llama.cpp's host work per output row of a decode step: the row's logits read back over the host
+/// link (none on the CPU or unified memory) and, for a row that is sampled, the sampler over them.
+struct HostSampling {
+  double copy_s = 0;    ///< n_vocab × 4 bytes over the host link
+  double sample_s = 0;  ///< n_vocab × kLlamaCppSamplerSecondsPerLogit
+  double per_row() const { return copy_s + sample_s; }
+};
+/** The host sampling of one row for `settings`' engine: llama.cpp and Ollama (llama.cpp's sampler)
+ *  sample on the host between steps, the device idle meanwhile; other engines sample on the device
+ *  or count it in their own host time (zero here). Zero when the vocabulary is unknown. The link:
+ *  the device's PCIe at kPcieLinkEfficiency (PCIe 3.0 x16 when unknown), a probe's measured rate as it is. */
+HostSampling host_sampling(const ModelSpec& model, const InferenceSettings& settings, const HardwareSpec& hw,
+                           const SpeedPlacement& where);
+
+/** Decode step at `context` tokens of KV cache per sequence. llama.cpp and Ollama: with every
+ *  sequence's row read back and sampled (host_sampling, in fixed_s). */
 StepTime decode_step(const ModelSpec& model, const InferenceSettings& settings, const HardwareSpec& hw,
                      const SpeedPlacement& where, std::int64_t context, const SpeedOptions& options = {});
 

@@ -449,6 +449,7 @@ void draft_json(JsonWriter& w, const Request& r, const Answer& a) {
     w.field("target", rounded(d.speed->target_step_s * 1e3, 4)).field("verify", rounded(d.speed->verify_step_s * 1e3, 4));
     w.field("draft", rounded(d.speed->draft_step_s * 1e3, 4));
     if (d.speed->draft_reeval_s > 0) w.field("draft_reeval", rounded(d.speed->draft_reeval_s * 1e3, 4));
+    if (d.speed->host_sampling_s > 0) w.field("host_sampling", rounded(d.speed->host_sampling_s * 1e3, 4));
     w.end_object();
     w.field("draft_steps", d.speed->draft_steps);
   }
