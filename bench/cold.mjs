@@ -6,8 +6,8 @@
 // A model file's header (call "inspect") is timed as the page reads a dropped file: its module loaded
 // and warmed as the page does once a file is dragged over it (web/lib/model_files.js
 // prepareFilesCore: warmUp), the drop 250 ms later (the drag across the page), then from the drop to
-// the answer: the header read in growing slices as nextHeaderRead asks, each slice copied after the
-// last (web/lib/import.js importFile) and inspected. Loading the file from disk is not included.
+// the answer: the header read in growing slices as nextHeaderRead asks, each slice appended to the
+// bytes the module holds (web/lib/import.js importFile) and inspected. Loading the file from disk is not included.
 // With --unwarmed, the module is not warmed and not waited for.
 // usage: node bench/cold.mjs CASES_FILE INDEX WEB_DIR [--unwarmed]
 import { readFileSync } from 'node:fs';
@@ -37,25 +37,27 @@ export const loadModuleFor = (call, webDir, arg = '') =>
       : loadCore(webDir, OTHER_TASK.test(arg) ? 'llmsizer-tasks' : 'llmsizer');
 
 /** The page's read of a dropped file's header (web/lib/import.js importFile, without the file's
- *  reads): slices as nextHeaderRead asks, each appended to the bytes read so far and inspected. */
+ *  reads): slices as nextHeaderRead asks, each appended to the bytes the module holds
+ *  (ModelFileHeader) and inspected. */
 export function pageRead(core, arg) {
   const [path, size] = arg.split('\t');
   const file = readFileSync(path);
   const fileSize = Number(size);
   return () => {
     let length = core.nextHeaderRead(0, 0, fileSize).bytes;
-    let bytes = new Uint8Array(0);
-    for (;;) {
-      const more = file.subarray(bytes.length, length);
-      const grown = new Uint8Array(bytes.length + more.length);
-      grown.set(bytes);
-      grown.set(more, bytes.length);
-      bytes = grown;
-      const r = JSON.parse(core.inspectModelFile(bytes, fileSize));
-      const needed = r.error && typeof r.error.needed_bytes === 'number' ? r.error.needed_bytes : 0;
-      const next = r.error ? core.nextHeaderRead(length, needed, fileSize) : { step: 'answered' };
-      if (next.step !== 'read') return r;
-      length = next.bytes;
+    const header = new core.ModelFileHeader();
+    try {
+      let held = 0;
+      for (;;) {
+        held = header.append(file.subarray(held, length));
+        const r = JSON.parse(header.inspect(fileSize));
+        const needed = r.error && typeof r.error.needed_bytes === 'number' ? r.error.needed_bytes : 0;
+        const next = r.error ? core.nextHeaderRead(length, needed, fileSize) : { step: 'answered' };
+        if (next.step !== 'read') return r;
+        length = next.bytes;
+      }
+    } finally {
+      header.delete();
     }
   };
 }

@@ -9,6 +9,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -42,6 +44,49 @@ emscripten::val inspect_model_file_bytes(const emscripten::val& bytes, double fi
 using emscripten::val;
 using llmsizer::wasm::js_string;
 
+/** A file's leading bytes as the page reads them, slice after slice (web/lib/import.js importFile),
+ *  held in the module's memory: each slice is copied in once, by one TypedArray.set, and each
+ *  inspection reads the bytes where they are. With inspectModelFile the page joined the slices in
+ *  JavaScript and the whole prefix was copied in again on every round, about three times the
+ *  header's bytes for a GGUF header read in seven rounds (bench/results/history.md has the
+ *  measurements). The page deletes it after the last inspection (embind's delete()). */
+class ModelFileHeader {
+ public:
+  /// Appends the next bytes of the file (a Uint8Array, or anything inspectModelFile copies); returns
+  /// how many bytes are held.
+  double append(const val& more) {
+    const val length_value = more["length"];
+    const double length = length_value.isNumber() ? length_value.as<double>() : 0.0;
+    const std::size_t n = length > 0 ? static_cast<std::size_t>(length) : 0;
+    if (n > capacity_ - size_) grow(size_ + n);
+    if (n > 0) val(emscripten::typed_memory_view(n, data_.get() + size_)).call<void>("set", more);
+    size_ += n;
+    return static_cast<double>(size_);
+  }
+  /// inspectModelFile's answer for the bytes held so far.
+  val inspect(double file_size_bytes) const {
+    return js_string(llmsizer::inspect_model_file(std::string_view(reinterpret_cast<const char*>(data_.get()), size_), file_size_bytes));
+  }
+
+ private:
+  /// Room for at least `needed` bytes, at least doubling (the page's reads at least double). The
+  /// bytes held move by TypedArray.set and the new room is not cleared: the -Oz build's memcpy and
+  /// memset go a byte at a time (Emscripten's emscripten_memcpy.c under EMSCRIPTEN_OPTIMIZE_FOR_OZ).
+  void grow(std::size_t needed) {
+    const std::size_t capacity = std::max(needed, 2 * capacity_);
+    std::unique_ptr<unsigned char[]> data(new unsigned char[capacity]);
+    if (size_ > 0) {
+      val(emscripten::typed_memory_view(size_, data.get())).call<void>("set", val(emscripten::typed_memory_view(size_, data_.get())));
+    }
+    data_ = std::move(data);
+    capacity_ = capacity;
+  }
+
+  std::unique_ptr<unsigned char[]> data_;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
 val plan_repository(const std::string& listing_json, const std::string& chosen_file) {
   return js_string(llmsizer::plan_repository(listing_json, chosen_file));
 }
@@ -62,6 +107,24 @@ val next_header_read(double read_bytes, double needed_bytes, double file_size_by
   return out;
 }
 
+/** warm_up_model_file_reader, then memory for a first read's bytes and answer, written once now. A
+ *  page of memory the module grows into is given its first use by the system when it is first
+ *  written, and a first read of a 3.9 MB GGUF header grows the module's memory by more than twice
+ *  that (ModelFileHeader's room doubling with the page's reads, then the answer): its new pages
+ *  were about 40% of that read in a module warmed by the header alone (bench/results/history.md).
+ *  The room is given back to the module's allocator, which hands it out again; memory the module
+ *  has grown into stays the module's, so the page keeps this much from the first file dragged
+ *  over it. */
+bool warm_up() {
+  const bool answered = llmsizer::warm_up_model_file_reader();
+  // 16 MiB: the room that read uses, with some to spare (bench/results/history.md).
+  constexpr std::size_t kRoomBytes = std::size_t{16} << 20;
+  std::unique_ptr<unsigned char[]> room(new unsigned char[kRoomBytes]);
+  // TypedArray.fill, not memset: the -Oz build's memset writes a byte at a time (emscripten_memset.c).
+  val(emscripten::typed_memory_view(kRoomBytes, room.get())).call<void>("fill", 0);
+  return answered;
+}
+
 bool valid_repo_id(const std::string& id) { return llmsizer::valid_repo_id(id); }
 
 /// hub_repository.hpp hub_failure, by name ("gated", "repository_not_found", ...).
@@ -73,7 +136,11 @@ val hub_failure(int http_status, const std::string& error_code, bool gated, bool
 
 EMSCRIPTEN_BINDINGS(llmsizer_model_files) {
   emscripten::function("inspectModelFile", &inspect_model_file_bytes);
-  emscripten::function("warmUp", &llmsizer::warm_up_model_file_reader);
+  emscripten::function("warmUp", &warm_up);
+  emscripten::class_<ModelFileHeader>("ModelFileHeader")
+      .constructor<>()
+      .function("append", &ModelFileHeader::append)
+      .function("inspect", &ModelFileHeader::inspect);
   // A Hugging Face repository read by id (the page's "Load"): the model its headers give.
   emscripten::function("describeRepositoryModel", &llmsizer::describe_repository_model);
   // Its rules, shared with the CLI's reader: which files to read, how much of each header, which

@@ -168,7 +168,7 @@ for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
 const files = await loadCore(webDir, 'llmsizer-files');
 const warmed = await loadCore(webDir, 'llmsizer-files');
 if (warmed.warmUp() === true) passed++; else { failed++; console.error('MISMATCH: warmUp\'s header was not answered'); }
-const fileExports = ['inspectModelFile', 'warmUp', 'describeRepositoryModel', 'planRepository', 'nextHeaderRead', 'validRepoId', 'hubFailure'];
+const fileExports = ['inspectModelFile', 'ModelFileHeader', 'warmUp', 'describeRepositoryModel', 'planRepository', 'nextHeaderRead', 'validRepoId', 'hubFailure'];
 const taskExports = ['estimate', 'recommend', 'pageAnswer'];
 const split = fileExports.every((name) => typeof files[name] === 'function' && core[name] === undefined && tasks[name] === undefined) &&
   [...taskExports, 'listModels'].every((name) => typeof core[name] === 'function' && files[name] === undefined) &&
@@ -195,6 +195,27 @@ for (const path of modelFiles) {
   }
   const afterWarmUp = warmed.inspectModelFile(whole.subarray(0, want), whole.length);
   if (afterWarmUp === wasm) passed++; else { failed++; console.error(`MISMATCH for inspect ${path} after warmUp: ${afterWarmUp.slice(0, 200)}`); }
+  // The page's read (web/lib/import.js): the same prefixes appended slice by slice to the bytes the
+  // module holds (ModelFileHeader), each answered as inspectModelFile answers the whole prefix.
+  const header = warmed.ModelFileHeader ? new warmed.ModelFileHeader() : null;
+  let held = '';
+  try {
+    let length = warmed.nextHeaderRead(0, 0, whole.length).bytes;
+    for (let start = 0; header;) {
+      start = header.append(whole.subarray(start, length));
+      held = header.inspect(whole.length);
+      const prefix = warmed.inspectModelFile(whole.subarray(0, length), whole.length);
+      if (held !== prefix) { held = `prefix ${length}: ${held}`; break; }
+      const r = JSON.parse(held);
+      const need = r.error && typeof r.error.needed_bytes === 'number' ? r.error.needed_bytes : 0;
+      const next = r.error ? warmed.nextHeaderRead(length, need, whole.length) : { step: 'answered' };
+      if (next.step !== 'read') break;
+      length = next.bytes;
+    }
+  } finally {
+    if (header) header.delete();
+  }
+  if (held === wasm) passed++; else { failed++; console.error(`MISMATCH for inspect ${path} read slice by slice: ${held.slice(0, 200)}`); }
   const native = spawnSync(cli, ['inspect', path], { encoding: 'utf8', maxBuffer: 64 << 20 });
   // The CLI prints the inspection parsed and written again (UTF-8 where the module escapes to
   // ASCII): the same JSON value, compared as such.

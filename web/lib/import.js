@@ -85,37 +85,40 @@ export async function importFile(file) {
     // Its module is fetched on first use: offline before any drop or Load, it is not cached yet.
     return fail(t('import.readerUnavailable'));
   }
-  if (typeof core.inspectModelFile !== 'function') return fail(t('import.fileUnsupported'));
+  if (typeof core.ModelFileHeader !== 'function') return fail(t('import.fileUnsupported'));
   let length = core.nextHeaderRead(0, 0, file.size).bytes;
-  let bytes = new Uint8Array(0);
-  for (;;) {
-    let r;
-    try {
-      // Only the bytes not read yet: a 3.9 MB header is read once, not once per round.
-      const more = new Uint8Array(await file.slice(bytes.length, length).arrayBuffer());
-      const grown = new Uint8Array(bytes.length + more.length);
-      grown.set(bytes);
-      grown.set(more, bytes.length);
-      bytes = grown;
-      r = JSON.parse(core.inspectModelFile(bytes, file.size));
-    } catch (e) {
-      return fail(`${t('import.failed')} ${String((e && e.message) || e)}`);
+  // The bytes read so far, kept in the module's memory: each slice is copied in once
+  // (wasm/bindings_model_files.cpp ModelFileHeader), and freed when the read ends.
+  const header = new core.ModelFileHeader();
+  try {
+    let held = 0;
+    for (;;) {
+      let r;
+      try {
+        // Only the bytes not read yet: a 3.9 MB header is read once, not once per round.
+        held = header.append(new Uint8Array(await file.slice(held, length).arrayBuffer()));
+        r = JSON.parse(header.inspect(file.size));
+      } catch (e) {
+        return fail(`${t('import.failed')} ${String((e && e.message) || e)}`);
+      }
+      const needed = r.error && typeof r.error.needed_bytes === 'number' ? r.error.needed_bytes : 0;
+      const next = r.error ? core.nextHeaderRead(length, needed, file.size) : { step: 'answered' };
+      if (next.step === 'too_long') return fail(t('import.tooBig'));
+      if (next.step === 'read') {
+        length = next.bytes;
+        continue;
+      }
+      if (r.error) return fail(`${t('import.failed')} ${message(t, f, r.error.message_data, r.error.message)}`);
+      const model = r.request_model;
+      if (!model || typeof model !== 'object') {
+        const why = Array.isArray(r.warnings) && r.warnings.length ? ` (${messages(t, f, r.warnings, r.warnings_data).join('; ')})` : '';
+        return fail(`${t('import.noArchitecture')}${why}`);
+      }
+      useImportedModel(file, length, r);
+      return;
     }
-    const needed = r.error && typeof r.error.needed_bytes === 'number' ? r.error.needed_bytes : 0;
-    const next = r.error ? core.nextHeaderRead(length, needed, file.size) : { step: 'answered' };
-    if (next.step === 'too_long') return fail(t('import.tooBig'));
-    if (next.step === 'read') {
-      length = next.bytes;
-      continue;
-    }
-    if (r.error) return fail(`${t('import.failed')} ${message(t, f, r.error.message_data, r.error.message)}`);
-    const model = r.request_model;
-    if (!model || typeof model !== 'object') {
-      const why = Array.isArray(r.warnings) && r.warnings.length ? ` (${messages(t, f, r.warnings, r.warnings_data).join('; ')})` : '';
-      return fail(`${t('import.noArchitecture')}${why}`);
-    }
-    useImportedModel(file, length, r);
-    return;
+  } finally {
+    header.delete();
   }
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The core's second module (llmsizer-files.js, built from wasm/bindings_model_files.cpp): a dropped
-// model file's header (inspectModelFile, nextHeaderRead) and a model loaded from the Hugging Face hub
+// model file's header (ModelFileHeader, inspectModelFile, nextHeaderRead) and a model loaded from the Hugging Face hub
 // (planRepository, describeRepositoryModel, validRepoId, hubFailure). The default page never uses
 // them, so they are not in its module (llmsizer.js): this one is loaded on the first drop or Load,
 // once, and the estimate of the model it reads is the page's module's, as for any other model.

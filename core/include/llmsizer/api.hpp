@@ -73,13 +73,15 @@ std::string describe_repository_model(const std::string& parts_json);
 
 /** Reads a small quantized GGUF header through inspect_model_file, the whole of a dropped file's path
  *  (its metadata, a vocabulary walked string by string, tensor infos, then the answer's summary and
- *  model), a few times, and returns whether it was answered. The page calls it while it waits for a
+ *  model, and a prefix too short for it: the error asking for more bytes), a few times, and returns
+ *  whether each was answered as a real file's would be. The page calls it while it waits for a
  *  person's drop (its module loaded when a file is dragged over the page or its file input is
  *  reached: lib/model_files.js), so that the engine has compiled that path, and optimized its loops,
  *  before the first real file: a first read in a module that has run none of it takes several times
- *  its later reads (bench/results/history.md has the measurements that set the vocabulary's size and
- *  the number of reads). Its header: a four-layer llama of width 256 in Q4_K (ggml: 144 bytes per 256
- *  weights) with F32 norms and a 20,000-token vocabulary, 270 KB. */
+ *  its later reads (bench/results/history.md has the measurements that set the header's shape and
+ *  the number of reads). Its header: a 28-layer qwen2 of width 256 with the tensors of a real one
+ *  (q/k/v biases included) in Q4_K (ggml: 144 bytes per 256 weights) with F32 norms and biases, and
+ *  a 2,000-token vocabulary, 47 KB. */
 bool warm_up_model_file_reader();
 
 /// True when `response_json` is an error response (the CLI maps it to exit code 2).
