@@ -5,7 +5,7 @@
 // wall-clock milliseconds of the first call of case INDEX of the benchmark's cases file.
 // A model file's header (call "inspect") is timed as the page reads a dropped file: its module loaded
 // and warmed as the page does once a file is dragged over it (web/lib/model_files.js
-// prepareFilesCore: warmUp), the drop 250 ms later (the drag across the page), then from the drop to
+// prepareFilesCore: warmUp's steps, one per task), the drop 250 ms later (the drag across the page), then from the drop to
 // the answer: the header read in growing slices as nextHeaderRead asks, each slice appended to the
 // bytes the module holds (web/lib/import.js importFile) and inspected. Loading the file from disk is not included.
 // With --unwarmed, the module is not warmed and not waited for.
@@ -70,7 +70,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (call === 'inspect') {
     run = pageRead(core, rest.join('\t'));
     if (flag !== '--unwarmed') {
-      core.warmUp();
+      for (let step = 0; step < core.warmUpSteps(); ++step) {
+        core.warmUp(step);
+        await new Promise((resolve) => setTimeout(resolve));
+      }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   }

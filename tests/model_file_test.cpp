@@ -366,10 +366,10 @@ TEST_CASE("Files that are not model files get an error naming the file", "[model
 }
 
 TEST_CASE("The reader's warm-up header is a GGUF file the reader answers", "[model_file][gguf]") {
-  // warm_up_model_file_reader reads its built-in 28-layer Q4_K qwen2 header (api.hpp) ten times,
+  // warm_up_model_file_reader reads its built-in 28-layer Q4_K qwen2 header (api.hpp) once per round,
   // each time a quarter of it first: an error answer for the whole header, or a short prefix answered
   // without asking for more bytes, would mean the page warms a path a real file does not take.
-  CHECK(llmsizer::warm_up_model_file_reader());
+  CHECK(llmsizer::warm_up_model_file_reader(llmsizer::kModelFileReaderWarmUpRounds));
 }
 
 }  // namespace model_file_test

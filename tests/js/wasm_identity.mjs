@@ -163,12 +163,16 @@ for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
 // inspect FILE` (which prints the inspection, or exits 2 with the error). And each module has its
 // own exports only: the default one none of the model files' (the linker leaves their readers out),
 // the tasks' one only the three calls a request's task routes (the lists are the page's module's).
-// The page warms the module before a drop (warmUp: a small header read through the whole path); its
-// header is answered, not an error, and a warmed module answers every file as a fresh one does.
+// The page warms the module before a drop (warmUp, one step per task: a small header read through the
+// whole path, then memory written); its header is answered, not an error, at every step, and a warmed
+// module answers every file as a fresh one does.
 const files = await loadCore(webDir, 'llmsizer-files');
 const warmed = await loadCore(webDir, 'llmsizer-files');
-if (warmed.warmUp() === true) passed++; else { failed++; console.error('MISMATCH: warmUp\'s header was not answered'); }
-const fileExports = ['inspectModelFile', 'ModelFileHeader', 'warmUp', 'describeRepositoryModel', 'planRepository', 'nextHeaderRead', 'validRepoId', 'hubFailure'];
+const warmUpSteps = warmed.warmUpSteps();
+let warmUpAnswered = warmUpSteps > 1;
+for (let step = 0; step < warmUpSteps; ++step) warmUpAnswered = warmed.warmUp(step) === true && warmUpAnswered;
+if (warmUpAnswered) passed++; else { failed++; console.error('MISMATCH: warmUp\'s header was not answered'); }
+const fileExports = ['inspectModelFile', 'ModelFileHeader', 'warmUp', 'warmUpSteps', 'describeRepositoryModel', 'planRepository', 'nextHeaderRead', 'validRepoId', 'hubFailure'];
 const taskExports = ['estimate', 'recommend', 'pageAnswer'];
 const split = fileExports.every((name) => typeof files[name] === 'function' && core[name] === undefined && tasks[name] === undefined) &&
   [...taskExports, 'listModels'].every((name) => typeof core[name] === 'function' && files[name] === undefined) &&

@@ -29,15 +29,29 @@ export function filesCore() {
 let warming = null;
 
 /** Loads the module before it is needed (a file dragged over the page, the file input or the Hub's
- *  box reached: app.js) and, after the frame the person sees, has it read a small header
- *  (bindings_model_files.cpp warmUp), so that the first real file meets a module that has already
- *  compiled its reader. Once; nothing is shown, and a failed load is tried again on the next call. */
+ *  box reached: app.js) and, after the frame the person sees, has it read a small header several
+ *  times and write the memory a first read uses (bindings_model_files.cpp warmUp), one step per task
+ *  so that no task holds the page for long, so that the first real file meets a module that has
+ *  already compiled and optimized its reader. Once; nothing is shown, and a failed load is tried
+ *  again on the next call. */
 export function prepareFilesCore() {
   if (!warming) {
     warming = filesCore().then((core) => new Promise((resolve) => {
-      requestAnimationFrame(() => setTimeout(() => resolve(typeof core.warmUp === 'function' && core.warmUp())));
+      requestAnimationFrame(() => setTimeout(() => warmUpStep(core, 0, true, resolve)));
     }));
     warming.catch(() => { warming = null; });
   }
   return warming;
 }
+
+/** Runs warm-up step `step` and schedules the next in a later task; resolves with whether every
+ *  step's reads were answered. */
+function warmUpStep(core, step, answered, resolve) {
+  if (typeof core.warmUp !== 'function' || step >= core.warmUpSteps()) {
+    resolve(typeof core.warmUp === 'function' && answered);
+    return;
+  }
+  const ok = core.warmUp(step) && answered;
+  setTimeout(() => warmUpStep(core, step + 1, ok, resolve));
+}
+

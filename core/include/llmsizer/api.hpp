@@ -73,16 +73,20 @@ std::string describe_repository_model(const std::string& parts_json);
 
 /** Reads a small quantized GGUF header through inspect_model_file, the whole of a dropped file's path
  *  (its metadata, a vocabulary walked string by string, tensor infos, then the answer's summary and
- *  model, and a prefix too short for it: the error asking for more bytes), a few times, and returns
+ *  model, and a prefix too short for it: the error asking for more bytes), `rounds` times, and returns
  *  whether each was answered as a real file's would be. The page calls it while it waits for a
  *  person's drop (its module loaded when a file is dragged over the page or its file input is
  *  reached: lib/model_files.js), so that the engine has compiled that path, and optimized its loops,
  *  before the first real file: a first read in a module that has run none of it takes several times
  *  its later reads (bench/results/history.md has the measurements that set the header's shape and
- *  the number of reads). Its header: a 28-layer qwen2 of width 256 with the tensors of a real one
+ *  kModelFileReaderWarmUpRounds). The page runs one round per task, so that no task holds its main
+ *  thread for long. Its header: a 28-layer qwen2 of width 256 with the tensors of a real one
  *  (q/k/v biases included) in Q4_K (ggml: 144 bytes per 256 weights) with F32 norms and biases, and
  *  a 2,000-token vocabulary, 47 KB. */
-bool warm_up_model_file_reader();
+bool warm_up_model_file_reader(int rounds);
+/// The rounds of warm_up_model_file_reader after which the engine runs a first real file's read in
+/// its optimized code (bench/results/history.md: five rounds left the first read at 11.5 ms, ten at 4.7).
+constexpr int kModelFileReaderWarmUpRounds = 10;
 
 /// True when `response_json` is an error response (the CLI maps it to exit code 2).
 bool is_error_response(const std::string& response_json);

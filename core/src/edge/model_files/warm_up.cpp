@@ -46,7 +46,7 @@ class GgufBytes {
 
 }  // namespace
 
-bool warm_up_model_file_reader() {
+bool warm_up_model_file_reader(int rounds) {
   constexpr std::uint32_t kF32 = 0;
   constexpr std::uint32_t kQ4K = 12;
   // As many layers and tensors per layer as the checkpoints people drop (Qwen2.5-7B: 28 layers;
@@ -55,7 +55,6 @@ bool warm_up_model_file_reader() {
   constexpr std::uint32_t kLayers = 28;
   constexpr std::uint64_t kWidth = 256, kKv = 64, kFf = 512;
   constexpr std::uint64_t kTokens = 2000;
-  constexpr int kReads = 10;
   GgufBytes b;
   b.u32(0x46554747).u32(3).u64(3 + 12 * kLayers).u64(10);  // "GGUF", version 3, tensors, 10 key/values
   b.key_str("general.architecture", "qwen2").key_str("general.name", "warm-up").key_u32("general.file_type", 15);
@@ -92,7 +91,7 @@ bool warm_up_model_file_reader() {
   const std::string header = b.take();
   const double file_size = static_cast<double>(header.size() + offset);
   bool answered = true;
-  for (int i = 0; i < kReads; ++i) {
+  for (int i = 0; i < rounds; ++i) {
     // A prefix that ends inside the vocabulary first, as the page's first reads of a large header
     // do (an error asking for more bytes), then the whole header.
     const std::string truncated = inspect_model_file(std::string_view(header).substr(0, header.size() / 4), file_size);
