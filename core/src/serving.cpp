@@ -2,6 +2,7 @@
 #include "llmsizer/serving.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -62,9 +63,14 @@ LatencyStats stats_of(std::vector<double> values) {
 }
 
 struct GapHistogram {
-  std::vector<double> counts = std::vector<double>(kGapBins, 0.0);
+  /// The bins of the octaves the gaps fell in, 64 to an octave, in the order the octaves were first
+  /// met; `octave_at` holds each octave's first bin in `counts` (-1: none met). A simulation's gaps
+  /// span a few of the 36 octaves, so only those are zeroed and read.
+  std::vector<double> counts;
+  std::array<int, kGapOctaves> octave_at;
   double sum = 0;
   double n = 0;
+  GapHistogram() { octave_at.fill(-1); }
   /// The bin of a gap.
   static int bin_of(double gap) {
     int exponent = 0;
@@ -85,36 +91,120 @@ struct GapHistogram {
     const int bin = gap > 0 ? (exponent - kGapMinExponent) * kGapBinsPerOctave + part : 0;
     return std::clamp(bin, 0, kGapBins - 1);
   }
+  /// Values that certainly share `gap`'s bin: [low, high), the doubles with its exponent and the top
+  /// 6 bits of its fraction (positive doubles order as their bits). Empty for a gap that is not a
+  /// positive normal double, whose bin bin_of works out each time.
+  static void bin_range(double gap, double& low, double& high) {
+    low = 1;
+    high = 0;
+    if (!(gap >= std::numeric_limits<double>::min() && gap <= std::numeric_limits<double>::max())) return;
+    constexpr std::uint64_t kBinWidth = std::uint64_t{1} << (52 - 6);
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &gap, sizeof bits);
+    const std::uint64_t low_bits = bits & ~(kBinWidth - 1);
+    const std::uint64_t high_bits = low_bits + kBinWidth;  // the next bin's first value (+inf past the largest)
+    std::memcpy(&low, &low_bits, sizeof low);
+    std::memcpy(&high, &high_bits, sizeof high);
+  }
+  /// The place of `bin` in `counts`, its octave's bins made when first met.
+  std::size_t slot(int bin) {
+    int& first = octave_at[static_cast<std::size_t>(bin / kGapBinsPerOctave)];
+    if (first < 0) {
+      first = static_cast<int>(counts.size());
+      counts.resize(counts.size() + kGapBinsPerOctave, 0.0);
+    }
+    return static_cast<std::size_t>(first + bin % kGapBinsPerOctave);
+  }
+  double& count(int bin) { return counts[slot(bin)]; }
+  /// The last gap added and its slot: a step's decoding sequences mostly share their gap (the step's
+  /// time since the one before), so its bin is looked up once.
+  double last_gap = std::numeric_limits<double>::quiet_NaN();
+  std::size_t last_slot = 0;
   void add(double gap, double times) {
     if (times <= 0) return;
     sum += gap * times;
     n += times;
-    counts[static_cast<std::size_t>(bin_of(gap))] += times;
-  }
-  double percentile(double p) const {
-    const double target = std::ceil(p / 100.0 * n);
-    double seen = 0;
-    for (int i = 0; i < kGapBins; ++i) {
-      seen += counts[static_cast<std::size_t>(i)];
-      if (seen >= target && seen > 0) {
-        // The bin's middle: mantissa 0.5 + (part + 0.5) / 128 at its exponent.
-        const double mantissa = 0.5 + (i % kGapBinsPerOctave + 0.5) / (2.0 * kGapBinsPerOctave);
-        return std::ldexp(mantissa, i / kGapBinsPerOctave + kGapMinExponent);
-      }
+    if (!(gap == last_gap)) {
+      last_slot = slot(bin_of(gap));
+      last_gap = gap;
     }
-    return 0;
+    counts[last_slot] += times;
   }
+  /// The p50, p90, p95 and p99 in one pass over the bins, lowest first: each the middle of the first
+  /// bin whose running count reaches its rank (mantissa 0.5 + (part + 0.5) / 128 at the bin's
+  /// exponent). Bins never met hold nothing: passing over them leaves the running count as it was.
   LatencyStats stats() const {
     LatencyStats s;
     if (n <= 0) return s;
     s.mean = sum / n;
-    s.p50 = percentile(50);
-    s.p90 = percentile(90);
-    s.p95 = percentile(95);
-    s.p99 = percentile(99);
+    double* const at[] = {&s.p50, &s.p90, &s.p95, &s.p99};
+    const double target[] = {std::ceil(50 / 100.0 * n), std::ceil(90 / 100.0 * n), std::ceil(95 / 100.0 * n), std::ceil(99 / 100.0 * n)};
+    std::size_t next = 0;
+    double seen = 0;
+    for (int octave = 0; octave < kGapOctaves && next < 4; ++octave) {
+      const int first = octave_at[static_cast<std::size_t>(octave)];
+      if (first < 0) continue;
+      for (int part = 0; part < kGapBinsPerOctave && next < 4; ++part) {
+        seen += counts[static_cast<std::size_t>(first + part)];
+        while (next < 4 && seen >= target[next] && seen > 0) {
+          const double mantissa = 0.5 + (part + 0.5) / (2.0 * kGapBinsPerOctave);
+          *at[next++] = std::ldexp(mantissa, octave + kGapMinExponent);
+        }
+      }
+    }
     return s;
   }
 };
+
+/// The clock and the sums a run of quiet steps adds to.
+struct QuietSums {
+  double t = 0;
+  double gap_sum = 0;         ///< GapHistogram::sum
+  double batch_time = 0;      ///< time in decode steps
+  double batch_weighted = 0;  ///< time in decode steps × the sequences decoding
+};
+
+/** Quiet steps j = `from`, `from` + 1, ... below `ahead` of `n` decoding sequences while the clock
+ *  is before `next`, each taking `step_time_of(j)`: its time added to the clock and the sums and its
+ *  gap, n times, to `gaps`. The same sums in the same order as one add per step; the counts of a run
+ *  of steps in one bin are added at once (whole numbers: exact in any order), and a step's bin is
+ *  looked up only when its time leaves the range of the run's bin. Returns the step it stopped at.
+ *  Not inlined: in a function of its own the sums stay in registers, where in the simulation's
+ *  frame each step stored and loaded them. */
+template <class StepTime>
+[[gnu::noinline]] std::int64_t time_quiet_steps(const StepTime& step_time_of, std::int64_t from, std::int64_t ahead, double next,
+                                                std::int64_t n, QuietSums& sums, GapHistogram& gaps) {
+  const double nd = static_cast<double>(n);
+  double t = sums.t;
+  double gap_sum = sums.gap_sum;
+  double time_sum = sums.batch_time;
+  double weighted_sum = sums.batch_weighted;
+  int run_bin = -1;
+  double run_count = 0;
+  double bin_low = 1;  // the run's bin's range of values (GapHistogram::bin_range): none yet
+  double bin_high = 0;
+  std::int64_t j = from;
+  for (; j < ahead && t < next; ++j) {
+    const double dt = step_time_of(j);
+    t += dt;
+    gap_sum += dt * nd;
+    time_sum += dt;
+    weighted_sum += dt * nd;
+    if (!(dt >= bin_low && dt < bin_high)) {
+      const int bin = GapHistogram::bin_of(dt);
+      if (bin != run_bin) {
+        if (run_bin >= 0) gaps.count(run_bin) += run_count;
+        run_bin = bin;
+        run_count = 0;
+      }
+      GapHistogram::bin_range(dt, bin_low, bin_high);
+    }
+    run_count += nd;
+  }
+  if (run_bin >= 0) gaps.count(run_bin) += run_count;
+  sums = {t, gap_sum, time_sum, weighted_sum};
+  return j;
+}
 
 struct Sequence {
   double arrival = 0;
@@ -239,11 +329,10 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
     return std::max<std::int64_t>(1, low + std::min(high - low, static_cast<std::int64_t>(uniform(lengths_rng) * span)));
   };
   const auto issue = [&](double at) {
-    Sequence s;
+    Sequence& s = seqs.emplace_back();
     s.arrival = at;
     s.prompt = length(w.input_tokens);
     s.output = length(std::max<std::int64_t>(1, w.output_tokens));
-    seqs.push_back(s);
     ++issued;
   };
   std::deque<std::size_t> waiting;
@@ -266,6 +355,9 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
   std::vector<double> ttft;
   std::vector<double> tpot;
   std::vector<double> e2e;
+  ttft.reserve(static_cast<std::size_t>(w.requests));
+  tpot.reserve(static_cast<std::size_t>(w.requests));
+  e2e.reserve(static_cast<std::size_t>(w.requests));
   GapHistogram gaps;
   double t = 0;
   double first_arrival = w.mode == LoadMode::request_rate && !arrivals.empty() ? arrivals.front() : 0.0;
@@ -340,36 +432,16 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
         batch_weighted += first * static_cast<double>(n);
         done = 1;
       }
-      // The rest, each a gap of every sequence: the same sums in the same order as one add per step,
-      // with the counts of a run of steps in one bin added at once (whole numbers: exact in any order).
-      const double nd = static_cast<double>(n);
-      double tt = t;
-      double gap_sum = gaps.sum;
-      double time_sum = batch_time;
-      double weighted_sum = batch_weighted;
-      int run_bin = -1;
-      double run_count = 0;
+      // The rest, each a gap of every sequence.
+      QuietSums sums{t, gaps.sum, batch_time, batch_weighted};
       const std::int64_t from = done;
-      for (; done < ahead && tt < next; ++done) {
-        const double dt = linear ? first + per_step * static_cast<double>(done) : time_at(done);
-        tt += dt;
-        gap_sum += dt * nd;
-        time_sum += dt;
-        weighted_sum += dt * nd;
-        const int bin = GapHistogram::bin_of(dt);
-        if (bin != run_bin) {
-          if (run_bin >= 0) gaps.counts[static_cast<std::size_t>(run_bin)] += run_count;
-          run_bin = bin;
-          run_count = 0;
-        }
-        run_count += nd;
-      }
-      if (run_bin >= 0) gaps.counts[static_cast<std::size_t>(run_bin)] += run_count;
-      t = tt;
-      gaps.sum = gap_sum;
-      gaps.n += nd * static_cast<double>(done - from);
-      batch_time = time_sum;
-      batch_weighted = weighted_sum;
+      done = linear ? time_quiet_steps([&](std::int64_t j) { return first + per_step * static_cast<double>(j); }, from, ahead, next, n, sums, gaps)
+                    : time_quiet_steps(time_at, from, ahead, next, n, sums, gaps);
+      t = sums.t;
+      gaps.sum = sums.gap_sum;
+      gaps.n += static_cast<double>(n) * static_cast<double>(done - from);
+      batch_time = sums.batch_time;
+      batch_weighted = sums.batch_weighted;
       r.steps += done;
       for (std::size_t idx : running) {
         Sequence& q = seqs[idx];
