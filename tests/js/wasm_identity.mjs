@@ -64,6 +64,10 @@ const requests = [
   { model: { config: { hidden_size: 'big' } } },
   { model: { params: 1e30 } },
   { model: 'qwen2.5-7b-instruct', batch: 1e12 },
+  // A dropped GGUF file's tensor list is read by the page's module (every request's model): its
+  // refusals are the page's module's to write.
+  { model: { params: 7e9, weight_bytes: 1000, tensors: [['x', 'Q9', [1]]] } },
+  { model: { params: 7e9, weight_bytes: 1000, tensors: 5 } },
 ];
 const rawBodies = ['', '   ', '{not json', '[1,2,3]', 'null', '{"model": "qwen2.5-7b-instruct", "input_tokens": 1e999}',
                    '{"model": "qwen2.5-7b-instruct",}', '"\\ud800"', '{"model":"\u0000"}'];
@@ -174,6 +178,26 @@ const split = fileExports.every((name) => typeof files[name] === 'function' && c
   [...taskExports, 'listModels'].every((name) => typeof core[name] === 'function' && files[name] === undefined) &&
   taskExports.every((name) => typeof tasks[name] === 'function') && tasks.listModels === undefined;
 if (split) passed++; else { failed++; console.error('MISMATCH: the three modules do not split their exports as wasm/bindings.cpp, bindings_tasks.cpp and bindings_model_files.cpp say'); }
+// Each module links the English its own answers can say (core/src/edge/messages/, wasm/CMakeLists.txt):
+// the three listings together are the CLI's, the page's holds no serving, training or model-file
+// text, and no module's data holds the id of a message it does not list (a message it could say but
+// not write: the id is a string of the code that says it, a term's without its "term.").
+const cliMessages = JSON.parse(spawnSync(cli, ['messages'], { encoding: 'utf8', maxBuffer: 64 << 20 }).stdout).messages;
+const merged = {};
+for (const [name, m] of [['llmsizer', core], ['llmsizer-tasks', tasks], ['llmsizer-files', files]]) {
+  const listed = JSON.parse(m.listMessages()).messages;
+  Object.assign(merged, listed);
+  const data = readFileSync(join(webDir, `${name}.wasm`)).toString('latin1');
+  const said = (id) => data.includes(`${id}\0`) || (id.startsWith('term.') && data.includes(`${id.slice('term.'.length)}\0`));
+  const unlisted = Object.keys(cliMessages).filter((id) => !(id in listed) && said(id));
+  if (unlisted.length === 0) passed++;
+  else { failed++; console.error(`MISMATCH: ${name}.wasm says messages it does not link (move them to a table it links): ${unlisted.join(', ')}`); }
+}
+const page = JSON.parse(core.listMessages()).messages;
+const mergedSame = Object.keys(merged).length === Object.keys(cliMessages).length &&
+  Object.entries(cliMessages).every(([id, text]) => merged[id] === text);
+if (mergedSame && !('serve.summary.meets' in page) && !('error.gguf.past_end_header' in page)) passed++;
+else { failed++; console.error('MISMATCH: the modules\' message listings together are not the CLI\'s, or the page\'s holds serving\'s or the GGUF reader\'s text'); }
 // The page's module refuses a request of another task, naming `task` (api.hpp: estimate_inference).
 const refused = JSON.parse(core.estimate(JSON.stringify({ model: 'qwen2.5-7b-instruct', task: 'training' }))).error;
 if (refused && refused.field === 'task' && refused.message_data.id === 'error.task.other_module') passed++;

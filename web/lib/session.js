@@ -4,7 +4,7 @@
 // back to its default with a notice, so no link can leave the page broken.
 import createCore from '../llmsizer.js';
 import { defaults, menusFrom, readUrl, stateKeyForField, toRequest } from './state.js';
-import { formatter, loadStrings, preferredLang, takeEnglishMessagesFrom, translator, LANGS } from './i18n.js';
+import { addModuleMessages, formatter, loadStrings, preferredLang, takeEnglishMessagesFrom, translator, LANGS } from './i18n.js';
 
 /** A request for task serve or training (its JSON as lib/state.js toRequest writes it, the task a
  *  member of the request or of page_answer's parts); a string value holding these characters would
@@ -98,7 +98,7 @@ export async function startSession() {
    *  the one that says it failed. */
   const loadTasksCore = () => {
     if (!tasksLoading) {
-      tasksLoading = import('./tasks_core.js').then((m) => m.tasksCore()).then((c) => { tasksCore = c; });
+      tasksLoading = import('./tasks_core.js').then((m) => m.tasksCore()).then((c) => { addModuleMessages(c); tasksCore = c; });
       tasksLoading.catch((e) => { tasksLoading = null; tasksFailure = String((e && e.message) || e); });
     }
     return tasksLoading;
