@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCore, OTHER_TASK } from './load_core.mjs';
+import { loadCore } from './load_core.mjs';
+import { refusedForOtherModule } from '../../web/lib/other_module.js';
 
 const [webDir, cli] = process.argv.slice(2);
 if (!existsSync(join(webDir, 'llmsizer.wasm'))) {
@@ -18,16 +19,11 @@ if (!existsSync(join(webDir, 'llmsizer.wasm'))) {
 }
 const core = await loadCore(webDir);
 const tasks = await loadCore(webDir, 'llmsizer-tasks');
-/** The module the page asks (web/lib/session.js), and whether the other module's answer is right. */
-const moduleFor = (body) => (OTHER_TASK.test(body) ? tasks : core);
-const otherRight = (command, body, wasm) => {
-  if (!OTHER_TASK.test(body)) return tasks[command](body) === wasm;
-  const text = core[command](body);
-  const page = JSON.parse(text);
-  // pageAnswer answers each part: its estimate's error names the task.
-  const error = command === 'pageAnswer' ? page.estimate?.error : page.error;
-  return text === wasm || error?.field === 'task';
-};
+/** The module the page asks (web/lib/session.js): its own, unless that refuses the request as another
+ *  module's task (web/lib/other_module.js); and whether the tasks' module, which answers every task,
+ *  gives that same answer. */
+const moduleFor = (command, body) => (refusedForOtherModule(JSON.parse(core[command](body))) ? tasks : core);
+const otherRight = (command, body, wasm) => tasks[command](body) === wasm;
 
 const requests = [
   { model: 'qwen2.5-7b-instruct', weights: 'bf16', input_tokens: 1, output_tokens: 2048, engine: 'transformers' },
@@ -104,7 +100,7 @@ let passed = 0;
 // The CLI's command and the module's export have the same name.
 for (const [command, list] of [['estimate', [...bodies, ...presetBodies, ...hardwareBodies]], ['recommend', recommendBodies]]) {
   for (const body of list) {
-    const wasm = moduleFor(body)[command](body);
+    const wasm = moduleFor(command, body)[command](body);
     const native = spawnSync(cli, [command, '-', '--json'], { input: body, encoding: 'utf8', maxBuffer: 64 << 20 });
     const isError = wasm.startsWith('{"error":');
     const expectedCode = isError ? 2 : 0;
@@ -141,7 +137,7 @@ const pageBodies = [
   { estimate: { model: 'qwen2.5-7b-instruct' } },
 ].map((b) => JSON.stringify(b));
 for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
-  const wasm = moduleFor(body).pageAnswer(body);
+  const wasm = moduleFor('pageAnswer', body).pageAnswer(body);
   if (!otherRight('pageAnswer', body, wasm)) { failed++; console.error(`MISMATCH for page ${body.slice(0, 120)}: the page's module and the tasks' disagree`); }
   const native = spawnSync(cli, ['page', '-'], { input: body, encoding: 'utf8', maxBuffer: 64 << 20 });
   const expectedCode = wasm.startsWith('{"error":') ? 2 : 0;
@@ -149,7 +145,7 @@ for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
   if (expectedCode === 0) {
     const request = JSON.parse(body);
     const whole = wasm;
-    const m = moduleFor(body);
+    const m = moduleFor('pageAnswer', body);
     parts = whole.startsWith(`{"schema_version":1,"estimate":${m.estimate(JSON.stringify(request.estimate))},"chart":[`) &&
       (!request.recommend || whole.endsWith(`,"recommend":${m.recommend(JSON.stringify(request.recommend))}}`));
   }
