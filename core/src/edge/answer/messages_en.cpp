@@ -10,6 +10,7 @@
 #include "answer/format.hpp"
 #include "answer/message_json.hpp"
 #include "llmsizer/precision.hpp"
+#include "json_text.hpp"
 
 namespace llmsizer::edge {
 namespace {
@@ -988,7 +989,7 @@ void write_message_json(JsonWriter& w, const Message& message) {
 nlohmann::json message_data(const Message& message) {
   JsonWriter w;
   write_message_json(w, message);
-  return nlohmann::json::parse(std::string_view(w.text()));
+  return parse_json(w.text());
 }
 
 }  // namespace llmsizer::edge
