@@ -6,8 +6,10 @@
 // before they spoke in messages (the expected strings below are those sentences, written out).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -96,21 +98,41 @@ std::string safetensors(const std::string& json) { return le64(json.size()) + js
 
 }  // namespace
 
-TEST_CASE("The English table is sorted by id, names each id once and uses argument names as placeholders", "[messages]") {
-  const auto* begin = edge::message_templates_begin();
-  const auto* end = edge::message_templates_end();
-  REQUIRE(end - begin > 300);
-  for (const auto* t = begin; t != end; ++t) {
-    INFO(t->id);
-    if (t != begin) CHECK((t - 1)->id < t->id);  // strictly increasing: sorted and unique
-    CHECK(!t->en.empty());
-    for (const auto& name : placeholders(t->en)) {
-      INFO(name);
-      CHECK(is_argument_name(name));
+TEST_CASE("The English tables are sorted by id, name each id once and use argument names as placeholders", "[messages]") {
+  std::set<std::string_view> ids;
+  for (const edge::MessageTable& table :
+       {edge::common_message_templates(), edge::task_message_templates(), edge::file_message_templates()}) {
+    REQUIRE(table.end - table.begin > 50);
+    for (const auto* t = table.begin; t != table.end; ++t) {
+      INFO(t->id);
+      if (t != table.begin) CHECK((t - 1)->id < t->id);  // strictly increasing: sorted and unique
+      CHECK(ids.insert(t->id).second);                   // in no other table
+      CHECK(!t->en.empty());
+      for (const auto& name : placeholders(t->en)) {
+        INFO(name);
+        CHECK(is_argument_name(name));
+      }
+      // A term is rendered from its id alone (message_text.hpp), so it has nothing to fill in.
+      if (t->id.substr(0, 5) == "term.") CHECK(placeholders(t->en).empty());
     }
-    // A term is rendered from its id alone (message_text.hpp), so it has nothing to fill in.
-    if (t->id.substr(0, 5) == "term.") CHECK(placeholders(t->en).empty());
   }
+  // The 639 written templates: messages.en.json's 708 ids less the catalog's 69 format names.
+  CHECK(ids.size() == 639);
+}
+
+TEST_CASE("A native program links every English table: a request error's, serving's and the GGUF reader's templates", "[messages]") {
+  const edge::MessageTables linked = edge::linked_message_tables();
+  REQUIRE(linked.count == 3);
+  CHECK(linked.tables[0].begin == edge::common_message_templates().begin);
+  CHECK(linked.tables[1].begin == edge::task_message_templates().begin);
+  CHECK(linked.tables[2].begin == edge::file_message_templates().begin);
+  const std::vector<edge::MessageTemplate> all = edge::all_message_templates();
+  const auto has = [&](std::string_view id) {
+    return std::any_of(all.begin(), all.end(), [&](const edge::MessageTemplate& t) { return t.id == id; });
+  };
+  CHECK(has("error.request.empty"));
+  CHECK(has("serve.summary.meets"));
+  CHECK(has("error.gguf.past_end_header"));
 }
 
 TEST_CASE("GGUF diagnostics are messages naming the field, the entry and the bytes", "[messages][gguf]") {

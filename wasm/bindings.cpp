@@ -8,27 +8,11 @@
 // the linker then leaves the serving simulation, training's estimate and rankings, the GGUF and
 // safetensors readers and the repository planning out of this one.
 #include <emscripten/bind.h>
-#include <emscripten/val.h>
-
-#include <string>
 
 #include "js_string.hpp"
 #include "llmsizer/api.hpp"
 
-namespace {
-
-using emscripten::val;
-using llmsizer::wasm::js_string;
-
-/// A listing (the core makes each once: the data never change), decoded once, then the same
-/// JavaScript string every call (listModels, 197 KB: 0.75 ms to decode again).
-template <std::string (*list)()>
-val listing() {
-  static const val text = js_string(list());
-  return text;
-}
-
-}  // namespace
+using llmsizer::wasm::listing;
 
 EMSCRIPTEN_BINDINGS(llmsizer) {
   emscripten::function("estimate", &llmsizer::wasm::answer<llmsizer::estimate_inference>);
@@ -38,5 +22,7 @@ EMSCRIPTEN_BINDINGS(llmsizer) {
   emscripten::function("listModels", &listing<llmsizer::list_models>);
   emscripten::function("listHardware", &listing<llmsizer::list_hardware>);
   emscripten::function("listOptions", &listing<llmsizer::list_options>);
+  // The English of what this module's answers can say (the common table: wasm/CMakeLists.txt); the
+  // other modules list their own, which the page adds when it loads them (web/lib/i18n.js).
   emscripten::function("listMessages", &listing<llmsizer::list_messages>);
 }

@@ -156,4 +156,8 @@ EMSCRIPTEN_BINDINGS(llmsizer_model_files) {
   emscripten::constant("maxWholeFileBytes", static_cast<double>(llmsizer::kMaxWholeFileBytes));
   emscripten::function("validRepoId", &valid_repo_id);
   emscripten::function("hubFailure", &hub_failure);
+  // The English of what this module's answers can say, the model files' readers' with the common
+  // table (wasm/CMakeLists.txt), which the page adds to its own when it loads this module
+  // (web/lib/i18n.js addModuleMessages).
+  emscripten::function("listMessages", &llmsizer::wasm::listing<llmsizer::list_messages>);
 }

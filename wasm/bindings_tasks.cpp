@@ -3,7 +3,8 @@
 // estimate, recommend and page_answer for every task. The page's own module (bindings.cpp) answers
 // inference alone, so that serving's simulation and training's estimate and rankings are not part of
 // the default page's download. Built from the same core with the same options (wasm/CMakeLists.txt);
-// the lists (models, hardware, options, messages) are the page's module's. Marshalling only: each
+// the lists (models, hardware, options) are the page's module's; its messages' listing adds serving's
+// and training's English to the page's (web/lib/i18n.js addModuleMessages). Marshalling only: each
 // entry points at the core's JSON edge (api.hpp), so the answers are byte-identical to the native CLI's.
 #include <emscripten/bind.h>
 
@@ -14,4 +15,5 @@ EMSCRIPTEN_BINDINGS(llmsizer_tasks) {
   emscripten::function("estimate", &llmsizer::wasm::answer<llmsizer::estimate>);
   emscripten::function("recommend", &llmsizer::wasm::answer<llmsizer::recommend>);
   emscripten::function("pageAnswer", &llmsizer::wasm::answer<llmsizer::page_answer>);
+  emscripten::function("listMessages", &llmsizer::wasm::listing<llmsizer::list_messages>);
 }

@@ -4,6 +4,7 @@ import { copyFile, readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { refusedForOtherModule } from '../../web/lib/other_module.js';
 
 /** `name`: the module's file name without its extension (the benchmark's module is llmsizer-bench). */
 export async function loadCore(webDir, name = 'llmsizer') {
@@ -16,15 +17,16 @@ export async function loadCore(webDir, name = 'llmsizer') {
   return createCore({ wasmBinary });
 }
 
-/** A request for task serve or training, routed as the page routes it (web/lib/session.js). */
-export const OTHER_TASK = /"task":"(?:serve|training)"/;
-
-/** The page's two modules as the page uses them: the lists from its own module (llmsizer, inference
- *  alone: wasm/bindings.cpp), and estimate, recommend and pageAnswer from the tasks' module
- *  (llmsizer-tasks, every task: wasm/bindings_tasks.cpp) when the request's task is serve or training. */
+/** The page's two modules as the page uses them (web/lib/session.js): the lists from its own module
+ *  (llmsizer, inference alone: wasm/bindings.cpp), and estimate, recommend and pageAnswer from it
+ *  unless it refuses the request as another module's task (web/lib/other_module.js), then from the
+ *  tasks' module (llmsizer-tasks, every task: wasm/bindings_tasks.cpp). */
 export async function loadPageCore(webDir) {
   const [page, tasks] = await Promise.all([loadCore(webDir), loadCore(webDir, 'llmsizer-tasks')]);
-  const routed = (fn) => (body) => (OTHER_TASK.test(body) ? tasks : page)[fn](body);
+  const routed = (fn) => (body) => {
+    const answer = page[fn](body);
+    return refusedForOtherModule(JSON.parse(answer)) ? tasks[fn](body) : answer;
+  };
   return { ...Object.fromEntries(['listModels', 'listHardware', 'listOptions', 'listMessages'].map((fn) => [fn, () => page[fn]()])),
            estimate: routed('estimate'), recommend: routed('recommend'), pageAnswer: routed('pageAnswer') };
 }

@@ -9,7 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadCore, OTHER_TASK } from './load_core.mjs';
+import { loadCore } from './load_core.mjs';
+import { refusedForOtherModule } from '../../web/lib/other_module.js';
 
 const [webDir, cli] = process.argv.slice(2);
 if (!existsSync(join(webDir, 'llmsizer.wasm'))) {
@@ -18,16 +19,11 @@ if (!existsSync(join(webDir, 'llmsizer.wasm'))) {
 }
 const core = await loadCore(webDir);
 const tasks = await loadCore(webDir, 'llmsizer-tasks');
-/** The module the page asks (web/lib/session.js), and whether the other module's answer is right. */
-const moduleFor = (body) => (OTHER_TASK.test(body) ? tasks : core);
-const otherRight = (command, body, wasm) => {
-  if (!OTHER_TASK.test(body)) return tasks[command](body) === wasm;
-  const text = core[command](body);
-  const page = JSON.parse(text);
-  // pageAnswer answers each part: its estimate's error names the task.
-  const error = command === 'pageAnswer' ? page.estimate?.error : page.error;
-  return text === wasm || error?.field === 'task';
-};
+/** The module the page asks (web/lib/session.js): its own, unless that refuses the request as another
+ *  module's task (web/lib/other_module.js); and whether the tasks' module, which answers every task,
+ *  gives that same answer. */
+const moduleFor = (command, body) => (refusedForOtherModule(JSON.parse(core[command](body))) ? tasks : core);
+const otherRight = (command, body, wasm) => tasks[command](body) === wasm;
 
 const requests = [
   { model: 'qwen2.5-7b-instruct', weights: 'bf16', input_tokens: 1, output_tokens: 2048, engine: 'transformers' },
@@ -64,6 +60,10 @@ const requests = [
   { model: { config: { hidden_size: 'big' } } },
   { model: { params: 1e30 } },
   { model: 'qwen2.5-7b-instruct', batch: 1e12 },
+  // A dropped GGUF file's tensor list is read by the page's module (every request's model): its
+  // refusals are the page's module's to write.
+  { model: { params: 7e9, weight_bytes: 1000, tensors: [['x', 'Q9', [1]]] } },
+  { model: { params: 7e9, weight_bytes: 1000, tensors: 5 } },
 ];
 const rawBodies = ['', '   ', '{not json', '[1,2,3]', 'null', '{"model": "qwen2.5-7b-instruct", "input_tokens": 1e999}',
                    '{"model": "qwen2.5-7b-instruct",}', '"\\ud800"', '{"model":"\u0000"}'];
@@ -100,7 +100,7 @@ let passed = 0;
 // The CLI's command and the module's export have the same name.
 for (const [command, list] of [['estimate', [...bodies, ...presetBodies, ...hardwareBodies]], ['recommend', recommendBodies]]) {
   for (const body of list) {
-    const wasm = moduleFor(body)[command](body);
+    const wasm = moduleFor(command, body)[command](body);
     const native = spawnSync(cli, [command, '-', '--json'], { input: body, encoding: 'utf8', maxBuffer: 64 << 20 });
     const isError = wasm.startsWith('{"error":');
     const expectedCode = isError ? 2 : 0;
@@ -137,7 +137,7 @@ const pageBodies = [
   { estimate: { model: 'qwen2.5-7b-instruct' } },
 ].map((b) => JSON.stringify(b));
 for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
-  const wasm = moduleFor(body).pageAnswer(body);
+  const wasm = moduleFor('pageAnswer', body).pageAnswer(body);
   if (!otherRight('pageAnswer', body, wasm)) { failed++; console.error(`MISMATCH for page ${body.slice(0, 120)}: the page's module and the tasks' disagree`); }
   const native = spawnSync(cli, ['page', '-'], { input: body, encoding: 'utf8', maxBuffer: 64 << 20 });
   const expectedCode = wasm.startsWith('{"error":') ? 2 : 0;
@@ -145,7 +145,7 @@ for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
   if (expectedCode === 0) {
     const request = JSON.parse(body);
     const whole = wasm;
-    const m = moduleFor(body);
+    const m = moduleFor('pageAnswer', body);
     parts = whole.startsWith(`{"schema_version":1,"estimate":${m.estimate(JSON.stringify(request.estimate))},"chart":[`) &&
       (!request.recommend || whole.endsWith(`,"recommend":${m.recommend(JSON.stringify(request.recommend))}}`));
   }
@@ -178,6 +178,26 @@ const split = fileExports.every((name) => typeof files[name] === 'function' && c
   [...taskExports, 'listModels'].every((name) => typeof core[name] === 'function' && files[name] === undefined) &&
   taskExports.every((name) => typeof tasks[name] === 'function') && tasks.listModels === undefined;
 if (split) passed++; else { failed++; console.error('MISMATCH: the three modules do not split their exports as wasm/bindings.cpp, bindings_tasks.cpp and bindings_model_files.cpp say'); }
+// Each module links the English its own answers can say (core/src/edge/messages/, wasm/CMakeLists.txt):
+// the three listings together are the CLI's, the page's holds no serving, training or model-file
+// text, and no module's data holds the id of a message it does not list (a message it could say but
+// not write: the id is a string of the code that says it, a term's without its "term.").
+const cliMessages = JSON.parse(spawnSync(cli, ['messages'], { encoding: 'utf8', maxBuffer: 64 << 20 }).stdout).messages;
+const merged = {};
+for (const [name, m] of [['llmsizer', core], ['llmsizer-tasks', tasks], ['llmsizer-files', files]]) {
+  const listed = JSON.parse(m.listMessages()).messages;
+  Object.assign(merged, listed);
+  const data = readFileSync(join(webDir, `${name}.wasm`)).toString('latin1');
+  const said = (id) => data.includes(`${id}\0`) || (id.startsWith('term.') && data.includes(`${id.slice('term.'.length)}\0`));
+  const unlisted = Object.keys(cliMessages).filter((id) => !(id in listed) && said(id));
+  if (unlisted.length === 0) passed++;
+  else { failed++; console.error(`MISMATCH: ${name}.wasm says messages it does not link (move them to a table it links): ${unlisted.join(', ')}`); }
+}
+const page = JSON.parse(core.listMessages()).messages;
+const mergedSame = Object.keys(merged).length === Object.keys(cliMessages).length &&
+  Object.entries(cliMessages).every(([id, text]) => merged[id] === text);
+if (mergedSame && !('serve.summary.meets' in page) && !('error.gguf.past_end_header' in page)) passed++;
+else { failed++; console.error('MISMATCH: the modules\' message listings together are not the CLI\'s, or the page\'s holds serving\'s or the GGUF reader\'s text'); }
 // The page's module refuses a request of another task, naming `task` (api.hpp: estimate_inference).
 const refused = JSON.parse(core.estimate(JSON.stringify({ model: 'qwen2.5-7b-instruct', task: 'training' }))).error;
 if (refused && refused.field === 'task' && refused.message_data.id === 'error.task.other_module') passed++;

@@ -28,6 +28,20 @@ let englishMessages = null;
  *  build's prerender read, not a file the page loads (17 KB gzipped saved). Japanese comes as a file. */
 export function takeEnglishMessagesFrom(fromCore) { englishMessages = fromCore; }
 
+/** The English of messages only another module says (serving and training's, the model files'):
+ *  that module's listMessages, added to the English strings when the module loads (addModuleMessages),
+ *  before any of its answers is shown. */
+const moduleMessages = {};
+const mergedModules = new WeakSet();
+const loaded = new Map();  // lang -> its strings object once loaded (the one every translator reads)
+export function addModuleMessages(core) {
+  if (!core || mergedModules.has(core) || typeof core.listMessages !== 'function') return;
+  mergedModules.add(core);
+  const messages = JSON.parse(core.listMessages()).messages;
+  Object.assign(moduleMessages, messages);
+  if (loaded.has('en')) Object.assign(loaded.get('en'), withMessages({}, messages));
+}
+
 /** The strings for `lang`, messages included (a Promise of a plain object). */
 export function loadStrings(lang) {
   if (!cache.has(lang)) {
@@ -43,7 +57,11 @@ export function loadStrings(lang) {
     const messages = lang === 'en'
       ? (englishMessages ? englishMessages() : Promise.reject(new Error('the English messages come from the core, which is not loaded')))
       : (early ? early.then((x) => x.messages || json(`messages.${lang}.json`)) : json(`messages.${lang}.json`));
-    cache.set(lang, Promise.all([page, messages]).then(([s, m]) => withMessages(s, m)));
+    cache.set(lang, Promise.all([page, messages]).then(([s, m]) => {
+      const out = withMessages(s, lang === 'en' ? { ...m, ...moduleMessages } : m);
+      loaded.set(lang, out);
+      return out;
+    }));
   }
   return cache.get(lang);
 }

@@ -7,6 +7,7 @@ import { parseConfigText, PROBE_HARDWARE, stateKeyForField, toRequest } from './
 import { clearErrors, numbersOnly, showFieldError, update } from './results.js';
 import { el, message, messages, totalBytes } from './view.js';
 import { fillMenus, readForm, writeForm } from './form.js';
+import { addModuleMessages } from './i18n.js';
 
 export let probeName = '';    // the core's name for a loaded probe file's device ("measured: …")
 let probeSource = '';  // where that probe file came from (its file name, or this browser)
@@ -57,10 +58,12 @@ function setFileStatus(boxId, inputId, detailsId, text, { error = false, data = 
 const setImportStatus = (text, opts) => setFileStatus('import-status', 'model-file', 'import', text, opts);
 const setProbeStatus = (text, opts) => setFileStatus('probe-status', 'probe-file', 'my-machine', text, opts);
 
-/** The core's module for model files and the hub (lib/model_files.js), loaded on first use; throws
- *  when it cannot load. */
+/** The core's module for model files and the hub (lib/model_files.js), loaded on first use, with the
+ *  English of its messages added to the page's; throws when it cannot load. */
 async function modelFilesCore() {
-  return (await import('./model_files.js')).filesCore();
+  const core = await (await import('./model_files.js')).filesCore();
+  addModuleMessages(core);
+  return core;
 }
 
 /** The model files' module loaded and warmed ahead of a drop or Load (lib/model_files.js); a page

@@ -4,12 +4,8 @@
 // back to its default with a notice, so no link can leave the page broken.
 import createCore from '../llmsizer.js';
 import { defaults, menusFrom, readUrl, stateKeyForField, toRequest } from './state.js';
-import { formatter, loadStrings, preferredLang, takeEnglishMessagesFrom, translator, LANGS } from './i18n.js';
-
-/** A request for task serve or training (its JSON as lib/state.js toRequest writes it, the task a
- *  member of the request or of page_answer's parts); a string value holding these characters would
- *  have its quotes escaped, so only the member matches. */
-const OTHER_TASK = /"task":"(?:serve|training)"/;
+import { addModuleMessages, formatter, loadStrings, preferredLang, takeEnglishMessagesFrom, translator, LANGS } from './i18n.js';
+import { refusedForOtherModule } from './other_module.js';
 
 /** The language a URL asks for, read before anything else so its strings load with the core. By the
  *  rule lib/state.js readUrl reads every key with: the query, then the hash, the last lang= wins
@@ -98,31 +94,31 @@ export async function startSession() {
    *  the one that says it failed. */
   const loadTasksCore = () => {
     if (!tasksLoading) {
-      tasksLoading = import('./tasks_core.js').then((m) => m.tasksCore()).then((c) => { tasksCore = c; });
+      tasksLoading = import('./tasks_core.js').then((m) => m.tasksCore()).then((c) => { addModuleMessages(c); tasksCore = c; });
       tasksLoading.catch((e) => { tasksLoading = null; tasksFailure = String((e && e.message) || e); });
     }
     return tasksLoading;
   };
   /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. A
-   *  request whose task is serve or training goes to the tasks' module (the page's own answers
-   *  inference alone: wasm/bindings.cpp); until it has loaded, the answer is an error marked
-   *  `pending`, and session.onTasksCore runs once it has. */
+   *  request the page's module refuses as another module's task (serving, training: lib/other_module.js)
+   *  goes to the tasks' module; until it has loaded, the answer is an error marked `pending`, and
+   *  session.onTasksCore runs once it has. */
   const call = (fn, arg) => {
     try {
-      const other = typeof arg === 'string' && OTHER_TASK.test(arg);
-      if (other && !tasksCore && tasksFailure) {
+      if (!core) return { error: { field: '', message: 'the core is still loading' } };
+      if (typeof core[fn] !== 'function') return { error: { field: '', message: `${fn} is not in this build`, missing: true } };
+      const answer = JSON.parse(arg === undefined ? core[fn]() : core[fn](arg));
+      if (!refusedForOtherModule(answer)) return answer;
+      if (!tasksCore && tasksFailure) {
         const message = tasksFailure;
         tasksFailure = null;
         return { error: { field: '', message } };
       }
-      if (other && !tasksCore) {
+      if (!tasksCore) {
         loadTasksCore().then(() => session.onTasksCore(), () => session.onTasksCore());
         return { error: { field: '', message: 'the core is still loading', pending: true } };
       }
-      const target = other ? tasksCore : core;
-      if (!target) return { error: { field: '', message: 'the core is still loading' } };
-      if (typeof target[fn] !== 'function') return { error: { field: '', message: `${fn} is not in this build`, missing: true } };
-      return JSON.parse(arg === undefined ? target[fn]() : target[fn](arg));
+      return JSON.parse(tasksCore[fn](arg));
     } catch (e) {
       return { error: { field: '', message: String((e && e.message) || e) } };
     }
@@ -159,13 +155,17 @@ export async function startSession() {
     Object.assign(session, { fromUrl, state: fromLink, firstResponse: early });
   } else {
     startCore();
-    // A link to the Serve or Train task: their module first, so that the link is vetted by it.
-    if (OTHER_TASK.test(JSON.stringify(toRequest(fromLink)))) await loadTasksCore().catch(() => {});
     // The strings (index.html preloads English) are taken before the core's first calls: read
     // after them, they would wait for the whole synchronous start-up.
     await loaded;
     await stringsPromise;
-    const vetted = vet(call, fromLink, base, fromUrl, notices);
+    let vetted = vet(call, fromLink, base, fromUrl, notices);
+    // A link to the Serve or Train task, which the page's module refused: vetted on by the tasks'
+    // module once it has loaded.
+    if (vetted.response.error && vetted.response.error.pending) {
+      await loadTasksCore().catch(() => {});
+      vetted = vet(call, vetted.state, base, vetted.fromUrl, notices);
+    }
     performance.mark('llmsizer:estimated');
     Object.assign(session, { fromUrl: vetted.fromUrl, state: vetted.state, firstResponse: vetted.response });
   }
@@ -183,7 +183,8 @@ function vet(call, state, base, fromUrl, notices) {
   let blamable = [...fromUrl];
   for (let attempt = 0; attempt < 12; attempt++) {
     const response = call('estimate', JSON.stringify(toRequest(s)));
-    if (!response.error || !blamable.length) return { state: s, response, fromUrl: blamable };
+    // A pending answer (the tasks' module still loading) blames nothing: the caller vets again.
+    if (!response.error || response.error.pending || !blamable.length) return { state: s, response, fromUrl: blamable };
     let key = stateKeyForField(response.error.field);
     if (key === 'model' && blamable.includes('file_model')) key = 'file_model';
     else if (key === 'model' && blamable.includes('config')) key = 'config';

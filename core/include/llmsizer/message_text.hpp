@@ -4,6 +4,7 @@
 // {argument} placeholders. The response's text fields are rendered from these; the page renders
 // its languages from web/i18n/messages.<lang>.json (messages.en.json is this table, written by
 // `llmsizer messages --json` and checked equal by a test).
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,11 +18,35 @@ struct MessageTemplate {
   std::string_view en;
 };
 
-/// The written templates, sorted by id.
-const MessageTemplate* message_templates_begin();
-const MessageTemplate* message_templates_end();
-/// Every template the core can render: the written ones and the catalog's names ("term.format.<id>",
-/// "term.kv_format.<id>": each weight and KV-cache format's name), sorted by id.
+/// A table of written templates, sorted by id.
+struct MessageTable {
+  const MessageTemplate* begin;
+  const MessageTemplate* end;
+};
+
+/// The written templates are in three tables, so that a WebAssembly module links only the text its
+/// own answers can say: what every answer may say (the inference estimate, the requests, the lists;
+/// core/src/edge/answer/messages_en.cpp), what only serving and training say and what only the model
+/// files' readers say (core/src/edge/messages/). No id is in two of them.
+MessageTable common_message_templates();
+MessageTable task_message_templates();
+MessageTable file_message_templates();
+
+/// The tables a program renders from.
+struct MessageTables {
+  MessageTable tables[3];
+  std::size_t count;
+};
+
+/// The tables this program links, chosen when it is linked: each program links one of the
+/// definitions in core/src/edge/messages/ (linked_every.cpp and the rest, in core/CMakeLists.txt's
+/// llmsizer_messages_* libraries): the CLI, the tests and the tools every table; the page's
+/// WebAssembly module the common one; the tasks' module the common and the tasks'; the model files'
+/// module the common and the files'.
+MessageTables linked_message_tables();
+
+/// Every template this program can render: its linked tables' and the catalog's names
+/// ("term.format.<id>", "term.kv_format.<id>": each weight and KV-cache format's name), sorted by id.
 std::vector<MessageTemplate> all_message_templates();
 
 /// The English text of `message` (its template with the arguments put in, then its parts).

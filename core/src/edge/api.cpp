@@ -23,6 +23,7 @@
 #include "request/parse_request.hpp"
 #include "request/read.hpp"
 #include "answer/to_json.hpp"
+#include "json_text.hpp"
 
 namespace llmsizer {
 namespace {
@@ -89,7 +90,7 @@ std::string recommend_json(const std::string& request_json, const Catalog& catal
 std::string page_answer_json(const std::string& request_json, const TaskSet& tasks) {
   return guarded([&] {
     if (request_json.find_first_not_of(" \t\r\n") == std::string::npos) throw InputError("", Message("error.request.empty"));
-    const nlohmann::json body = nlohmann::json::parse(std::string_view(request_json));
+    const nlohmann::json body = edge::parse_json(request_json);
     if (!body.is_object()) throw InputError("", Message("error.request.not_object").text("type", body.type_name()));
     if (!body.contains("estimate")) throw InputError("estimate", Message("error.request.empty"));
     // A row: estimate's answer without the searches (Request::search_limits).
@@ -133,7 +134,7 @@ std::string list_models() {
       // Every preset must parse: a broken one fails the whole listing (and presets_test). Each
       // document is parsed once, and no preset's tensor list is made (the catalog makes one for each
       // preset a request names): making them was most of the first listing's time.
-      const nlohmann::json d = nlohmann::json::parse(doc->json.begin(), doc->json.end());
+      const nlohmann::json d = edge::parse_json(doc->json);
       const ModelSpec m = edge::preset_from_document(d);
       edge::open_model_json(w, m, summarize_model(m));
       w.field("family", d.value("family", std::string())).field("hf_repo", d.value("hf_repo", std::string()));

@@ -17,13 +17,15 @@
 #include "llmsizer/edge/config_import.hpp"
 #include "llmsizer/embedded_data.hpp"
 #include "llmsizer/tensors.hpp"
+#include "json_text.hpp"
 
 namespace llmsizer {
 
 using nlohmann::json;
+using edge::parse_json;
 
 std::vector<HardwareSpec> hardware_from_probe_text(std::string_view probe_json) {
-  return hardware_from_probe(json::parse(probe_json.begin(), probe_json.end()));
+  return hardware_from_probe(parse_json(probe_json));
 }
 
 const std::vector<HardwareSpec>& hardware_catalog() {
@@ -32,11 +34,11 @@ const std::vector<HardwareSpec>& hardware_catalog() {
     std::vector<json> later;
     for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
       if (doc->kind == "hardware") {
-        json d = json::parse(doc->json.begin(), doc->json.end());
+        json d = parse_json(doc->json);
         if (d.value("kind", std::string()) == "gpu") gpus.push_back(hardware_from_json(d, std::string(doc->id), gpus));
         else later.push_back(std::move(d));
       } else if (doc->kind == "measured") {
-        for (auto& h : hardware_from_probe(json::parse(doc->json.begin(), doc->json.end()))) rest.push_back(std::move(h));
+        for (auto& h : hardware_from_probe(parse_json(doc->json))) rest.push_back(std::move(h));
       }
     }
     std::vector<HardwareSpec> all = gpus;
@@ -55,12 +57,12 @@ std::optional<HardwareSpec> hardware_entry(std::string_view id) {
     const HardwareSpec* h = find_hardware(lower);
     return h != nullptr ? std::optional<HardwareSpec>(*h) : std::nullopt;
   }
-  const json d = json::parse(doc->json.begin(), doc->json.end());
+  const json d = parse_json(doc->json);
   std::vector<HardwareSpec> gpus;  // what hardware_catalog() hands an instance or laptop: its GPU
   const std::string gpu_id = json_string(d, "kind") != "gpu" ? json_string(d, "gpu_id") : std::string();  // null for inf2
   const EmbeddedDocument* gpu_doc = gpu_id.empty() ? nullptr : find_embedded_document("hardware", gpu_id);
   if (gpu_doc != nullptr) {
-    const json g = json::parse(gpu_doc->json.begin(), gpu_doc->json.end());
+    const json g = parse_json(gpu_doc->json);
     if (json_string(g, "kind") == "gpu") gpus.push_back(hardware_from_json(g, std::string(gpu_doc->id), {}));
   }
   return hardware_from_json(d, std::string(doc->id), gpus);
@@ -74,7 +76,7 @@ std::vector<HardwareSpec> instances_with_gpu(std::string_view gpu_id) {
   for (auto* doc = embedded_documents_begin(); doc != embedded_documents_end(); ++doc) {
     // A file that names the GPU contains its id; only those are parsed (ids are plain [a-z0-9.-]).
     if (doc->kind != "hardware" || doc->json.find(gpu->id) == std::string_view::npos) continue;
-    const json d = json::parse(doc->json.begin(), doc->json.end());
+    const json d = parse_json(doc->json);
     if (json_string(d, "kind") == "instance" && json_string(d, "gpu_id") == gpu->id) out.push_back(hardware_from_json(d, std::string(doc->id), gpus));
   }
   return out;
@@ -92,7 +94,7 @@ namespace edge {
 
 json preset_document(std::string_view id) {
   const EmbeddedDocument* doc = find_embedded_document("models", id);
-  return doc == nullptr ? json() : json::parse(doc->json.begin(), doc->json.end());
+  return doc == nullptr ? json() : parse_json(doc->json);
 }
 
 ModelSpec preset_from_document(const json& doc) {

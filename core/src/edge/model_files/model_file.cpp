@@ -24,6 +24,7 @@
 #include "model_files/header_util.hpp"
 #include "answer/message_json.hpp"
 #include "request/read.hpp"
+#include "json_text.hpp"
 
 namespace llmsizer::edge {
 namespace {
@@ -273,7 +274,7 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
     const bool json_text = bytes.substr(0, 8).find('\0') == std::string_view::npos && first != std::string_view::npos && bytes[first] == '{';
     if (json_text && file_size_bytes <= static_cast<std::int64_t>(bytes.size())) {
       // A config.json: the same model a {"config": ...} request gives. (An index has weight_map.)
-      const json doc = json::parse(bytes.begin(), bytes.end(), nullptr, false);
+      const json doc = parse_json_or_discarded(bytes);
       if (doc.is_object() && !doc.contains("weight_map")) {
         std::vector<Message> warnings;
         const json request_model = {{"config", doc}};
@@ -336,7 +337,7 @@ std::string describe_model_file(std::string_view bytes, std::int64_t file_size_b
 
 std::string describe_repository_model(const std::string& parts_json) {
   const std::string_view text(parts_json);
-  const json parts = json::parse(text.begin(), text.end(), nullptr, false);
+  const json parts = parse_json_or_discarded(text);
   if (parts.is_discarded() || !parts.is_object()) throw InputError("", Message("error.repository.parts"));
   const json files = parts.value("files", json::array());
   const auto config_it = parts.find("config");

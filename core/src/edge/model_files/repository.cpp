@@ -27,6 +27,7 @@
 #include "llmsizer/edge/file_header.hpp"
 #include "llmsizer/precision.hpp"
 #include "request/read.hpp"
+#include "json_text.hpp"
 
 namespace llmsizer::edge {
 namespace {
@@ -103,7 +104,7 @@ struct Quant {
 
 std::string plan_repository(const std::string& listing_json, const std::string& chosen_file) {
   const std::string_view text(listing_json);
-  const json listing = json::parse(text.begin(), text.end(), nullptr, false);
+  const json listing = parse_json_or_discarded(text);
   if (listing.is_discarded() || !listing.is_object() || !listing.contains("siblings") || !listing["siblings"].is_array()) {
     throw InputError("listing", Message("error.repository.listing"));
   }

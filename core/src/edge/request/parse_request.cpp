@@ -20,6 +20,7 @@
 #include "llmsizer/throughput.hpp"
 #include "request/read.hpp"
 #include "request/training_request.hpp"
+#include "json_text.hpp"
 
 namespace llmsizer::edge {
 namespace {
@@ -50,7 +51,7 @@ json parse_body(const std::string& text) {
   if (first == std::string::npos) throw InputError("", Message("error.request.empty"));
   json body;
   try {
-    body = json::parse(std::string_view(text));  // const char* input: one instantiation of the parser for every parse
+    body = parse_json(text);  // one instantiation of the parser for every parse (json_text.hpp)
   } catch (const json::parse_error& e) {
     throw InputError("", Message("error.request.not_json").text("detail", e.what()));
   }
