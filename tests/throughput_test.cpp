@@ -233,8 +233,10 @@ TEST_CASE("A speed calibration replaces the constants read from published tables
   // cited constant, 22 × 0.3 ms with 0.3 ms in its place; the weights' time does not change.
   const ModelSpec m = test_support::preset("tinyllama-1.1b-chat-v1.0");
   const InferenceSettings s = engine_settings("bf16", Engine::transformers, 451, 64, 64);
+  SpeedCalibration halved_host;
+  halved_host.transformers_layer_host_s = 0.3e-3;
   SpeedOptions halved;
-  halved.calibration.transformers_layer_host_s = 0.3e-3;
+  halved.calibration = &halved_host;
   const StepTime cited = decode_step(m, s, hw("nvidia-rtx-4090"), SpeedPlacement{1, -1}, 64);
   const StepTime replaced = decode_step(m, s, hw("nvidia-rtx-4090"), SpeedPlacement{1, -1}, 64, halved);
   CHECK_THAT(cited.host_launch_s, WithinRel(22 * 0.6e-3, 1e-9));
@@ -242,8 +244,10 @@ TEST_CASE("A speed calibration replaces the constants read from published tables
   CHECK_THAT(replaced.memory_s, WithinRel(cited.memory_s, 1e-12));
   // AutoAWQ's prompt floor (55 ms cited) at 30 ms: the 64-token prompt's forward (1.8 ms of host
   // time, 22 × 83 µs) stays under either, so the first token takes the floor.
+  SpeedCalibration lower_floor;
+  lower_floor.auto_awq_prefill_floor_s = 30e-3;
   SpeedOptions floor;
-  floor.calibration.auto_awq_prefill_floor_s = 30e-3;
+  floor.calibration = &lower_floor;
   const InferenceSettings awq = engine_settings("awq-int4", Engine::autoawq, 0, 64, 64);
   CHECK_THAT(estimate_throughput(m, awq, hw("nvidia-rtx-4090"), SpeedPlacement{1, -1}).time_to_first_token_s, WithinRel(55e-3, 1e-9));
   CHECK_THAT(estimate_throughput(m, awq, hw("nvidia-rtx-4090"), SpeedPlacement{1, -1}, floor).time_to_first_token_s, WithinRel(30e-3, 1e-9));

@@ -64,7 +64,7 @@ int litgpt_ops_per_layer(const ModelSpec& m) {
 }
 
 EngineModel engine_model(const ModelSpec& m, const InferenceSettings& s, std::int64_t context, const SpeedOptions& options) {
-  const SpeedCalibration& cal = options.calibration;
+  const SpeedCalibration& cal = *options.calibration;
   EngineModel e;
   switch (s.engine) {
     case Engine::generic:
@@ -336,7 +336,7 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
                      const WeightsLayout& layout, const ForwardInput& in, const SpeedOptions& options) {
   const ParamCounts& c = counts.params;
   StepTime t;
-  const SpeedCalibration& cal = options.calibration;
+  const SpeedCalibration& cal = *options.calibration;
   const EngineModel e = engine_model(m, s, in.context, options);
   const LinearKernel k = linear_kernel(s, cal);
   const bool pipeline = e.pipeline && gpus > 1;
@@ -511,7 +511,7 @@ double prefill_seconds(const ModelSpec& m, const ModelCounts& counts, const Infe
     std::optional<WeightsLayout> own;
     // The prompt's forward with the same constants (the other speed options at their defaults).
     SpeedOptions prompt;
-    prompt.calibration = cal;
+    prompt.calibration = &cal;
     const StepTime t = gpu_forward(m, counts, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{s.input_tokens, s.input_tokens}, prompt);
     const double floor = s.engine == Engine::autoawq ? cal.auto_awq_prefill_floor_s : 0.0;
     return std::max(t.total_s - t.fixed_s, floor);
@@ -541,7 +541,7 @@ StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const Hardw
 
 double prefill_seconds(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where) {
   ModelCounts own;
-  return prefill_seconds(m, counts_of(m, s, own), s, hw, where, SpeedCalibration{});
+  return prefill_seconds(m, counts_of(m, s, own), s, hw, where, kCitedSpeedCalibration);
 }
 
 Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw,
@@ -575,7 +575,7 @@ Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, c
   r.bytes_per_step = static_cast<std::int64_t>(params_read_per_step(m, c, s.batch) * bytes_per_param(s) / tp +
                                                kv_bytes_per_device(m, counts, s, middle, tp));
   r.flops_per_step = (2.0 * compute_params(c) + attention_flops_per_token(m, counts, middle)) * static_cast<double>(s.batch);
-  const double prefill = prefill_seconds(m, counts, settings, hw, where, options.calibration);
+  const double prefill = prefill_seconds(m, counts, settings, hw, where, *options.calibration);
   if (prefill > 0) {
     // The prompt pass pays the engine's per-step costs once too.
     const StepTime first = decode_step(m, counts, settings, hw, where, s.input_tokens + 1, options);

@@ -2,10 +2,10 @@
 #pragma once
 /// The speed model's constants that were read from published speed tables (the Qwen2/Qwen1.5/Qwen3
 /// speed benchmarks, the AutoAWQ README) rather than counted from an engine's source or a
-/// datasheet: one plain struct whose defaults are the cited values. throughput.cpp reads them from
-/// SpeedOptions::calibration, which no request field sets; `llmsizer validate` replaces those a
-/// source's rows gave with values derived without that source (data/validation/speed_loso.json) to
-/// measure the speed model on rows nothing was read from.
+/// datasheet: one plain struct whose defaults are the cited values (kCitedSpeedCalibration).
+/// throughput.cpp reads them through SpeedOptions::calibration, which no request field sets;
+/// `llmsizer validate` replaces those a source's rows gave with values derived without that source
+/// (data/validation/speed_loso.json) to measure the speed model on rows nothing was read from.
 
 namespace llmsizer {
 
@@ -121,5 +121,8 @@ struct SpeedCalibration {
   double vllm_fused_moe_bandwidth_share = 0.17;
   double sglang_fused_moe_share_of_dense = 0.75;
 };
+
+/// The cited values, what every estimate uses unless `llmsizer validate` passes others.
+inline constexpr SpeedCalibration kCitedSpeedCalibration{};
 
 }  // namespace llmsizer

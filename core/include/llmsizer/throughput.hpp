@@ -153,9 +153,9 @@ constexpr double kReadingTokensPerS = 5.2;
 /// Engine options that change speed but not memory.
 struct SpeedOptions {
   bool enforce_eager = false;  ///< vLLM --enforce-eager: no CUDA graphs
-  /// The constants read from published speed tables; the cited values unless `llmsizer validate`
-  /// replaces them (speed_calibration.hpp).
-  SpeedCalibration calibration;
+  /// The constants read from published speed tables (speed_calibration.hpp): the cited values unless
+  /// `llmsizer validate` passes others.
+  const SpeedCalibration* calibration = &kCitedSpeedCalibration;
 };
 
 /// Where the layers run (from the fit).

@@ -75,7 +75,7 @@ std::string estimate_json(const std::string& request_json, bool search_limits, c
     const Catalog& catalog = embedded_catalog();
     Request request = edge::parse_request(request_json, catalog, Api::estimate, *tasks.read);
     request.search_limits = search_limits;
-    if (calibration != nullptr) request.speed_calibration = *calibration;
+    if (calibration != nullptr) request.speed_calibration = calibration;
     return tasks.write(request, tasks.answer(request, catalog));
   });
 }
