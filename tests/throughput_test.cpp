@@ -77,7 +77,7 @@ TEST_CASE("Prefill time is FLOPs over effective tensor throughput", "[throughput
 
 TEST_CASE("Tensor parallelism adds two all-reduces per layer", "[throughput][tensor-parallel]") {
   // Llama-3.1-8B on 2 H100 SXM (NVLink 900 GB/s both ways → 450 GB/s each way): each all-reduce
-  // of 1 × 4096 × 2 B costs 35 µs (kAllReduceLatencyNvlinkS) + 2 × (1/2) × 8,192 B / 450 GB/s;
+  // of 1 × 4096 × 2 B costs 35 µs (SpeedCalibration::all_reduce_latency_nvlink_s) + 2 × (1/2) × 8,192 B / 450 GB/s;
   // 2 per layer × 32 layers.
   const ModelSpec m = test_support::preset("llama-3.1-8b-instruct");
   const StepTime t = decode_step(m, test_support::inference("bf16", 1, 2), hw("nvidia-h100-sxm"), SpeedPlacement{2, -1}, 2);
@@ -225,6 +225,32 @@ TEST_CASE("A prompt forward never takes less than the host needs to issue it", "
   // AutoAWQ's fused path takes at least 55 ms for its first forward (README: 58.8 ms for 64 tokens).
   const double awq = prefill_seconds(m, engine_settings("awq-int4", Engine::autoawq, 0, 64, 64), hw("nvidia-rtx-4090"), SpeedPlacement{1, -1});
   CHECK_THAT(awq, WithinRel(55e-3, 1e-9));
+}
+
+TEST_CASE("A speed calibration replaces the constants read from published tables, in decode and in the prompt's forward",
+          "[throughput][calibration]") {
+  // TinyLlama-1.1B (22 layers) in transformers 4.51: 22 × 0.6 ms of host time per step with the
+  // cited constant, 22 × 0.3 ms with 0.3 ms in its place; the weights' time does not change.
+  const ModelSpec m = test_support::preset("tinyllama-1.1b-chat-v1.0");
+  const InferenceSettings s = engine_settings("bf16", Engine::transformers, 451, 64, 64);
+  SpeedCalibration halved_host;
+  halved_host.transformers_layer_host_s = 0.3e-3;
+  SpeedOptions halved;
+  halved.calibration = &halved_host;
+  const StepTime cited = decode_step(m, s, hw("nvidia-rtx-4090"), SpeedPlacement{1, -1}, 64);
+  const StepTime replaced = decode_step(m, s, hw("nvidia-rtx-4090"), SpeedPlacement{1, -1}, 64, halved);
+  CHECK_THAT(cited.host_launch_s, WithinRel(22 * 0.6e-3, 1e-9));
+  CHECK_THAT(replaced.host_launch_s, WithinRel(22 * 0.3e-3, 1e-9));
+  CHECK_THAT(replaced.memory_s, WithinRel(cited.memory_s, 1e-12));
+  // AutoAWQ's prompt floor (55 ms cited) at 30 ms: the 64-token prompt's forward (1.8 ms of host
+  // time, 22 × 83 µs) stays under either, so the first token takes the floor.
+  SpeedCalibration lower_floor;
+  lower_floor.auto_awq_prefill_floor_s = 30e-3;
+  SpeedOptions floor;
+  floor.calibration = &lower_floor;
+  const InferenceSettings awq = engine_settings("awq-int4", Engine::autoawq, 0, 64, 64);
+  CHECK_THAT(estimate_throughput(m, awq, hw("nvidia-rtx-4090"), SpeedPlacement{1, -1}).time_to_first_token_s, WithinRel(55e-3, 1e-9));
+  CHECK_THAT(estimate_throughput(m, awq, hw("nvidia-rtx-4090"), SpeedPlacement{1, -1}, floor).time_to_first_token_s, WithinRel(30e-3, 1e-9));
 }
 
 TEST_CASE("SGLang decode is a fixed step cost plus the weights at its kernels' share of the bandwidth", "[throughput][sglang]") {

@@ -79,6 +79,8 @@ TEST_CASE("Inference validation compares enough rows and says why each excluded 
 TEST_CASE("Validation rows carry their source and ids are unique", "[validation][data]") {
   std::set<std::string> ids;
   for (auto* doc = validation_documents_begin(); doc != validation_documents_end(); ++doc) {
+    // speed_loso.json holds constants, not rows (its own test below).
+    if (std::string(doc->id) == "speed_loso") continue;
     const auto data = nlohmann::json::parse(doc->json.begin(), doc->json.end());
     CHECK(data.at("kind").get<std::string>() == std::string(doc->id));
     // serving.json names each row's source by the id of an entry of its `sources` (one document of
@@ -281,12 +283,104 @@ TEST_CASE("Leave-one-source-out report marks the speed sources constants were de
   }
   for (const auto& source : sources) {
     CAPTURE(source);
-    CHECK(md.find("| " + source + " |") != std::string::npos);
-    if (!speed_constants_derived_from(source).empty()) {
-      CHECK(md.find(source + " | ") != std::string::npos);
+    const std::size_t at = md.find("| " + source + " |");
+    REQUIRE(at != std::string::npos);
+    const std::string line = md.substr(at, md.find('\n', at) - at);
+    // A source some constant was read from: its leave-one-source-out figure when speed_loso.json
+    // gives every such constant, else marked as none.
+    const bool derived = !speed_constants_derived_from(source).empty();
+    const bool covered = leave_one_source_out_speed_errors(source).has_value();
+    CHECK((line.find("not a leave-one-source-out figure (constants derived from it: ") != std::string::npos) == (derived && !covered));
+  }
+}
+
+TEST_CASE("Every constant the speed sources gave names a field of SpeedCalibration", "[validation][leave-one-source-out]") {
+  SpeedCalibration calibration;
+  CHECK(speed_constant(calibration, "kEagerOpS") == &calibration.eager_op_s);
+  CHECK(speed_constant(calibration, "kAutoAwqPrefillFloorS") == &calibration.auto_awq_prefill_floor_s);
+  CHECK(speed_constant(calibration, "kNoSuchConstant") == nullptr);
+  const ValidationReport report = run_validation("speed");
+  std::set<std::string> sources;
+  for (const auto& row : report.rows) sources.insert(row.source);
+  int named = 0;
+  for (const auto& source : sources) {
+    std::string list = speed_constants_derived_from(source);
+    for (std::size_t start = 0; start < list.size();) {
+      const std::size_t comma = list.find(", ", start);
+      const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      CAPTURE(source, name);
+      CHECK(speed_constant(calibration, name) != nullptr);
+      ++named;
+      start = comma == std::string::npos ? list.size() : comma + 2;
     }
   }
-  CHECK(md.find("not a leave-one-source-out figure (constants derived from it: ") != std::string::npos);
+  CHECK(named >= 30);  // 12 + 5 + 13 + 4 (kSpeedConstantsDerivedFrom), some constants from two sources
+}
+
+TEST_CASE("speed_loso.json gives each source exactly the constants read from it, in range, from elsewhere", "[validation][leave-one-source-out]") {
+  const EmbeddedDocument* doc = find_validation_document("speed_loso");
+  REQUIRE(doc != nullptr);
+  const nlohmann::json data = nlohmann::json::parse(doc->json.begin(), doc->json.end());
+  const ValidationReport report = run_validation("speed");
+  std::set<std::string> sources;
+  for (const auto& row : report.rows) sources.insert(row.source);
+  std::set<std::string> parts;
+  REQUIRE(data.at("sources").is_array());
+  for (const auto& entry : data.at("sources")) {
+    const std::string part = entry.at("source_part").get<std::string>();
+    CAPTURE(part);
+    CHECK(parts.insert(part).second);  // each source once
+    // The part names exactly one speed source, and some constant was read from it.
+    std::vector<std::string> matching;
+    for (const auto& source : sources) {
+      if (source.find(part) != std::string::npos) matching.push_back(source);
+    }
+    REQUIRE(matching.size() == 1);
+    const std::string& source = matching.front();
+    const std::string derived = speed_constants_derived_from(source);
+    REQUIRE_FALSE(derived.empty());
+    std::set<std::string> expected;
+    for (std::size_t start = 0; start < derived.size();) {
+      const std::size_t comma = derived.find(", ", start);
+      expected.insert(derived.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      start = comma == std::string::npos ? derived.size() : comma + 2;
+    }
+    std::set<std::string> given;
+    for (const auto& constant : entry.at("constants")) {
+      const std::string name = constant.at("name").get<std::string>();
+      CAPTURE(name);
+      CHECK(given.insert(name).second);  // each constant once
+      SpeedCalibration cited;
+      const double* field = speed_constant(cited, name);
+      REQUIRE(field != nullptr);
+      REQUIRE(constant.at("value").is_number());
+      const double value = constant.at("value").get<double>();
+      // In the constant's unit: a share of the bandwidth in (0, 1]; a rate in B/s from 10 GB/s to the
+      // 1e15 cap; a time in seconds, 0 (the physics default) or within 10x of the cited value (a
+      // value in ms or µs would be 1,000x off).
+      const bool share = name.find("Share") != std::string::npos;
+      const bool rate = name.find("BytesPerS") != std::string::npos;
+      if (share) CHECK((value > 0.0 && value <= 1.0));
+      else if (rate) CHECK((value >= 1e10 && value <= 1e15));
+      else CHECK((value == 0.0 || (value >= *field / 10 && value <= *field * 10)));
+      // Never derived from the source left out.
+      const std::string from = constant.at("derived_from").get<std::string>();
+      CHECK(from.find(part) == std::string::npos);
+      CHECK(from.find(source.substr(source.find("github.com/") + 11)) == std::string::npos);
+      CHECK_FALSE(constant.at("how").get<std::string>().empty());
+      CHECK(constant.at("outside_validation").is_boolean());
+    }
+    CHECK(given == expected);
+    // Covered: validate estimates the source's rows again, every row it compares in-sample.
+    std::size_t rows = 0;
+    for (const auto& row : report.rows) rows += row.used && row.source == source ? 1 : 0;
+    const auto errors = leave_one_source_out_speed_errors(source);
+    REQUIRE(errors.has_value());
+    CHECK(errors->size() == rows);
+  }
+  // A source no constant was read from has no such figure to compute (its in-sample one is it).
+  CHECK_FALSE(leave_one_source_out_speed_errors("https://github.com/Lightning-AI/litgpt/blob/e567dbe8e5d3125af918550254258008b9228a71/tutorials/resource-tables.md")
+                  .has_value());
 }
 
 TEST_CASE("Median and nearest-rank percentile", "[validation]") {

@@ -105,6 +105,7 @@ InferenceOnHardware place_inference(const Request& r, const MemoryByDevices& mem
   const SpeedPlacement where = speed_placement(out.fit, hw, options.gpus);
   SpeedOptions speed_options;
   speed_options.enforce_eager = r.enforce_eager;
+  speed_options.calibration = r.speed_calibration;
   out.throughput = estimate_throughput(r.model, memory.settings(), hw, where, speed_options);
   // MLX checkpoints run on Apple silicon (ml-explore/mlx: "an array framework for machine learning on
   // Apple silicon"): no x86 CPU is offered as their alternative.
@@ -227,6 +228,7 @@ DraftAnswer answer_draft(const Request& r, const MemoryEstimate& memory, const I
     const HardwareSpec& hw = placed->hardware;
     SpeedOptions options;
     options.enforce_eager = r.enforce_eager;
+    options.calibration = r.speed_calibration;
     d.speed = draft_speed(r.model, target, *r.draft, d.memory, hw, speed_placement(f, hw, hw.is_cpu() ? 0 : std::max(1, r.gpus)), options);
   }
   return d;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "llmsizer/speed_calibration.hpp"
 #include "llmsizer/throughput.hpp"
 
 namespace llmsizer {
@@ -148,7 +149,7 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
       p.block_tokens = 1;  // token-granular pool
       p.memory_fraction = sglang_mem_fraction(tp);
       p.graph_max_batch = kSglangGraphMaxBatch;
-      p.step_overhead_s = kSglangStepOverheadS;
+      p.step_overhead_s = kCitedSpeedCalibration.sglang_step_overhead_s;
       p.admission_output_share = kSglangNewTokenRatio;
       break;
     case ServeEngine::tensorrt_llm:

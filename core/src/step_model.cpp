@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "exact_math.hpp"
+#include "llmsizer/speed_calibration.hpp"
 #include "llmsizer/throughput.hpp"
 
 namespace llmsizer {
@@ -140,7 +141,9 @@ StepModel make_step_model(const ModelSpec& m, const ModelCounts& counts, const W
   s.bandwidth_bytes_per_s = effective_bandwidth_gb_per_s(hw, false) * 1e9;
   s.linear_flops_per_s = linear_tflops(weights, hw) * 1e12;
   s.attention_flops_per_s = sixteen_bit_tflops(hw) * 1e12;
-  s.allreduce_latency_s = hw.link_gb_per_s > hw.pcie_gb_per_s ? kAllReduceLatencyNvlinkS : kAllReduceLatencyPcieS;
+  // The cited all-reduce time (the serving model's constants are not replaced by validate's
+  // leave-one-source-out runs).
+  s.allreduce_latency_s = hw.link_gb_per_s > hw.pcie_gb_per_s ? kCitedSpeedCalibration.all_reduce_latency_nvlink_s : kAllReduceLatencyPcieS;
   s.link_bytes_per_s = device_link_gb_per_s(hw) * 1e9;
   s.launch_s = s.layers / s.pp * kServingKernelsPerLayer * kKernelLaunchS;
   s.step_overhead_s = engine.step_overhead_s;

@@ -64,25 +64,27 @@ int litgpt_ops_per_layer(const ModelSpec& m) {
 }
 
 EngineModel engine_model(const ModelSpec& m, const InferenceSettings& s, std::int64_t context, const SpeedOptions& options) {
+  const SpeedCalibration& cal = *options.calibration;
   EngineModel e;
   switch (s.engine) {
     case Engine::generic:
       e.host_per_layer_s = kFusedKernelsPerLayer * kKernelLaunchS;
       break;
     case Engine::transformers:
-      e.host_per_layer_s = version_before(s.engine_version, kTransformersFastHostVersion) ? kTransformersLayerHostOldS : kTransformersLayerHostS;
+      e.host_per_layer_s =
+          version_before(s.engine_version, kTransformersFastHostVersion) ? cal.transformers_layer_host_old_s : cal.transformers_layer_host_s;
       e.kernels_per_layer = kEagerOpsPerLayer;
       e.attention = AttentionRead::per_query_head;
-      e.per_head_bytes_per_s = kTransformersDecodeAttentionBytesPerS;
+      e.per_head_bytes_per_s = cal.transformers_decode_attention_bytes_per_s;
       e.kernel_floor = true;
       e.cache_copies = 2.0;  // DynamicCache.update: torch.cat([cache, new]) per layer and step
       e.moe = version_before(s.engine_version, kTransformersHitExpertsVersion) ? MoeRun::loop_all_experts : MoeRun::loop_hit_experts;
       e.pipeline = true;
       break;
     case Engine::autoawq:
-      e.host_per_layer_s = kAutoAwqFusedLayerHostS;
+      e.host_per_layer_s = cal.auto_awq_fused_layer_host_s;
       e.attention = AttentionRead::per_query_head;
-      e.per_head_bytes_per_s = kAutoAwqDecodeAttentionBytesPerS;
+      e.per_head_bytes_per_s = cal.auto_awq_decode_attention_bytes_per_s;
       e.moe = MoeRun::loop_hit_experts;
       e.pipeline = true;
       break;
@@ -92,13 +94,13 @@ EngineModel engine_model(const ModelSpec& m, const InferenceSettings& s, std::in
       e.host_per_step_s = kLitgptStepOps * kEagerGptOpS;
       e.kernel_floor = true;
       e.attention = AttentionRead::per_query_head;
-      e.per_head_bytes_per_s = kTransformersDecodeAttentionBytesPerS;
+      e.per_head_bytes_per_s = cal.transformers_decode_attention_bytes_per_s;
       e.moe = MoeRun::loop_hit_experts;
       e.pipeline = true;
       break;
     case Engine::vllm: {
       e.graphs = !options.enforce_eager && context <= kVllmGraphMaxContext;
-      e.host_per_layer_s = e.graphs ? 0.0 : kFusedKernelsPerLayer * kEagerOpS;
+      e.host_per_layer_s = e.graphs ? 0.0 : kFusedKernelsPerLayer * cal.eager_op_s;
       // The host time per step of the serving engine at this version (serve_engine.hpp): V0's
       // measured 3.8 ms before 0.8, V1's from 0.8 and when no version is named.
       e.fixed_s = serve_engine_profile(ServeEngine::vllm, s.engine_version, 1, false, 0, {}).step_overhead_s;
@@ -107,7 +109,7 @@ EngineModel engine_model(const ModelSpec& m, const InferenceSettings& s, std::in
     case Engine::sglang:
       e.graphs = true;
       e.host_per_layer_s = 0;
-      e.fixed_s = kSglangStepOverheadS;
+      e.fixed_s = cal.sglang_step_overhead_s;
       break;
     case Engine::llama_cpp:
     case Engine::ollama:  // llama.cpp's llama-server
@@ -135,7 +137,7 @@ double bnb_linear_host_s(const WeightFormat& f, double op_s) {
   return host;
 }
 
-LinearKernel linear_kernel(const InferenceSettings& s) {
+LinearKernel linear_kernel(const InferenceSettings& s, const SpeedCalibration& cal) {
   LinearKernel k;
   const WeightFormat& f = *s.weights;
   const bool sixteen = f.bits_per_weight() >= 16.0;
@@ -143,19 +145,20 @@ LinearKernel linear_kernel(const InferenceSettings& s) {
     case Engine::transformers:
       switch (f.scheme) {
         case QuantScheme::fp8:
-          k = {kTransformersFp8BandwidthShare, kTransformersFp8LinearHostS, true};
+          k = {cal.transformers_fp8_bandwidth_share, cal.transformers_fp8_linear_host_s, true};
           break;
         case QuantScheme::gptq:
-          if (f.bits >= 8) k.host_s = version_before(s.engine_version, kTransformersFastHostVersion) ? kAutoGptqInt8LinearHostS : kGptqModelInt8LinearHostS;
-          else k.bandwidth_share = kExllamaBandwidthShare;
+          if (f.bits < 8) k.bandwidth_share = cal.exllama_bandwidth_share;
+          else if (version_before(s.engine_version, kTransformersFastHostVersion)) k.host_s = cal.auto_gptq_int8_linear_host_s;
+          else k.host_s = cal.gptq_model_int8_linear_host_s;
           break;
         case QuantScheme::awq:
-          k.host_s = kAwqGemmLinearHostS;
-          k.bandwidth_share = kAwqGemmBandwidthShare;
+          k.host_s = cal.awq_gemm_linear_host_s;
+          k.bandwidth_share = cal.awq_gemm_bandwidth_share;
           break;
         case QuantScheme::bnb_4bit:
         case QuantScheme::llm_int8:
-          k.host_s = bnb_linear_host_s(f, kEagerOpS);
+          k.host_s = bnb_linear_host_s(f, cal.eager_op_s);
           break;
         default:
           if (!sixteen) k.bandwidth_share = kDequantBandwidthFactor;
@@ -166,16 +169,18 @@ LinearKernel linear_kernel(const InferenceSettings& s) {
       else if (!sixteen) k.bandwidth_share = kDequantBandwidthFactor;
       break;
     case Engine::autoawq:
-      if (f.scheme == QuantScheme::awq) k.bandwidth_share = kAutoAwqGemmBandwidthShare;
+      if (f.scheme == QuantScheme::awq) k.bandwidth_share = cal.auto_awq_gemm_bandwidth_share;
       break;
     case Engine::vllm:
       // vLLM ≥ 0.5: GPTQ 4/8-bit and FP8 run Marlin/CUTLASS kernels near the memory-bound ideal;
       // its plain AWQ GEMM kernel (before awq_marlin became the default) does not.
-      if (f.scheme == QuantScheme::awq) k.bandwidth_share = kVllmAwqBandwidthShare;
+      if (f.scheme == QuantScheme::awq) k.bandwidth_share = cal.vllm_awq_bandwidth_share;
       break;
     case Engine::sglang:
       // BF16 cuBLAS, FP8 block kernels, awq_marlin (the Qwen3 table's settings); gptq_marlin like FP8.
-      k.bandwidth_share = f.scheme == QuantScheme::awq ? kSglangAwqBandwidthShare : sixteen ? kSglangBf16BandwidthShare : kSglangFp8BandwidthShare;
+      k.bandwidth_share = f.scheme == QuantScheme::awq ? cal.sglang_awq_bandwidth_share
+                          : sixteen                    ? cal.sglang_bf16_bandwidth_share
+                                                       : cal.sglang_fp8_bandwidth_share;
       break;
     case Engine::generic:
     case Engine::llama_cpp:
@@ -255,9 +260,9 @@ StepWeights step_weights(const ModelSpec& m, const ParamCounts& c, const Weights
   return w;
 }
 
-double allreduce_seconds(const HardwareSpec& hw, int tp, double bytes) {
+double allreduce_seconds(const HardwareSpec& hw, int tp, double bytes, const SpeedCalibration& cal) {
   if (tp <= 1) return 0;
-  const double latency = hw.link_gb_per_s > hw.pcie_gb_per_s ? kAllReduceLatencyNvlinkS : kAllReduceLatencyPcieS;
+  const double latency = hw.link_gb_per_s > hw.pcie_gb_per_s ? cal.all_reduce_latency_nvlink_s : kAllReduceLatencyPcieS;
   // Ring all-reduce moves 2 (n − 1)/n of the buffer over each link.
   return latency + 2.0 * (tp - 1) / tp * bytes / (device_link_gb_per_s(hw) * 1e9);
 }
@@ -347,8 +352,9 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
                      const WeightsLayout& layout, const ForwardInput& in, const SpeedOptions& options) {
   const ParamCounts& c = counts.params;
   StepTime t;
+  const SpeedCalibration& cal = *options.calibration;
   const EngineModel e = engine_model(m, s, in.context, options);
-  const LinearKernel k = linear_kernel(s);
+  const LinearKernel k = linear_kernel(s, cal);
   const bool pipeline = e.pipeline && gpus > 1;
   const int tp = pipeline ? 1 : std::max(1, gpus);
   const double batch = static_cast<double>(s.batch);
@@ -395,7 +401,7 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
   // Quantized GEMM kernels (Marlin, AWQ) take a minimum time per call on the GPU whatever the
   // matrix: vLLM/SGLang fuse QKV and gate/up, so 4 calls per layer.
   if ((s.engine == Engine::vllm || s.engine == Engine::sglang) && s.weights->bits_per_weight() < 16.0) {
-    t.memory_s += layers * 4.0 * kQuantGemmFloorS;
+    t.memory_s += layers * 4.0 * cal.quant_gemm_floor_s;
   }
 
   // MoE experts run in a Python loop: each iteration synchronizes (torch.where on the mask).
@@ -404,24 +410,24 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
                                ? m.moe.num_experts
                                : std::min<double>(m.moe.num_experts, m.moe.num_experts * (1.0 - std::pow(1.0 - static_cast<double>(m.moe.experts_per_token) / m.moe.num_experts, batch)));
     const double mlp = m.gated_mlp ? 3 : 2;
-    const double per_iteration = kMoeLoopIterationS + (k.synchronizes ? mlp * k.host_s : 0.0);
+    const double per_iteration = cal.moe_loop_iteration_s + (k.synchronizes ? mlp * k.host_s : 0.0);
     t.serial_s = counts.moe_layers * experts * per_iteration;
   } else if (m.moe.num_experts > 0) {
     // Fused MoE kernels read the touched experts at their own share of the bandwidth.
     double fused_share = 1.0;
-    if (s.engine == Engine::vllm) fused_share = kVllmFusedMoeBandwidthShare / k.bandwidth_share;
-    if (s.engine == Engine::sglang) fused_share = kSglangFusedMoeShareOfDense;
+    if (s.engine == Engine::vllm) fused_share = cal.vllm_fused_moe_bandwidth_share / k.bandwidth_share;
+    if (s.engine == Engine::sglang) fused_share = cal.sglang_fused_moe_share_of_dense;
     t.memory_s += w.experts / tp / (bw * k.bandwidth_share) * (1.0 / fused_share - 1.0);
     if (s.engine == Engine::sglang && s.weights->scheme == QuantScheme::gptq) {
       // GPTQ-Marlin MoE: both GEMMs of every expert launched, each at its floor.
-      t.memory_s += counts.moe_layers * static_cast<double>(m.moe.num_experts) * 2.0 * kMarlinMoeExpertGemmS;
+      t.memory_s += counts.moe_layers * static_cast<double>(m.moe.num_experts) * 2.0 * cal.marlin_moe_expert_gemm_s;
     }
   }
 
   // Several GPUs: tensor parallel all-reduces, or pipeline hand-offs between consecutive GPUs.
   if (tp > 1 && m.has_architecture()) {
     // Two all-reduces per layer (after attention and after the MLP) of tokens × hidden × 2 bytes.
-    t.communication_s = 2.0 * layers * allreduce_seconds(hw, tp, tokens * static_cast<double>(m.hidden_size) * 2.0);
+    t.communication_s = 2.0 * layers * allreduce_seconds(hw, tp, tokens * static_cast<double>(m.hidden_size) * 2.0, cal);
   } else if (pipeline && m.has_architecture()) {
     // accelerate device_map: the hidden state moves to the next GPU (gpus − 1 copies) and every
     // module's forward runs through an AlignDevicesHook (host time per layer).
@@ -523,7 +529,7 @@ StepTime decode_step(const ModelSpec& m, const ModelCounts& counts, const Infere
 }
 
 double prefill_seconds(const ModelSpec& m, const ModelCounts& counts, const InferenceSettings& s, const HardwareSpec& hw,
-                       const SpeedPlacement& where) {
+                       const SpeedPlacement& where, const SpeedCalibration& cal) {
   const ParamCounts& c = counts.params;
   const bool cpu = where.gpus == 0 || hw.is_cpu();
   const double tokens = static_cast<double>(s.input_tokens) * static_cast<double>(s.batch);
@@ -534,8 +540,11 @@ double prefill_seconds(const ModelSpec& m, const ModelCounts& counts, const Infe
     // One forward over the prompt: FLOPs or the weights, and never under the host's time to
     // issue one forward (an eager engine's per-layer floor), plus the synchronizing MoE loop.
     std::optional<WeightsLayout> own;
-    const StepTime t = gpu_forward(m, counts, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{s.input_tokens, s.input_tokens}, SpeedOptions{});
-    const double floor = s.engine == Engine::autoawq ? kAutoAwqPrefillFloorS : 0.0;
+    // The prompt's forward with the same constants (the other speed options at their defaults).
+    SpeedOptions prompt;
+    prompt.calibration = &cal;
+    const StepTime t = gpu_forward(m, counts, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{s.input_tokens, s.input_tokens}, prompt);
+    const double floor = s.engine == Engine::autoawq ? cal.auto_awq_prefill_floor_s : 0.0;
     return std::max(t.total_s - t.fixed_s, floor);
   }
   // Causal attention over the prompt: token t meets t keys; summed, half of T × KV(T) per sequence.
@@ -563,7 +572,7 @@ StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const Hardw
 
 double prefill_seconds(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where) {
   ModelCounts own;
-  return prefill_seconds(m, counts_of(m, s, own), s, hw, where);
+  return prefill_seconds(m, counts_of(m, s, own), s, hw, where, kCitedSpeedCalibration);
 }
 
 Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw,
@@ -597,7 +606,7 @@ Throughput estimate_throughput(const ModelSpec& m, const InferenceSettings& s, c
   r.bytes_per_step = static_cast<std::int64_t>(params_read_per_step(m, c, s.batch) * bytes_per_param(s) / tp +
                                                kv_bytes_per_device(m, counts, s, middle, tp));
   r.flops_per_step = (2.0 * compute_params(c) + attention_flops_per_token(m, counts, middle)) * static_cast<double>(s.batch);
-  const double prefill = prefill_seconds(m, counts, settings, hw, where);
+  const double prefill = prefill_seconds(m, counts, settings, hw, where, *options.calibration);
   if (prefill > 0) {
     // The prompt pass pays the engine's per-step costs once too.
     const StepTime first = decode_step(m, counts, settings, hw, where, s.input_tokens + 1, options);

@@ -20,6 +20,7 @@
 #include "llmsizer/embedded_data.hpp"
 #include "llmsizer/hardware.hpp"
 #include "llmsizer/precision.hpp"
+#include "llmsizer/speed_calibration.hpp"
 
 namespace llmsizer {
 namespace {
@@ -120,9 +121,10 @@ std::string catalog_gpu(const std::string& text) {
   return "";
 }
 
-/// Runs `request` through the JSON edge (the path every user takes) and returns the response.
-json estimate_json(const ojson& request) {
-  return json::parse(estimate(request.dump()));
+/// Runs `request` through the JSON edge (the path every user takes) and returns the response; with
+/// `calibration`, the speed model's table-read constants replaced (leave-one-source-out).
+json estimate_json(const ojson& request, const SpeedCalibration* calibration = nullptr) {
+  return json::parse(calibration != nullptr ? estimate(request.dump(), *calibration) : estimate(request.dump()));
 }
 
 /// The usable memory of one GPU a row names, bytes (0: not in the catalog).
@@ -710,8 +712,9 @@ std::string speed_engine(const std::string& framework) {
 }
 
 /// The speed rows of one measured row: its generation (or steady decode) rate, and its prefill
-/// rate where the source printed one (AutoAWQ README).
-std::vector<ValidationRow> speed_rows(const json& r) {
+/// rate where the source printed one (AutoAWQ README); with `calibration`, estimated with those
+/// speed constants in place of the cited ones.
+std::vector<ValidationRow> speed_rows(const json& r, const SpeedCalibration* calibration = nullptr) {
   ValidationRow row = row_for(r, "speed");
   const json& setting = r.at("setting");
   const json& measured = r.at("measured");
@@ -766,7 +769,7 @@ std::vector<ValidationRow> speed_rows(const json& r) {
   row.unit = "tokens/s";
   row.request = request.dump();
   row.notes.push_back("GPU taken as " + gpu);
-  const json response = estimate_json(request);
+  const json response = estimate_json(request, calibration);
   if (response.contains("error")) return {excluded(row, "estimate error: " + response["error"].dump())};
   const json& throughput = response["throughput"];
   if (!throughput["generation_tokens_per_s"].is_number()) return {excluded(row, "no speed estimate for this hardware")};
@@ -1509,6 +1512,113 @@ std::string speed_constants_derived_from(const std::string& source) {
   return "";
 }
 
+namespace {
+
+/// The fields of SpeedCalibration by the names kSpeedConstantsDerivedFrom and
+/// data/validation/speed_loso.json give them (the constants' names before they became fields).
+struct SpeedConstantField {
+  const char* name;
+  double SpeedCalibration::*field;
+};
+const SpeedConstantField kSpeedConstantFields[] = {
+    {"kEagerOpS", &SpeedCalibration::eager_op_s},
+    {"kAllReduceLatencyNvlinkS", &SpeedCalibration::all_reduce_latency_nvlink_s},
+    {"kQuantGemmFloorS", &SpeedCalibration::quant_gemm_floor_s},
+    {"kTransformersLayerHostS", &SpeedCalibration::transformers_layer_host_s},
+    {"kTransformersLayerHostOldS", &SpeedCalibration::transformers_layer_host_old_s},
+    {"kTransformersDecodeAttentionBytesPerS", &SpeedCalibration::transformers_decode_attention_bytes_per_s},
+    {"kMoeLoopIterationS", &SpeedCalibration::moe_loop_iteration_s},
+    {"kTransformersFp8LinearHostS", &SpeedCalibration::transformers_fp8_linear_host_s},
+    {"kTransformersFp8BandwidthShare", &SpeedCalibration::transformers_fp8_bandwidth_share},
+    {"kAutoGptqInt8LinearHostS", &SpeedCalibration::auto_gptq_int8_linear_host_s},
+    {"kGptqModelInt8LinearHostS", &SpeedCalibration::gptq_model_int8_linear_host_s},
+    {"kExllamaBandwidthShare", &SpeedCalibration::exllama_bandwidth_share},
+    {"kAwqGemmLinearHostS", &SpeedCalibration::awq_gemm_linear_host_s},
+    {"kAwqGemmBandwidthShare", &SpeedCalibration::awq_gemm_bandwidth_share},
+    {"kAutoAwqFusedLayerHostS", &SpeedCalibration::auto_awq_fused_layer_host_s},
+    {"kAutoAwqDecodeAttentionBytesPerS", &SpeedCalibration::auto_awq_decode_attention_bytes_per_s},
+    {"kAutoAwqPrefillFloorS", &SpeedCalibration::auto_awq_prefill_floor_s},
+    {"kAutoAwqGemmBandwidthShare", &SpeedCalibration::auto_awq_gemm_bandwidth_share},
+    {"kSglangStepOverheadS", &SpeedCalibration::sglang_step_overhead_s},
+    {"kSglangBf16BandwidthShare", &SpeedCalibration::sglang_bf16_bandwidth_share},
+    {"kSglangFp8BandwidthShare", &SpeedCalibration::sglang_fp8_bandwidth_share},
+    {"kSglangAwqBandwidthShare", &SpeedCalibration::sglang_awq_bandwidth_share},
+    {"kMarlinMoeExpertGemmS", &SpeedCalibration::marlin_moe_expert_gemm_s},
+    {"kVllmAwqBandwidthShare", &SpeedCalibration::vllm_awq_bandwidth_share},
+    {"kVllmFusedMoeBandwidthShare", &SpeedCalibration::vllm_fused_moe_bandwidth_share},
+    {"kSglangFusedMoeShareOfDense", &SpeedCalibration::sglang_fused_moe_share_of_dense},
+};
+
+/// "a, b, c" → {"a", "b", "c"}.
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::size_t end = comma == std::string::npos ? text.size() : comma;
+    std::size_t first = text.find_first_not_of(' ', start);
+    if (first < end) out.push_back(text.substr(first, text.find_last_not_of(' ', end - 1) + 1 - first));
+    start = end + 1;
+  }
+  return out;
+}
+
+/// The calibration speed_loso.json gives for leaving out `source`: the cited constants with those
+/// derived from that source replaced. Nothing when the file does not give every one of them (or
+/// names a constant SpeedCalibration does not have).
+std::optional<SpeedCalibration> leave_one_source_out_calibration(const std::string& source) {
+  const std::vector<std::string> derived = comma_list(speed_constants_derived_from(source));
+  const EmbeddedDocument* doc = find_validation_document("speed_loso");
+  if (derived.empty() || doc == nullptr) return std::nullopt;
+  const json data = json::parse(doc->json.begin(), doc->json.end());
+  for (const auto& entry : data.value("sources", json::array())) {
+    const std::string part = string_at(entry, "source_part");
+    if (part.empty() || !contains(source, part)) continue;
+    SpeedCalibration calibration;
+    std::set<std::string> given;
+    for (const auto& constant : entry.value("constants", json::array())) {
+      double* field = speed_constant(calibration, string_at(constant, "name"));
+      if (field == nullptr || !constant.contains("value") || !constant["value"].is_number()) return std::nullopt;
+      *field = constant["value"].get<double>();
+      given.insert(string_at(constant, "name"));
+    }
+    for (const auto& name : derived) {
+      if (!given.count(name)) return std::nullopt;
+    }
+    return calibration;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+double* speed_constant(SpeedCalibration& calibration, std::string_view name) {
+  for (const auto& each : kSpeedConstantFields) {
+    if (name == each.name) return &(calibration.*each.field);
+  }
+  return nullptr;
+}
+
+std::optional<std::vector<double>> leave_one_source_out_speed_errors(const std::string& source) {
+  const std::optional<SpeedCalibration> calibration = leave_one_source_out_calibration(source);
+  if (!calibration) return std::nullopt;
+  std::vector<double> errors;
+  // The source's rows, wherever they are kept: speed.json, and the memory rows of inference.json
+  // that also printed a speed (as run_validation maps them).
+  for (const char* kind : {"speed", "inference"}) {
+    const EmbeddedDocument* doc = find_validation_document(kind);
+    if (doc == nullptr) continue;
+    const json data = json::parse(doc->json.begin(), doc->json.end());
+    for (const auto& r : data.at("rows")) {
+      if (string_at(r, "source") != source || (std::string(kind) == "inference" && !has_speed(r))) continue;
+      for (const auto& row : speed_rows(r, &*calibration)) {
+        if (row.used && row.measured != 0.0) errors.push_back(std::fabs((row.estimated - row.measured) / row.measured));
+      }
+    }
+  }
+  return errors;
+}
+
 /// The error of the serving step model on one speed row of an engine it covers (vLLM, SGLang): the
 /// row's request as a `task: "serve"` request of one request at concurrency 1 (the prompt's prefill,
 /// then one decode step per token), its rate output tokens over the end-to-end time, counted as the
@@ -1738,22 +1848,33 @@ std::string leave_one_source_out_markdown(const ValidationReport& report) {
   }
   if (!speed_order.empty()) {
     md += "\n### Speed\n\n"
-          "Constants of core/include/llmsizer/throughput.hpp were derived from the rows of these sources (each constant's comment "
-          "cites the table it was read from). A source with such a constant has no honest leave-one-source-out figure here: its "
-          "in-sample error is printed and marked; the figure would need the constants re-derived without it (or cited from "
-          "elsewhere). litgpt's host time is counted from its own source: the operators lit_gpt/model.py launches per layer and "
+          "Constants of the speed model (core/include/llmsizer/speed_calibration.hpp) were derived from the rows of these sources "
+          "(each constant's comment cites the table it was read from), so a source's in-sample error is no leave-one-source-out "
+          "figure. data/validation/speed_loso.json gives, per source, each such constant's value derived without that source's "
+          "rows (from the other sources, a cited figure from outside the validation data, or the physics default) and how; the "
+          "source's rows estimated again with those values give its leave-one-source-out median and p90. A source the file does "
+          "not cover for every constant derived from it is marked \"not a leave-one-source-out figure\". "
+          "litgpt's host time is counted from its own source: the operators lit_gpt/model.py launches per layer and "
           "token, each at the per-operator time of the PyTorch team's eager gpt-fast baseline (pytorch.org blog, 2023-11-30), and "
           "bitsandbytes' 4-bit wrapper from bitsandbytes 0.41.1's source; no constant was read from its tables, so its figure "
           "is a leave-one-source-out one.\n\n"
-          "| source | rows | in-sample median | in-sample p90 | leave-one-source-out median |\n|---|---:|---:|---:|---|\n";
+          "| source | rows | in-sample median | in-sample p90 | leave-one-source-out median | leave-one-source-out p90 |\n"
+          "|---|---:|---:|---:|---|---:|\n";
     int honest = 0;
     for (const auto& source : speed_order) {
       const auto& a = speed_abs[source];
       const std::string derived = speed_constants_derived_from(source);
-      const std::string loso = derived.empty() ? pct(median_of(a)) : "not a leave-one-source-out figure (constants derived from it: " + derived + ")";
-      if (derived.empty()) ++honest;
-      std::snprintf(line, sizeof line, "| %s | %zu | %s | %s | %s |\n", source.c_str(), a.size(), pct(median_of(a)).c_str(),
-                    pct(percentile_of(a, 0.9)).c_str(), loso.c_str());
+      const std::optional<std::vector<double>> left_out = derived.empty() ? std::optional<std::vector<double>>(a)
+                                                                          : leave_one_source_out_speed_errors(source);
+      std::string loso = "not a leave-one-source-out figure (constants derived from it: " + derived + ")";
+      std::string loso_p90 = "-";
+      if (left_out) {
+        ++honest;
+        loso = pct(median_of(*left_out));
+        loso_p90 = pct(percentile_of(*left_out, 0.9));
+      }
+      std::snprintf(line, sizeof line, "| %s | %zu | %s | %s | %s | %s |\n", source.c_str(), a.size(), pct(median_of(a)).c_str(),
+                    pct(percentile_of(a, 0.9)).c_str(), loso.c_str(), loso_p90.c_str());
       md += line;
     }
     std::snprintf(line, sizeof line, "\n%d of %zu speed sources have a leave-one-source-out figure.\n", honest, speed_order.size());

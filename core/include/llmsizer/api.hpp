@@ -10,6 +10,10 @@ namespace llmsizer {
 
 /// Memory (and, with `hardware`, fit and speed) for one request.
 std::string estimate(const std::string& request_json);
+struct SpeedCalibration;  // speed_calibration.hpp
+/** The same with the speed model's table-read constants replaced by `calibration` (validate.cpp:
+ *  a speed source's rows estimated without the values read from them). No request field does this. */
+std::string estimate(const std::string& request_json, const SpeedCalibration& calibration);
 /// Every catalog option for a request, ranked (contract: Recommendation).
 std::string recommend(const std::string& request_json);
 class Catalog;  // catalog.hpp

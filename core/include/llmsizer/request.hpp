@@ -22,6 +22,7 @@
 #include "llmsizer/precision.hpp"
 #include "llmsizer/recommend.hpp"
 #include "llmsizer/serving.hpp"
+#include "llmsizer/speed_calibration.hpp"
 #include "llmsizer/speculative.hpp"
 #include "llmsizer/training.hpp"
 
@@ -80,6 +81,10 @@ struct Request {
   /// row), read for their bytes and verdict only: no longest-context or largest-batch search and no
   /// fixes, each of which estimates the request again many times. Not a request field.
   bool search_limits = true;
+  /// The speed model's constants read from published tables: the cited values, replaced only by
+  /// api.hpp's estimate with a calibration (`llmsizer validate` estimating a source's rows without
+  /// the values read from them), for the call. Not a request field.
+  const SpeedCalibration* speed_calibration = &kCitedSpeedCalibration;
   /// `max_options` (recommend): the answer lists the best this many fitting options and says how many
   /// fit in all (`options_total`); the whole catalog is still ranked. The page shows ten rows until
   /// its reader asks for all, and asks for what it shows: over the catalog the answer is written in

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "llmsizer/embedded_data.hpp"
+#include "llmsizer/speed_calibration.hpp"
 
 namespace llmsizer {
 
@@ -79,9 +80,20 @@ std::string serving_accuracy_markdown(const ValidationReport& report);
 /// core/include/llmsizer/throughput.hpp that were derived from that source.
 std::string leave_one_source_out_markdown(const ValidationReport& report);
 
-/// The constants of core/include/llmsizer/throughput.hpp derived from a speed source's rows (their
-/// comments cite the table), comma-separated; "" when none was.
+/// The constants of the speed model derived from a speed source's rows (SpeedCalibration's fields,
+/// by the names they had as throughput.hpp constants: "kEagerOpS", ...; their comments cite the
+/// table), comma-separated; "" when none was.
 std::string speed_constants_derived_from(const std::string& source);
+
+/// The field of `calibration` that a constant's name in speed_constants_derived_from and
+/// data/validation/speed_loso.json stands for ("kEagerOpS" → eager_op_s), or nullptr.
+double* speed_constant(SpeedCalibration& calibration, std::string_view name);
+
+/** A speed source's leave-one-source-out errors: |error| of each of its rows estimated again with
+ *  the constants derived from it replaced by data/validation/speed_loso.json's values for that
+ *  source (derived without its rows). Nothing when the source has no such constant or the file does
+ *  not give every one of them. */
+std::optional<std::vector<double>> leave_one_source_out_speed_errors(const std::string& source);
 
 /// The error of the serving step model (step_model.hpp) on a vLLM or SGLang speed row: the row's
 /// request as one `task: "serve"` request at concurrency 1, its rate output tokens over the

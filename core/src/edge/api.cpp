@@ -69,11 +69,14 @@ constexpr TaskSet kInferenceOnly{&kNoOtherTaskReader, &answer_inference, &edge::
 
 /// `estimate`'s answer; `search_limits` false leaves out the fit's searches and fixes (a chart point,
 /// a format row: Request::search_limits).
-std::string estimate_json(const std::string& request_json, bool search_limits, const TaskSet& tasks) {
+/// `calibration`: the speed constants to use in place of the cited ones (nullptr: the cited ones).
+std::string estimate_json(const std::string& request_json, bool search_limits, const TaskSet& tasks,
+                          const SpeedCalibration* calibration = nullptr) {
   return guarded([&] {
     const Catalog& catalog = embedded_catalog();
     Request request = edge::parse_request(request_json, catalog, Api::estimate, *tasks.read);
     request.search_limits = search_limits;
+    if (calibration != nullptr) request.speed_calibration = calibration;
     return tasks.write(request, tasks.answer(request, catalog));
   });
 }
@@ -115,6 +118,9 @@ std::string page_answer_json(const std::string& request_json, const TaskSet& tas
 }  // namespace
 
 std::string estimate(const std::string& request_json) { return estimate_json(request_json, true, kEveryTask); }
+std::string estimate(const std::string& request_json, const SpeedCalibration& calibration) {
+  return estimate_json(request_json, true, kEveryTask, &calibration);
+}
 std::string estimate_inference(const std::string& request_json) { return estimate_json(request_json, true, kInferenceOnly); }
 
 std::string recommend(const std::string& request_json) { return recommend_json(request_json, embedded_catalog(), kEveryTask); }
