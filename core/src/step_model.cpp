@@ -143,7 +143,7 @@ StepModel make_step_model(const ModelSpec& m, const ModelCounts& counts, const W
   s.attention_flops_per_s = sixteen_bit_tflops(hw) * 1e12;
   // The cited all-reduce time (the serving model's constants are not replaced by validate's
   // leave-one-source-out runs).
-  s.allreduce_latency_s = hw.link_gb_per_s > hw.pcie_gb_per_s ? kCitedSpeedCalibration.all_reduce_latency_nvlink_s : kAllReduceLatencyPcieS;
+  s.allreduce_latency_s = all_reduce_latency_s(hw, kCitedSpeedCalibration);
   s.link_bytes_per_s = device_link_gb_per_s(hw) * 1e9;
   s.launch_s = s.layers / s.pp * kServingKernelsPerLayer * kKernelLaunchS;
   s.step_overhead_s = engine.step_overhead_s;

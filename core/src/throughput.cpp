@@ -262,7 +262,7 @@ StepWeights step_weights(const ModelSpec& m, const ParamCounts& c, const Weights
 
 double allreduce_seconds(const HardwareSpec& hw, int tp, double bytes, const SpeedCalibration& cal) {
   if (tp <= 1) return 0;
-  const double latency = hw.link_gb_per_s > hw.pcie_gb_per_s ? cal.all_reduce_latency_nvlink_s : kAllReduceLatencyPcieS;
+  const double latency = all_reduce_latency_s(hw, cal);
   // Ring all-reduce moves 2 (n − 1)/n of the buffer over each link.
   return latency + 2.0 * (tp - 1) / tp * bytes / (device_link_gb_per_s(hw) * 1e9);
 }
@@ -282,10 +282,17 @@ double query_group(const ModelSpec& m) {
 
 double device_link_gb_per_s(const HardwareSpec& hw) {
   if (hw.link_gb_per_s > hw.pcie_gb_per_s) return hw.link_gb_per_s;  // NVLink (hardware_json: the larger of the two)
+  return host_link_gb_per_s(hw);
+}
+
+double host_link_gb_per_s(const HardwareSpec& hw) {
   // A probe's device carries its measured pinned host-to-device rate: already what the link moves.
   if (!is_offered(hw) && hw.pcie_gb_per_s > 0) return hw.pcie_gb_per_s;
-  const double pcie = hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : (hw.link_gb_per_s > 0 ? hw.link_gb_per_s : 16.0);  // PCIe 3.0 x16 as a floor
-  return pcie * kPcieLinkEfficiency;
+  return (hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : 16.0) * kPcieLinkEfficiency;  // PCIe 3.0 x16 as a floor
+}
+
+double all_reduce_latency_s(const HardwareSpec& hw, const SpeedCalibration& cal) {
+  return hw.link_gb_per_s > hw.pcie_gb_per_s ? cal.all_reduce_latency_nvlink_s : kAllReduceLatencyPcieS;
 }
 
 HostSampling host_sampling(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where) {
@@ -294,13 +301,9 @@ HostSampling host_sampling(const ModelSpec& m, const InferenceSettings& s, const
   const double vocab = static_cast<double>(m.vocab_size);
   h.sample_s = vocab * kLlamaCppSamplerSecondsPerLogit;
   // On a discrete GPU the output layer runs on the device (as device_step places it, a partial
-  // offload too): its logits cross the PCIe link; a probe's device carries its measured rate.
+  // offload too): its logits cross the host link.
   const bool over_link = where.gpus > 0 && !hw.is_cpu() && !hw.unified_memory;
-  if (over_link) {
-    const double measured = !is_offered(hw) && hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : 0.0;
-    const double link = measured > 0 ? measured : (hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : 16.0) * kPcieLinkEfficiency;
-    h.copy_s = vocab * kLogitBytes / (link * 1e9);
-  }
+  if (over_link) h.copy_s = vocab * kLogitBytes / (host_link_gb_per_s(hw) * 1e9);
   return h;
 }
 

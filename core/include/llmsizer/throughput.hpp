@@ -202,6 +202,12 @@ struct Throughput {
  *  datasheet rate, else the PCIe link's at kPcieLinkEfficiency (PCIe 3.0 x16 when neither is known;
  *  a probe's measured pinned copy rate as it is). */
 double device_link_gb_per_s(const HardwareSpec& hw);
+/** The host link's rate, GB/s per direction: the PCIe link's at kPcieLinkEfficiency (PCIe 3.0 x16
+ *  when unknown), a probe's measured pinned copy rate as it is. */
+double host_link_gb_per_s(const HardwareSpec& hw);
+/** The fixed time of one small tensor-parallel all-reduce: over NVLink when the device has it
+ *  (SpeedCalibration::all_reduce_latency_nvlink_s), else over PCIe (kAllReduceLatencyPcieS). */
+double all_reduce_latency_s(const HardwareSpec& hw, const SpeedCalibration& calibration);
 
 /// Effective bandwidth and compute of the device that runs the layers (measured values first).
 double effective_bandwidth_gb_per_s(const HardwareSpec& hw, bool cpu);
