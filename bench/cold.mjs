@@ -9,16 +9,11 @@
 // the answer: the header read in growing slices as nextHeaderRead asks, each slice appended to the
 // bytes the module holds (web/lib/import.js importFile) and inspected. Loading the file from disk is not included.
 // With --unwarmed, the module is not warmed and not waited for.
-// usage: node bench/cold.mjs CASES_FILE INDEX WEB_DIR [--unwarmed]
+// usage: node bench/cold.mjs CASES_FILE INDEX WEB_DIR [--unwarmed] [--module llmsizer|llmsizer-tasks]
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadCore } from '../tests/js/load_core.mjs';
-
-/** A request of task serve or training. The page asks its own module first and the tasks' module on
- *  its refusal (web/lib/other_module.js); a cold call cannot ask first without spending the first call
- *  it times, so the benchmark picks the module from the request's task. */
-const OTHER_TASK = /"task":"(?:serve|training)"/;
 
 /** The call of a case (CALL and ARGUMENT of a cases-file line, bench/edge_bench.cpp) on `core`, the
  *  module that has it (recommendGrown: the benchmark's), as a function of no arguments. */
@@ -33,13 +28,15 @@ export function caseCall(core, call, arg) {
   return () => core[call](arg);
 }
 
-/** The module a call runs in: the page's, the benchmark's for the grown catalog, the model files'
- *  (llmsizer-files, loaded by the page on a dropped file) for a model file's header, the tasks'
- *  (llmsizer-tasks, loaded by the page for Serve and Train) for a request of task serve or training. */
-export const loadModuleFor = (call, webDir, arg = '') =>
+/** The module a call runs in: the benchmark's for the grown catalog, the model files' (llmsizer-files,
+ *  loaded by the page on a dropped file) for a model file's header, else `name`: the page's module, or
+ *  the tasks' (llmsizer-tasks) for a request the page's module refuses as the other module's
+ *  (bench/run.mjs asks it, as the page does, and names the module: a cold call cannot ask first
+ *  without spending the first call it times). */
+export const loadModuleFor = (call, webDir, name = 'llmsizer') =>
   call === 'recommendGrown' ? loadCore(join(dirname(webDir), 'bench'), 'llmsizer-bench')
     : call === 'inspect' ? loadCore(webDir, 'llmsizer-files')
-      : loadCore(webDir, OTHER_TASK.test(arg) ? 'llmsizer-tasks' : 'llmsizer');
+      : loadCore(webDir, name);
 
 /** The page's read of a dropped file's header (web/lib/import.js importFile, without the file's
  *  reads): slices as nextHeaderRead asks, each appended to the bytes the module holds
@@ -68,14 +65,15 @@ export function pageRead(core, arg) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [casesPath, index, webDir, flag] = process.argv.slice(2);
+  const [casesPath, index, webDir, ...flags] = process.argv.slice(2);
+  const flag = flags.includes('--unwarmed') ? '--unwarmed' : '';
+  const moduleAt = flags.indexOf('--module');
   const [, call, , ...rest] = readFileSync(casesPath, 'utf8').trim().split('\n')[Number(index)].split('\t');
-  const core = await loadModuleFor(call, webDir, rest.join('\t'));
-  let run = caseCall(core, call, rest.join('\t'));
+  const core = await loadModuleFor(call, webDir, moduleAt >= 0 ? flags[moduleAt + 1] : 'llmsizer');
+  const run = call === 'inspect' ? pageRead(core, rest.join('\t')) : caseCall(core, call, rest.join('\t'));
   if (call === 'inspect') {
-    run = pageRead(core, rest.join('\t'));
     if (flag !== '--unwarmed') {
-      for (let step = 0; step < core.warmUpSteps(); ++step) {
+      for (let step = 0; step < core.warmUpSteps; ++step) {
         core.warmUp(step);
         await new Promise((resolve) => setTimeout(resolve));
       }

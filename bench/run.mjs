@@ -27,7 +27,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { loadPageCore } from '../tests/js/load_core.mjs';
+import { loadCore, loadPageCore } from '../tests/js/load_core.mjs';
+import { refusedForOtherModule } from '../web/lib/other_module.js';
 import { caseCall, loadModuleFor } from './cold.mjs';
 import { pageScenarios } from './scenarios.mjs';
 import { ggufFixture } from '../tests/js/gguf_fixture.mjs';
@@ -92,10 +93,15 @@ writeFileSync(casesPath, cases.map((c) => c.join('\t')).join('\n') + '\n');
 
 // Cold: per round and case, the wall-clock time of the first call in a Node process of its own
 // (bench/cold.mjs).
+// A request the page's module refuses as the other module's is timed in the tasks' module, as the
+// page routes it (web/lib/other_module.js); asked here, in this process, not in the timed one.
+const pageModule = await loadCore(webDir);
+const moduleOf = ([, call, , arg]) =>
+  ['estimate', 'recommend', 'pageAnswer'].includes(call) && refusedForOtherModule(JSON.parse(pageModule[call](arg))) ? 'llmsizer-tasks' : 'llmsizer';
 const cold = cases.map(() => []);
 const coldScript = fileURLToPath(new URL('./cold.mjs', import.meta.url));
 for (let r = 0; r < rounds; r++) {
-  cases.forEach((_, i) => cold[i].push(Number(execFileSync(process.execPath, [coldScript, casesPath, String(i), webDir], { encoding: 'utf8' }))));
+  cases.forEach((c, i) => cold[i].push(Number(execFileSync(process.execPath, [coldScript, casesPath, String(i), webDir, '--module', moduleOf(c)], { encoding: 'utf8' }))));
 }
 
 const core = await loadPageCore(webDir);

@@ -46,10 +46,8 @@ using llmsizer::wasm::js_string;
 
 /** A file's leading bytes as the page reads them, slice after slice (web/lib/import.js importFile),
  *  held in the module's memory: each slice is copied in once, by one TypedArray.set, and each
- *  inspection reads the bytes where they are. With inspectModelFile the page joined the slices in
- *  JavaScript and the whole prefix was copied in again on every round, about three times the
- *  header's bytes for a GGUF header read in seven rounds (bench/results/history.md has the
- *  measurements). The page deletes it after the last inspection (embind's delete()). */
+ *  inspection reads the bytes where they are, instead of the whole prefix copied in again on every
+ *  round. The page deletes it after the last inspection (embind's delete()). */
 class ModelFileHeader {
  public:
   /// Appends the next bytes of the file (a Uint8Array, or anything inspectModelFile copies); returns
@@ -107,28 +105,17 @@ val next_header_read(double read_bytes, double needed_bytes, double file_size_by
   return out;
 }
 
-/** The page's warm-up, one step per task (lib/model_files.js prepareFilesCore): steps
- *  0 .. kModelFileReaderWarmUpRounds - 1 each run one round of warm_up_model_file_reader; the last
- *  step writes memory for a first read's bytes and answer once. A page of memory the module grows
- *  into is given its first use by the system when it is first written, and a first read of a 3.9 MB
- *  GGUF header grows the module's memory by more than twice that (ModelFileHeader's room doubling
- *  with the page's reads, then the answer): its new pages were about 40% of that read in a module
- *  warmed by the header alone (bench/results/history.md). The room is given back to the module's
- *  allocator, which hands it out again; memory the module has grown into stays the module's, so the
- *  page keeps this much from the first file dragged over it. True when the step's reads were
- *  answered as a real file's would be (the memory step: always). */
+/** The page's warm-up, one step per task (lib/model_files.js prepareFilesCore): steps before
+ *  kModelFileReaderWarmUpRounds each run one round of warm_up_model_file_reader; the last writes
+ *  kModelFileReaderWarmUpRoomBytes once and gives them back to the allocator, which hands them out
+ *  again (api.hpp says why). True when the step's reads were answered as a real file's would be. */
 bool warm_up(int step) {
   if (step >= 0 && step < llmsizer::kModelFileReaderWarmUpRounds) return llmsizer::warm_up_model_file_reader(1);
-  // 16 MiB: the room that read uses, with some to spare (bench/results/history.md).
-  constexpr std::size_t kRoomBytes = std::size_t{16} << 20;
-  std::unique_ptr<unsigned char[]> room(new unsigned char[kRoomBytes]);
+  std::unique_ptr<unsigned char[]> room(new unsigned char[llmsizer::kModelFileReaderWarmUpRoomBytes]);
   // TypedArray.fill, not memset: the -Oz build's memset writes a byte at a time (emscripten_memset.c).
-  val(emscripten::typed_memory_view(kRoomBytes, room.get())).call<void>("fill", 0);
+  val(emscripten::typed_memory_view(llmsizer::kModelFileReaderWarmUpRoomBytes, room.get())).call<void>("fill", 0);
   return true;
 }
-
-/// The number of warm_up steps: the reader's rounds, then the memory.
-int warm_up_steps() { return llmsizer::kModelFileReaderWarmUpRounds + 1; }
 
 bool valid_repo_id(const std::string& id) { return llmsizer::valid_repo_id(id); }
 
@@ -142,7 +129,7 @@ val hub_failure(int http_status, const std::string& error_code, bool gated, bool
 EMSCRIPTEN_BINDINGS(llmsizer_model_files) {
   emscripten::function("inspectModelFile", &inspect_model_file_bytes);
   emscripten::function("warmUp", &warm_up);
-  emscripten::function("warmUpSteps", &warm_up_steps);
+  emscripten::constant("warmUpSteps", llmsizer::kModelFileReaderWarmUpSteps);
   emscripten::class_<ModelFileHeader>("ModelFileHeader")
       .constructor<>()
       .function("append", &ModelFileHeader::append)

@@ -26,8 +26,8 @@ emscripten::val answer(const std::string& request) {
 }
 
 /// A listing of the core (api.hpp list_*: each made once, the data never change) as a module's export,
-/// decoded once, then the same JavaScript string every call (listModels, 197 KB: 0.75 ms to decode
-/// again).
+/// decoded once, then the same JavaScript string every call (decoding a listing again costs more
+/// than the call).
 template <std::string (*list)()>
 emscripten::val listing() {
   static const emscripten::val text = js_string(list());

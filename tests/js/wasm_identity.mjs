@@ -168,11 +168,11 @@ for (const body of [...pageBodies, '', '[1]', '{"chart": []}', '{not json']) {
 // module answers every file as a fresh one does.
 const files = await loadCore(webDir, 'llmsizer-files');
 const warmed = await loadCore(webDir, 'llmsizer-files');
-const warmUpSteps = warmed.warmUpSteps();
+const warmUpSteps = warmed.warmUpSteps;
 let warmUpAnswered = warmUpSteps > 1;
 for (let step = 0; step < warmUpSteps; ++step) warmUpAnswered = warmed.warmUp(step) === true && warmUpAnswered;
 if (warmUpAnswered) passed++; else { failed++; console.error('MISMATCH: warmUp\'s header was not answered'); }
-const fileExports = ['inspectModelFile', 'ModelFileHeader', 'warmUp', 'warmUpSteps', 'describeRepositoryModel', 'planRepository', 'nextHeaderRead', 'validRepoId', 'hubFailure'];
+const fileExports = ['inspectModelFile', 'ModelFileHeader', 'warmUp', 'describeRepositoryModel', 'planRepository', 'nextHeaderRead', 'validRepoId', 'hubFailure'];
 const taskExports = ['estimate', 'recommend', 'pageAnswer'];
 const split = fileExports.every((name) => typeof files[name] === 'function' && core[name] === undefined && tasks[name] === undefined) &&
   [...taskExports, 'listModels'].every((name) => typeof core[name] === 'function' && files[name] === undefined) &&

@@ -37,21 +37,19 @@ let warming = null;
 export function prepareFilesCore() {
   if (!warming) {
     warming = filesCore().then((core) => new Promise((resolve) => {
-      requestAnimationFrame(() => setTimeout(() => warmUpStep(core, 0, true, resolve)));
+      requestAnimationFrame(() => setTimeout(() => warmUpStep(core, 0, resolve)));
     }));
     warming.catch(() => { warming = null; });
   }
   return warming;
 }
 
-/** Runs warm-up step `step` and schedules the next in a later task; resolves with whether every
- *  step's reads were answered. */
-function warmUpStep(core, step, answered, resolve) {
-  if (typeof core.warmUp !== 'function' || step >= core.warmUpSteps()) {
-    resolve(typeof core.warmUp === 'function' && answered);
+/** Runs warm-up step `step` and the next in a later task, until the module's warmUpSteps. */
+function warmUpStep(core, step, resolve) {
+  if (step >= core.warmUpSteps) {
+    resolve();
     return;
   }
-  const ok = core.warmUp(step) && answered;
-  setTimeout(() => warmUpStep(core, step + 1, ok, resolve));
+  core.warmUp(step);
+  setTimeout(() => warmUpStep(core, step + 1, resolve));
 }
-

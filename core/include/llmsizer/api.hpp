@@ -3,6 +3,7 @@
 /// The JSON edge (../shared/contract.md): one JSON request in, one JSON response out. The CLI and
 /// the WASM module both call these, so their output is byte-identical by construction. None of
 /// them throws: a bad request returns {"error": {"field": ..., "message": ...}}.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -89,8 +90,16 @@ std::string describe_repository_model(const std::string& parts_json);
  *  a 2,000-token vocabulary, 47 KB. */
 bool warm_up_model_file_reader(int rounds);
 /// The rounds of warm_up_model_file_reader after which the engine runs a first real file's read in
-/// its optimized code (bench/results/history.md: five rounds left the first read at 11.5 ms, ten at 4.7).
+/// its optimized code (bench/results/history.md has the measurements that chose it).
 constexpr int kModelFileReaderWarmUpRounds = 10;
+/// Memory the warm-up writes once for a first read's bytes and answer: a page of memory the module
+/// grows into is given its first use by the system when it is first written, and a first read of a
+/// multi-megabyte GGUF header grows the module's memory by more than twice the header (the held
+/// bytes' room doubling with the page's reads, then the answer). 16 MiB covers the largest headers
+/// the benchmark reads (bench/results/history.md).
+constexpr std::size_t kModelFileReaderWarmUpRoomBytes = std::size_t{16} << 20;
+/// The page's warm-up steps (the files module's warmUp): the reader's rounds, then the memory.
+constexpr int kModelFileReaderWarmUpSteps = kModelFileReaderWarmUpRounds + 1;
 
 /// True when `response_json` is an error response (the CLI maps it to exit code 2).
 bool is_error_response(const std::string& response_json);
