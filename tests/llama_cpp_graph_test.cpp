@@ -165,7 +165,7 @@ TEST_CASE("The tensors a graph lays out for itself sum to no less over a larger 
   // What lets llama_cpp.cpp bound a token-generation graph by one over a larger cache: the cells are
   // a dimension of the mask, of the attention scores and of V's transposed copy, and of nothing
   // the graph chooses by. Each shape, prompt and decode micro-batches, one and four sequences, with
-  // and without flash attention, over caches of 256 to 16,384 cells (the sliding cache 256 to 4,352).
+  // and without flash attention, over caches of 256 to 15,616 cells in steps of 1,024 (the sliding cache 256 to 4,352).
   constexpr std::int64_t kFloor = std::int64_t{1} << 50;  // above any sum here: never laid out
   for (const GraphParams& shape : shapes()) {
     for (const bool flash : {false, true}) {

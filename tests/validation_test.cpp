@@ -314,7 +314,7 @@ TEST_CASE("Every constant the speed sources gave names a field of SpeedCalibrati
       start = comma == std::string::npos ? list.size() : comma + 2;
     }
   }
-  CHECK(named >= 30);  // 12 + 5 + 13 + 4 (kSpeedConstantsDerivedFrom), some constants from two sources
+  CHECK(named == 34);  // 12 + 5 + 13 + 4 (kSpeedConstantsDerivedFrom), some constants from two sources
 }
 
 TEST_CASE("speed_loso.json gives each source exactly the constants read from it, in range, from elsewhere", "[validation][leave-one-source-out]") {

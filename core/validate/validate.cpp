@@ -1458,7 +1458,7 @@ std::map<std::string, std::pair<std::string, std::string>> serving_sources(const
   return out;
 }
 
-/// Speed sources whose rows a constant of core/include/llmsizer/throughput.hpp was derived from,
+/// Speed sources whose rows a constant of core/include/llmsizer/speed_calibration.hpp was derived from,
 /// as each constant's comment cites them (the substring identifies the source's URL).
 struct DerivedConstants {
   const char* source_part;
