@@ -200,6 +200,18 @@ TEST_CASE("bitsandbytes double quantization dequantizes the absmax before every 
   CHECK_THAT(host("nf4-dq") - host("nf4"), WithinRel(224 * (2 * 24.6e-6 + 4 * 3e-6), 1e-9));
 }
 
+TEST_CASE("transformers eager attention copies K and V out to every query head, then reads the copies", "[throughput][transformers][attention]") {
+  // Qwen3-32B (64 layers, 8 KV heads of 128, 64 query heads: group 8) at 31,744 cached tokens:
+  // 64 × 8 × 128 × 2 × 2 B = 262,144 B per token, 8,321,499,136 B of cache. repeat_kv reads it and
+  // writes 8 copies, attention reads the copies (1 + 2 × 8 = 17 × the cache), DynamicCache's
+  // torch.cat reads and writes it (2 ×): 19 × 8.3215 GB at the H20's 4,000 GB/s × 0.8 = 49.41 ms.
+  const ModelSpec m = test_support::preset("qwen3-32b");
+  InferenceSettings s = engine_settings("awq-int4", Engine::transformers, 451, 30720, 2048);
+  s.flash_attention = false;
+  const StepTime t = decode_step(m, s, hw("nvidia-h20"), SpeedPlacement{1, -1}, 31744);
+  CHECK_THAT(t.attention_s, WithinRel(19.0 * 8'321'499'136.0 / 3.2e12, 1e-9));
+}
+
 TEST_CASE("transformers decode slows as the context grows: every query head reads its K and V", "[throughput][transformers][attention]") {
   // Qwen2-7B at 31,744 cached tokens: 28 layers × 4 KV heads × 128 × 2 × 2 B × 31,744 = 1.82 GB of
   // cache, read once per query head (group 7) at 353 GB/s = 36.1 ms, plus torch.cat's read and write
