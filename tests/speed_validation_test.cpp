@@ -52,6 +52,28 @@ TEST_CASE("Speed rows: median generation-speed error at most 10 percent, p90 at 
   CHECK(median_of(litgpt) <= 0.22);
 }
 
+TEST_CASE("The Qwen3 table's AWQ rows ran without flash-attn: the benchmark's eager attention; its other rows FlashAttention-2",
+          "[throughput][validation]") {
+  // speed_benchmark.md lists no Flash Attention in its "Software for AutoAWQ" environment, and
+  // speed_benchmark_transformers.py's only other attention is attn_implementation='eager'.
+  const ValidationReport report = run_validation("speed");
+  int awq = 0;
+  int others = 0;
+  for (const auto& row : report.rows) {
+    if (!row.used || row.id.rfind("qwen3-transformers-", 0) != 0) continue;
+    const bool eager = row.request.find("\"flash_attention\":false") != std::string::npos;
+    if (row.id.find("-awq-") != std::string::npos) {
+      CHECK(eager);
+      ++awq;
+    } else {
+      CHECK_FALSE(eager);
+      ++others;
+    }
+  }
+  CHECK(awq == 16);  // Qwen3-4B/8B/14B/32B-AWQ at four prompt lengths
+  CHECK(others > 0);
+}
+
 TEST_CASE("Qwen1.5 transformers table with the constants re-derived without it: median error at most 12 percent",
           "[throughput][validation][measured][leave-one-source-out]") {
   // data/validation/speed_loso.json gives the five constants read from hf_infer.rst (among them) as

@@ -112,6 +112,18 @@ TEST_CASE("Partial offload is slower than the GPU and faster than the CPU alone"
   CHECK(split > cpu);
 }
 
+TEST_CASE("A partial offload's prompt copies the CPU layers' weights at the host link's achievable rate", "[throughput][offload][prefill]") {
+  // llama.cpp runs a large prompt batch of the CPU layers on the GPU, copying their weights over PCIe.
+  // Llama-3.1-8B Q4_K_M with no layer on the GPU: 8,030,261,248 parameters less the 525,336,576 of
+  // the gathered embedding = 7,504,924,672 at 144 B per 256 = 4,221,520,128 B, over the RTX 4090's
+  // PCIe 4.0 x16 at 32 GB/s × 0.75 (kPcieLinkEfficiency, as for the logits' copy) = 24 GB/s:
+  // 175.9 ms, above the 512-token prompt's 7.7 TFLOPs at 0.6 of 165.2 TFLOPS (78 ms).
+  const ModelSpec m = test_support::preset("llama-3.1-8b-instruct");
+  const InferenceSettings s = test_support::inference("q4_k_m", 512, 256);
+  CHECK_THAT(params_read_per_step(m, 1), WithinRel(7'504'924'672.0, 1e-9));
+  CHECK_THAT(prefill_seconds(m, s, hw("nvidia-rtx-4090"), SpeedPlacement{1, 0}), WithinRel(4'221'520'128.0 / 24e9, 1e-6));
+}
+
 TEST_CASE("A small quantized model runs fast enough on a CPU and a 70B bf16 does not", "[throughput][cpu-vs-gpu]") {
   const HardwareSpec& cpu = hw("amd-ryzen-9-7950x");
   const HardwareSpec& gpu = hw("nvidia-rtx-4090");
@@ -186,6 +198,18 @@ TEST_CASE("bitsandbytes double quantization dequantizes the absmax before every 
   };
   CHECK_THAT(host("nf4") - host("bf16"), WithinRel(224 * 7 * 3e-6, 1e-9));
   CHECK_THAT(host("nf4-dq") - host("nf4"), WithinRel(224 * (2 * 24.6e-6 + 4 * 3e-6), 1e-9));
+}
+
+TEST_CASE("transformers eager attention copies K and V out to every query head, then reads the copies", "[throughput][transformers][attention]") {
+  // Qwen3-32B (64 layers, 8 KV heads of 128, 64 query heads: group 8) at 31,744 cached tokens:
+  // 64 × 8 × 128 × 2 × 2 B = 262,144 B per token, 8,321,499,136 B of cache. repeat_kv reads it and
+  // writes 8 copies, attention reads the copies (1 + 2 × 8 = 17 × the cache), DynamicCache's
+  // torch.cat reads and writes it (2 ×): 19 × 8.3215 GB at the H20's 4,000 GB/s × 0.8 = 49.41 ms.
+  const ModelSpec m = test_support::preset("qwen3-32b");
+  InferenceSettings s = engine_settings("awq-int4", Engine::transformers, 451, 30720, 2048);
+  s.flash_attention = false;
+  const StepTime t = decode_step(m, s, hw("nvidia-h20"), SpeedPlacement{1, -1}, 31744);
+  CHECK_THAT(t.attention_s, WithinRel(19.0 * 8'321'499'136.0 / 3.2e12, 1e-9));
 }
 
 TEST_CASE("transformers decode slows as the context grows: every query head reads its K and V", "[throughput][transformers][attention]") {

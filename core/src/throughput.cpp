@@ -557,9 +557,11 @@ double prefill_seconds(const ModelSpec& m, const ModelCounts& counts, const Infe
   const double bw = effective_bandwidth_gb_per_s(hw, cpu) * 1e9;
   if (offload) {
     // llama.cpp runs large prompt batches of CPU layers on the GPU too, copying their weights over
-    // PCIe (ggml-cuda offloads ops with batch ≥ 32): those layers cost max(copy, compute).
+    // PCIe (ggml-cuda offloads ops with batch ≥ 32): those layers cost max(copy, compute). The copy
+    // moves at the host link's achievable rate (host_link_gb_per_s: kPcieLinkEfficiency of the
+    // datasheet, a probe's measured pinned rate as it is), as the logits' copy does.
     const double gpu_share = static_cast<double>(where.gpu_layers) / std::max(1, m.num_layers);
-    const double pcie = (hw.pcie_gb_per_s > 0 ? hw.pcie_gb_per_s : 16.0) * 1e9;
+    const double pcie = host_link_gb_per_s(hw) * 1e9;
     return std::max(flops * gpu_share / tf, weights * gpu_share / bw) + std::max(flops * (1 - gpu_share) / tf, weights * (1 - gpu_share) / pcie);
   }
   return std::max(flops / tf, weights / bw);

@@ -751,6 +751,16 @@ std::vector<ValidationRow> speed_rows(const json& r, const SpeedCalibration* cal
       row.notes.push_back("transformers version not stated: 4.37");
     }
     request["engine_version"] = major_minor(version);
+    // The Qwen3 table's AWQ rows ran in its "Software for AutoAWQ" environment (PyTorch 2.6.0+cu124,
+    // Transformers 4.51.3, AutoAWQ 0.2.9, AutoAWQ_kernels 0.0.9: no Flash Attention, which the other
+    // environment lists), where examples/speed-benchmark/speed_benchmark_transformers.py can only
+    // load the model with its other attention, attn_implementation='eager' (flash_attention_2 needs
+    // the flash_attn package): repeat_kv and materialised scores.
+    const bool awq = contains(string_at(setting, "quantization"), "awq") || contains(ascii_lower(string_at(r, "model_ref")), "-awq");
+    if (versions.contains("autoawq_env") && awq) {
+      request["flash_attention"] = false;
+      row.notes.push_back("AutoAWQ environment without flash-attn: the benchmark's eager attention");
+    }
   }
   if (engine == "vllm") {
     // vLLM's host time per step depends on its engine (V0 before 0.8, V1 after: serve_engine.hpp);
