@@ -191,13 +191,14 @@ TEST_CASE("litgpt's host time is the operators its Block launches, at gpt-fast's
 TEST_CASE("bitsandbytes double quantization dequantizes the absmax before every 4-bit linear", "[throughput][litgpt][bitsandbytes]") {
   // bitsandbytes 0.41.1 gemv_4bit: the 4-bit wrapper adds 7 calls that launch nothing (3 µs each) per
   // linear; a nested quant_state adds dequantize_blockwise and `absmax += offset` (2 operators at
-  // 24.6 µs in litgpt) and 4 more such calls. Llama-2-7B: 224 linears.
+  // 24.6 µs in litgpt) and 4 more such calls. Llama-2-7B in lit_gpt/model.py: 32 layers × 5 linears
+  // (the fused qkv `attn`, `proj`, fc_1, fc_2 and the MLP's proj) + lm_head = 161.
   const ModelSpec m = test_support::preset("llama-2-7b-hf");
   const auto host = [&](const char* weights) {
     return decode_step(m, engine_settings(weights, Engine::litgpt, 0, 6, 50), hw("nvidia-a100-40gb-sxm"), SpeedPlacement{1, -1}, 31).host_launch_s;
   };
-  CHECK_THAT(host("nf4") - host("bf16"), WithinRel(224 * 7 * 3e-6, 1e-9));
-  CHECK_THAT(host("nf4-dq") - host("nf4"), WithinRel(224 * (2 * 24.6e-6 + 4 * 3e-6), 1e-9));
+  CHECK_THAT(host("nf4") - host("bf16"), WithinRel(161 * 7 * 3e-6, 1e-9));
+  CHECK_THAT(host("nf4-dq") - host("nf4"), WithinRel(161 * (2 * 24.6e-6 + 4 * 3e-6), 1e-9));
 }
 
 TEST_CASE("transformers eager attention copies K and V out to every query head, then reads the copies", "[throughput][transformers][attention]") {

@@ -235,6 +235,17 @@ double linears_per_step(const ModelSpec& m, const ModelCounts& c) {
   return 4.0 * m.num_layers + static_cast<double>(dense) * mlp + static_cast<double>(moe) * (1.0 + shared);
 }
 
+/// Linear calls one forward of `engine` makes. litgpt (lit_gpt/model.py of Lightning-AI/litgpt
+/// 8641822, the commit of its resource tables) fuses q, k and v into one `attn` linear
+/// (CausalSelfAttention: attn, proj), and its lm_head is an nn.Linear that Fabric's
+/// BitsandbytesPrecision replaces like the others (no ignore_modules in generate/base.py): two
+/// calls fewer per layer, one more per token.
+double linear_calls_per_step(const ModelSpec& m, const ModelCounts& c, Engine engine) {
+  const double linears = linears_per_step(m, c);
+  if (engine != Engine::litgpt || !m.has_architecture() || m.mla.kv_lora_rank > 0) return linears;
+  return linears - 2.0 * m.num_layers + 1.0;
+}
+
 /// Weight bytes one step reads, split into what every token uses and the routed experts the
 /// batch touches, from the format's tensor-by-tensor layout (16-bit embeddings and lm_head of
 /// GPTQ/AWQ/FP8 checkpoints included).
@@ -399,7 +410,7 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
   t.memory_s = weights_s + attention_s + floor_s;
 
   // Host: Python and the dispatcher per layer, and per linear call of the format's wrapper.
-  const double linears = linears_per_step(m, counts);
+  const double linears = linear_calls_per_step(m, counts, s.engine);
   t.host_launch_s = e.host_per_layer_s * layers + e.host_per_step_s + (e.graphs ? 0.0 : k.host_s * linears);
   // Quantized GEMM kernels (Marlin, AWQ) take a minimum time per call on the GPU whatever the
   // matrix: vLLM/SGLang fuse QKV and gate/up, so 4 calls per layer.
