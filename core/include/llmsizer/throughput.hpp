@@ -137,8 +137,9 @@ constexpr int kLitgptResidualOps = 2;
 /// index_select of the input, the division by the temperature, topk, the pivot's index, lt, where,
 /// softmax, multinomial, the cast, input_pos + 1, index_copy and the `idx_next == eos_id` test (12).
 constexpr int kLitgptStepOps = 23;
-/// AutoAWQ's fused attention over a prompt (awq/modules/fused/attn.py at casper-hansen/AutoAWQ
-/// 027758d, the `seqlen > 1` branch) is eager PyTorch that materializes every query head's full
+/// AutoAWQ's fused attention over a prompt (https://github.com/casper-hansen/AutoAWQ/blob/
+/// 027758d473e3e85356d2deb952a5279c0d85c396/awq/modules/fused/attn.py lines 166-210, the
+/// `seqlen > 1` branch) is eager PyTorch that materializes every query head's full
 /// seqlen x seqlen score matrix (no causal skipping, the mask is added) and passes it through six
 /// element-wise steps, each reading and writing it in memory: torch.matmul(xq, keys^T) writes fp16
 /// scores (2 B), `/ math.sqrt(head_dim)` reads and writes them (4), `+ attention_mask` (4),
