@@ -111,9 +111,11 @@ struct SpeedCalibration {
   double sglang_bf16_bandwidth_share = 0.42;
   double sglang_fp8_bandwidth_share = 0.51;
   double sglang_awq_bandwidth_share = 0.29;
-  /// GPTQ-Marlin MoE in SGLang 0.4.6 launches both GEMMs of every expert of a layer, each at least
-  /// ~2.5 µs: Qwen3-30B-A3B GPTQ-Int4 takes 32 ms per step (48 layers × 128 experts) against 7.3 ms
-  /// in BF16, Qwen3-235B-A22B GPTQ-Int4 on 4 GPUs 68 ms (94 × 128) (Qwen3 table).
+  /// GPTQ-Marlin MoE in SGLang 0.4.6 launches both GEMMs of every expert of a layer (vLLM 0.7's
+  /// fused_marlin_moe: csrc/moe/marlin_moe_ops.cu marlin_mm_moe loops over every expert on the host,
+  /// an expert with no rows returning early on the device), each at least ~2.5 µs: Qwen3-30B-A3B
+  /// GPTQ-Int4 takes 32 ms per step (48 layers × 128 experts) against 7.3 ms in BF16,
+  /// Qwen3-235B-A22B GPTQ-Int4 on 4 GPUs 68 ms (94 × 128) (Qwen3 table).
   double marlin_moe_expert_gemm_s = 2.5e-6;
   /// vLLM's AWQ GEMM kernel at batch 1 (before awq_marlin): Qwen2-7B-AWQ 96.7 vs GPTQ-Int4 143.4
   /// tokens/s in the Qwen2 vLLM table: half the bandwidth of Marlin.
