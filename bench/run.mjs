@@ -81,7 +81,7 @@ const cases = [
 // page; bench/cold.mjs says what is included).
 const { toRequest, recommendRequest } = await import('../web/lib/state.js');
 const { core: optionsCore, scenarios: views } = await pageScenarios(webDir);
-const scenarios = views.map(({ name, call, runs, state, ranking }) => [name, call, runs, ranking ? recommendRequest(state, 10) : toRequest(state)]);
+const scenarios = views.map(({ name, call, runs, state }) => [name, call, runs, call === 'recommend' ? recommendRequest(state, 10) : toRequest(state)]);
 // A scenario the core rejects would time an error answer: the run stops instead.
 for (const [name, call, , request] of scenarios) {
   const answer = JSON.parse(optionsCore[call](JSON.stringify(request)));

@@ -4,8 +4,8 @@
 // and for the page's edits in headless Chromium (bench/page.mjs: the view opened by its share link).
 import { loadPageCore } from '../tests/js/load_core.mjs';
 
-/** [{name, call, runs, state, ranking}]: the view `state`; `call` the core call the benchmark times
- *  (`ranking`: the view's ranking of devices, recommendRequest(state, 10), rather than its estimate). */
+/** [{name, call, runs, state}]: the view `state`; `call` the core call the benchmark times ('recommend':
+ *  the view's ranking of devices, recommendRequest(state, 10), rather than its estimate). */
 export async function pageScenarios(webDir) {
   const { defaults } = await import('../web/lib/state.js');
   const core = await loadPageCore(webDir);
@@ -13,7 +13,7 @@ export async function pageScenarios(webDir) {
   const view = (changes) => ({ ...pageDefaults, ...changes });
   const llamaCpp = view({ engine: 'llama.cpp', weights: 'q4_k_m', input_tokens: 3072, output_tokens: 1024, hardware: 'nvidia-rtx-4090' });
   const qlora = view({ task: 'training', method: 'qlora', seq_len: 4096, micro_batch: 4, hardware: 'nvidia-rtx-4090' });
-  const scenario = (name, call, runs, state) => ({ name, call, runs, state, ranking: call === 'recommend' });
+  const scenario = (name, call, runs, state) => ({ name, call, runs, state });
   return { core, scenarios: [
     scenario('scenario: generic engine (the default view)', 'estimate', 40, pageDefaults),
     scenario('scenario: llama.cpp, Qwen2.5-7B Q4_K_M, 4k, RTX 4090', 'estimate', 20, llamaCpp),

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmsizer/edge/gguf.hpp"
+#include "model_file_bytes.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
 namespace gguf_test {
@@ -21,38 +22,7 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-/// Writes GGUF bytes: little-endian integers, u64-length-prefixed strings.
-struct GgufBuilder {
-  std::string out;
-
-  GgufBuilder& raw(const std::string& s) { out += s; return *this; }
-  GgufBuilder& u8(std::uint8_t v) { out.push_back(static_cast<char>(v)); return *this; }
-  GgufBuilder& u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-    return *this;
-  }
-  GgufBuilder& u64(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-    return *this;
-  }
-  GgufBuilder& str(const std::string& s) { u64(s.size()); out += s; return *this; }
-  GgufBuilder& header(std::uint64_t tensors, std::uint64_t kvs, std::uint32_t version = 3) {
-    return raw("GGUF").u32(version).u64(tensors).u64(kvs);
-  }
-  GgufBuilder& kv_u32(const std::string& key, std::uint32_t v) { return str(key).u32(4).u32(v); }
-  GgufBuilder& kv_str(const std::string& key, const std::string& v) { return str(key).u32(8).str(v); }
-  GgufBuilder& kv_str_array(const std::string& key, const std::vector<std::string>& values) {
-    str(key).u32(9).u32(8).u64(values.size());
-    for (const auto& v : values) str(v);
-    return *this;
-  }
-  GgufBuilder& tensor(const std::string& name, const std::vector<std::uint64_t>& dims, std::uint32_t type,
-                      std::uint64_t offset) {
-    str(name).u32(static_cast<std::uint32_t>(dims.size()));
-    for (auto d : dims) u64(d);
-    return u32(type).u64(offset);
-  }
-};
+using model_file_bytes::GgufBuilder;
 
 constexpr std::uint32_t kQ4_K = 12, kF32 = 0, kF16 = 1;
 
@@ -456,7 +426,7 @@ TEST_CASE("A 150,000-token vocabulary and 100,000 merges are stepped over to the
   const std::size_t merge_50000 = merges_at + 45 + 50'000 * 11;
   auto with_length = [&](std::uint64_t length) {
     std::string bad = b.out;
-    for (int i = 0; i < 8; ++i) bad[merge_50000 + i] = static_cast<char>((length >> (8 * i)) & 0xFF);
+    bad.replace(merge_50000, 8, model_file_bytes::le64(length));
     return bad;
   };
   SECTION("a string in the array longer than the 64 MiB cap names the array and the cap") {

@@ -20,6 +20,7 @@
 #include "llmsizer/edge/gguf.hpp"
 #include "llmsizer/message_text.hpp"
 #include "llmsizer/edge/safetensors.hpp"
+#include "model_file_bytes.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
 namespace messages_test {
@@ -79,22 +80,8 @@ MessageArg arg(const Message& m, const std::string& name) {
   return {};
 }
 
-std::string le32(std::uint32_t v) {
-  std::string s;
-  for (int i = 0; i < 4; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-  return s;
-}
-std::string le64(std::uint64_t v) { return le32(static_cast<std::uint32_t>(v)) + le32(static_cast<std::uint32_t>(v >> 32)); }
-std::string gguf_string(const std::string& s) { return le64(s.size()) + s; }
-/// A GGUF v3 header claiming `tensors` tensors and `kvs` metadata entries.
-std::string gguf_header(std::uint64_t tensors, std::uint64_t kvs) { return "GGUF" + le32(3) + le64(tensors) + le64(kvs); }
-/// A tensor info: name, dims, ggml type, data offset.
-std::string gguf_tensor(const std::string& name, const std::vector<std::uint64_t>& dims, std::uint32_t type, std::uint64_t offset) {
-  std::string s = gguf_string(name) + le32(static_cast<std::uint32_t>(dims.size()));
-  for (auto d : dims) s += le64(d);
-  return s + le32(type) + le64(offset);
-}
-std::string safetensors(const std::string& json) { return le64(json.size()) + json; }
+using model_file_bytes::GgufBuilder;
+using model_file_bytes::le32;
 
 }  // namespace
 
@@ -151,7 +138,7 @@ TEST_CASE("GGUF diagnostics are messages naming the field, the entry and the byt
   }
   SECTION("a field of a metadata entry names the entry by its quoted key") {
     // 24-byte header + key (8 + 12) + value type 8 (string) = 48 bytes; the string's length needs 56.
-    const std::string b = gguf_header(0, 1) + gguf_string("general.name") + le32(8);
+    const std::string b = GgufBuilder{}.header(0, 1).str("general.name").u32(8).out;
     const Thrown t = thrown_by([&] { parse_gguf_header(b, -1); });
     CHECK(t.message.id == "error.gguf.prefix_ends");
     CHECK(english(t) ==
@@ -163,13 +150,13 @@ TEST_CASE("GGUF diagnostics are messages naming the field, the entry and the byt
     CHECK(arg(t.message, "entry").text == "\"general.name\"");
   }
   SECTION("a value type beyond the table") {
-    const Thrown t = thrown_by([&] { parse_gguf_header(gguf_header(0, 1) + gguf_string("k") + le32(13)); });
+    const Thrown t = thrown_by([&] { parse_gguf_header(GgufBuilder{}.header(0, 1).str("k").u32(13).out); });
     CHECK(english(t) ==
           "the value type of metadata key \"k\" is 13, not a GGUF value type (0-12); the file is corrupt or from a "
           "newer GGUF version");
   }
   SECTION("an alignment that is not an integer") {
-    const std::string b = gguf_header(0, 1) + gguf_string("general.alignment") + le32(8) + gguf_string("x");
+    const std::string b = GgufBuilder{}.header(0, 1).str("general.alignment").u32(8).str("x").out;
     const Thrown t = thrown_by([&] { parse_gguf_header(b); });
     CHECK(t.message.id == "error.gguf.alignment_not_integer");
     CHECK(english(t) == "general.alignment must be a power of two from 1 to 1048576; the file has a non-integer");
@@ -183,7 +170,7 @@ TEST_CASE("GGUF diagnostics are messages naming the field, the entry and the byt
     CHECK(t.message.parts[0].id == "error.gguf.not_gguf.json");
   }
   SECTION("a removed ggml type names what replaced it") {
-    const Thrown t = thrown_by([&] { parse_gguf_header(gguf_header(1, 0) + gguf_tensor("w", {32}, 36, 0)); });
+    const Thrown t = thrown_by([&] { parse_gguf_header(GgufBuilder{}.header(1, 0).tensor("w", {32}, 36, 0).out); });
     CHECK(english(t) ==
           "tensor \"w\" has ggml type id 36 (IQ4_NL_4_4/4_8/8_8, removed from GGUF files; use IQ4_NL), which this "
           "reader does not know; known ids are 0-3, 6-30, 34, 35 and 39-41");
@@ -191,7 +178,7 @@ TEST_CASE("GGUF diagnostics are messages naming the field, the entry and the byt
   }
   SECTION("tensor names are quoted text arguments") {
     // a: 64 F32 = 256 bytes at 0; b starts at 128, inside a.
-    const std::string b = gguf_header(2, 0) + gguf_tensor("a", {64}, 0, 0) + gguf_tensor("b", {64}, 0, 128);
+    const std::string b = GgufBuilder{}.header(2, 0).tensor("a", {64}, 0, 0).tensor("b", {64}, 0, 128).out;
     const Thrown t = thrown_by([&] { parse_gguf_header(b); });
     CHECK(english(t) ==
           "the data of tensors \"a\" and \"b\" overlap (offset 128 is before the end of the previous tensor, 256); the "
@@ -202,7 +189,7 @@ TEST_CASE("GGUF diagnostics are messages naming the field, the entry and the byt
 }
 
 TEST_CASE("safetensors diagnostics are messages naming the tensor, the field and the JSON found", "[messages][safetensors]") {
-  auto header_error = [](const std::string& json) { return thrown_by([&] { parse_safetensors_header(safetensors(json)); }); };
+  auto header_error = [](const std::string& json) { return thrown_by([&] { parse_safetensors_header(model_file_bytes::safetensors_header(json)); }); };
   SECTION("a field given twice") {
     const Thrown t = header_error(R"({"w":{"dtype":"F32","shape":[1],"shape":[1],"data_offsets":[0,4]}})");
     CHECK(english(t) == "tensor \"w\" has its shape twice");

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Small model files for the tests of what a file's header says (model_file_typed_test.cpp): one
-// GGUF per rule of the GGUF metadata → config mapping (file_config.hpp) and safetensors headers
-// with and without the attention shape. Headers only: each file's size is given, no tensor data.
+// Small model files for the tests of what a file's header says (model_file_typed_test.cpp,
+// model_file_test.cpp, repository_test.cpp): one GGUF per rule of the GGUF metadata → config
+// mapping (file_config.hpp) and safetensors headers with and without the attention shape. Headers
+// only: each file's size is given, no tensor data.
 #include <cstdint>
 #include <sstream>
 #include <string>
@@ -11,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "llmsizer/ggml_types.hpp"
 #include "llmsizer/model.hpp"
+#include "model_file_bytes.hpp"
 
 namespace model_file_fixtures {
 
@@ -23,33 +24,14 @@ struct Fixture {
   std::int64_t file_size = 0;
 };
 
-/// Little-endian GGUF v3 writer (ggml docs/gguf.md): string and uint32 metadata, 32-aligned tensors.
+/// A GGUF v3 file (model_file_bytes.hpp): string and uint32 metadata, 32-aligned tensors.
 inline Fixture gguf(const std::string& name, const std::string& arch, const std::vector<std::pair<std::string, std::uint32_t>>& kv,
                     const std::vector<llmsizer::GgufTensor>& tensors) {
-  std::string b = "GGUF";
-  auto u32 = [&](std::uint32_t v) { for (int i = 0; i < 4; ++i) b += static_cast<char>((v >> (8 * i)) & 0xff); };
-  auto u64 = [&](std::uint64_t v) { for (int i = 0; i < 8; ++i) b += static_cast<char>((v >> (8 * i)) & 0xff); };
-  auto str = [&](const std::string& s) { u64(s.size()); b += s; };
-  u32(3);
-  u64(tensors.size());
-  u64(kv.size() + 2);
-  str("general.architecture"); u32(8); str(arch);
-  str("general.name"); u32(8); str(name);
-  for (const auto& [key, value] : kv) { str(key); u32(4); u32(value); }
-  std::uint64_t offset = 0;
-  for (const auto& t : tensors) {
-    str(t.name);
-    u32(static_cast<std::uint32_t>(t.shape.size()));
-    for (const std::int64_t d : t.shape) u64(static_cast<std::uint64_t>(d));
-    const llmsizer::GgmlTypeInfo* type = llmsizer::ggml_type_by_name(t.type);
-    u32(static_cast<std::uint32_t>(type->id));
-    u64(offset);
-    std::int64_t elements = 1;
-    for (const std::int64_t d : t.shape) elements *= d;
-    offset = (offset + static_cast<std::uint64_t>(elements / type->block_elements * type->block_bytes) + 31) / 32 * 32;
-  }
-  while (b.size() % 32 != 0) b += '\0';
-  return {name, b, static_cast<std::int64_t>(b.size() + offset)};
+  model_file_bytes::GgufBuilder b;
+  b.header(tensors.size(), kv.size() + 2).kv_str("general.architecture", arch).kv_str("general.name", name);
+  for (const auto& [key, value] : kv) b.kv_u32(key, value);
+  const std::uint64_t data = b.tensors(tensors);
+  return {name, b.out, static_cast<std::int64_t>(b.out.size() + data)};
 }
 
 /// `n` layers of the named tensors `blk.<i>.<suffix>` of one type and shape each.
@@ -73,10 +55,7 @@ inline Fixture safetensors(const std::string& name, const std::vector<std::pair<
     header[tensor] = {{"dtype", "BF16"}, {"shape", shape}, {"data_offsets", {offset, offset + 2 * n}}};
     offset += 2 * n;
   }
-  const std::string text = header.dump();
-  std::string b;
-  for (int i = 0; i < 8; ++i) b += static_cast<char>((text.size() >> (8 * i)) & 0xff);
-  b += text;
+  const std::string b = model_file_bytes::safetensors_header(header.dump());
   return {name, b, static_cast<std::int64_t>(b.size()) + offset};
 }
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // inspect_model_file: the request model from the first bytes of a GGUF, safetensors, index or
-// config.json file, and the estimate it gives. The files are small ones this test writes itself
-// (the header readers' own cases are in gguf_test.cpp and safetensors_test.cpp).
+// config.json file, and the estimate it gives. The files are small ones the tests write themselves
+// (model_file_fixtures.hpp, model_file_bytes.hpp; the header readers' own cases are in gguf_test.cpp
+// and safetensors_test.cpp).
 #include <catch2/catch.hpp>
 
 #include <cstring>
 
-#include "llmsizer/ggml_types.hpp"
 #include "llmsizer/llama_cpp.hpp"
+#include "model_file_fixtures.hpp"
 #include "test_support.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
@@ -17,78 +18,20 @@ using nlohmann::json;
 
 namespace {
 
-/// Little-endian writers for a GGUF v3 file (ggml docs/gguf.md).
-struct GgufWriter {
-  std::string bytes;
-  void u32(std::uint32_t v) { for (int i = 0; i < 4; ++i) bytes += static_cast<char>((v >> (8 * i)) & 0xff); }
-  void u64(std::uint64_t v) { for (int i = 0; i < 8; ++i) bytes += static_cast<char>((v >> (8 * i)) & 0xff); }
-  void str(const std::string& s) { u64(s.size()); bytes += s; }
-  void kv_u32(const std::string& key, std::uint32_t v) { str(key); u32(4); u32(v); }      // type 4: uint32
-  void kv_str(const std::string& key, const std::string& v) { str(key); u32(8); str(v); }  // type 8: string
-  void tensor(const std::string& name, std::uint64_t ne0, std::uint64_t ne1, std::uint32_t type, std::uint64_t offset) {
-    str(name);
-    u32(2);
-    u64(ne0);
-    u64(ne1);
-    u32(type);
-    u64(offset);
-  }
-};
-
 /** A 2-layer llama GGUF: hidden 64, 4 heads, 2 KV heads (head_dim 16), MLP 128, vocab 100.
  *  Tensors (ne0 = row): token_embd [64, 100] F16 (type 1), output [64, 100] Q8_0 (type 8: 34 bytes
  *  per 32 values), blk.0/1.attn_q [64, 64] F16. Elements: 6400 + 6400 + 2 × 4096 = 20,992.
  *  Bytes: 12,800 + 100 rows × 2 blocks × 34 = 6,800 + 2 × 8,192 = 35,984. The data section
- *  (tensor offsets 32-aligned) follows the header; the test passes only what is asked for. */
+ *  (tensor offsets 32-aligned: 0, 12,800, 19,616, 27,808) follows the header; the test passes only
+ *  what is asked for. */
 std::string tiny_gguf() {
-  GgufWriter w;
-  w.bytes = "GGUF";
-  w.u32(3);
-  w.u64(4);  // tensors
-  w.u64(7);  // metadata
-  w.kv_str("general.architecture", "llama");
-  w.kv_str("general.name", "tiny");
-  w.kv_u32("llama.embedding_length", 64);
-  w.kv_u32("llama.block_count", 2);
-  w.kv_u32("llama.attention.head_count", 4);
-  w.kv_u32("llama.attention.head_count_kv", 2);
-  w.kv_u32("llama.feed_forward_length", 128);
-  w.tensor("token_embd.weight", 64, 100, 1, 0);
-  w.tensor("output.weight", 64, 100, 8, 12'800);
-  w.tensor("blk.0.attn_q.weight", 64, 64, 1, 19'616);  // 12,800 + 6,800 = 19,600 → 32-aligned 19,616
-  w.tensor("blk.1.attn_q.weight", 64, 64, 1, 27'808);  // 19,616 + 8,192
-  while (w.bytes.size() % 32 != 0) w.bytes += '\0';
-  w.bytes += std::string(27'808 + 8'192, '\0');
-  return w.bytes;
-}
-
-/** A safetensors file: 8-byte little-endian header length, JSON header, then data. A Qwen3-style
- *  2-layer model: embed [100, 64]; per layer q_proj [64, 64], k_proj [32, 64], q_norm [16],
- *  gate_proj and up_proj [128, 64], down_proj [64, 128]; BF16, no lm_head (tied). */
-std::string tiny_safetensors() {
-  json header = json::object();
-  std::int64_t offset = 0;
-  auto add = [&](const std::string& name, std::vector<std::int64_t> shape) {
-    std::int64_t n = 1;
-    for (auto d : shape) n *= d;
-    header[name] = {{"dtype", "BF16"}, {"shape", shape}, {"data_offsets", {offset, offset + 2 * n}}};
-    offset += 2 * n;
-  };
-  add("model.embed_tokens.weight", {100, 64});
-  for (int layer = 0; layer < 2; ++layer) {
-    const std::string p = "model.layers." + std::to_string(layer) + ".self_attn.";
-    add(p + "q_proj.weight", {64, 64});
-    add(p + "k_proj.weight", {32, 64});
-    add(p + "q_norm.weight", {16});
-    const std::string mlp = "model.layers." + std::to_string(layer) + ".mlp.";
-    add(mlp + "gate_proj.weight", {128, 64});
-    add(mlp + "up_proj.weight", {128, 64});
-    add(mlp + "down_proj.weight", {64, 128});
-  }
-  const std::string text = header.dump();
-  std::string bytes;
-  for (int i = 0; i < 8; ++i) bytes += static_cast<char>((text.size() >> (8 * i)) & 0xff);
-  return bytes + text + std::string(static_cast<std::size_t>(offset), '\0');
+  const model_file_fixtures::Fixture f = model_file_fixtures::gguf(
+      "tiny", "llama",
+      {{"llama.embedding_length", 64}, {"llama.block_count", 2}, {"llama.attention.head_count", 4},
+       {"llama.attention.head_count_kv", 2}, {"llama.feed_forward_length", 128}},
+      {{"token_embd.weight", {64, 100}, "F16"}, {"output.weight", {64, 100}, "Q8_0"}, {"blk.0.attn_q.weight", {64, 64}, "F16"},
+       {"blk.1.attn_q.weight", {64, 64}, "F16"}});
+  return f.bytes + std::string(static_cast<std::size_t>(f.file_size) - f.bytes.size(), '\0');
 }
 
 json inspect(const std::string& bytes, std::int64_t size) {
@@ -156,26 +99,13 @@ namespace {
  *  is written only when `with_data`. */
 std::string llama_gguf(const std::vector<std::pair<std::string, std::uint32_t>>& kv, const std::vector<llmsizer::GgufTensor>& tensors,
                        bool with_data, std::int64_t& file_size) {
-  GgufWriter w;
-  w.bytes = "GGUF";
-  w.u32(3);
-  w.u64(tensors.size());
-  w.u64(kv.size() + 1);
-  w.kv_str("general.architecture", "llama");
-  for (const auto& [key, value] : kv) w.kv_u32(key, value);
-  std::uint64_t offset = 0;
-  for (const auto& t : tensors) {
-    w.str(t.name);
-    w.u32(static_cast<std::uint32_t>(t.shape.size()));
-    for (const std::int64_t d : t.shape) w.u64(static_cast<std::uint64_t>(d));
-    w.u32(static_cast<std::uint32_t>(llmsizer::ggml_type_by_name(t.type)->id));
-    w.u64(offset);
-    offset = (offset + static_cast<std::uint64_t>(t.bytes) + 31) / 32 * 32;
-  }
-  while (w.bytes.size() % 32 != 0) w.bytes += '\0';
-  file_size = static_cast<std::int64_t>(w.bytes.size() + offset);
-  if (with_data) w.bytes += std::string(offset, '\0');
-  return w.bytes;
+  model_file_bytes::GgufBuilder b;
+  b.header(tensors.size(), kv.size() + 1).kv_str("general.architecture", "llama");
+  for (const auto& [key, value] : kv) b.kv_u32(key, value);
+  const std::uint64_t data = b.tensors(tensors);
+  file_size = static_cast<std::int64_t>(b.out.size() + data);
+  if (with_data) b.out += std::string(data, '\0');
+  return b.out;
 }
 
 /** A 2-layer llama GGUF quantized like a Q4_0 file: hidden 64, 4 heads, 2 KV heads, MLP 128,
@@ -283,12 +213,16 @@ TEST_CASE("A request model's GGUF tensors are checked, naming the tensor", "[mod
 }
 
 TEST_CASE("A safetensors header is read with exactly 8 + N bytes", "[model_file][safetensors]") {
-  const std::string file = tiny_safetensors();
-  const json first = inspect(file.substr(0, 8), static_cast<std::int64_t>(file.size()));
+  // A Qwen3-style 2-layer BF16 model (model_file_fixtures.hpp): embed [100, 64]; per layer q_proj
+  // [64, 64], k_proj [32, 64], q_norm [16], gate_proj and up_proj [128, 64], down_proj [64, 128]; no
+  // lm_head (tied).
+  const model_file_fixtures::Fixture file = model_file_fixtures::qwen3_safetensors(true);
+  const json first = inspect(file.bytes.substr(0, 8), file.file_size);
   std::uint64_t n = 0;
-  std::memcpy(&n, file.data(), 8);  // little-endian host (x86, WASM)
+  std::memcpy(&n, file.bytes.data(), 8);  // little-endian host (x86, WASM)
   CHECK(needed(first) == static_cast<std::int64_t>(8 + n));
-  const json r = inspect(file.substr(0, 8 + n), static_cast<std::int64_t>(file.size()));
+  CHECK(file.bytes.size() == 8 + n);
+  const json r = inspect(file.bytes, file.file_size);
   REQUIRE_FALSE(r.contains("error"));
   CHECK(r["format"] == "safetensors");
   // Elements: 6400 + 2 × (4096 + 2048 + 16 + 3 × 8192) = 67,872; BF16 → 135,744 bytes.
@@ -301,28 +235,8 @@ TEST_CASE("A safetensors header is read with exactly 8 + N bytes", "[model_file]
 }
 
 TEST_CASE("A header without the attention shape falls back to a parameter count and says what to add", "[model_file][safetensors]") {
-  // Drop q_norm: the heads are no longer visible in the header.
-  std::string file = tiny_safetensors();
-  std::uint64_t n = 0;
-  std::memcpy(&n, file.data(), 8);
-  json header = json::parse(file.substr(8, n));
-  header.erase("model.layers.0.self_attn.q_norm.weight");
-  header.erase("model.layers.1.self_attn.q_norm.weight");
-  // Re-tile the offsets (the reader requires the tensors to cover the data without gaps).
-  std::int64_t offset = 0;
-  std::vector<std::pair<std::int64_t, std::string>> order;
-  for (auto it = header.begin(); it != header.end(); ++it) order.emplace_back(it.value()["data_offsets"][0].get<std::int64_t>(), it.key());
-  std::sort(order.begin(), order.end());
-  for (const auto& [begin, name] : order) {
-    const std::int64_t size = header[name]["data_offsets"][1].get<std::int64_t>() - begin;
-    header[name]["data_offsets"] = {offset, offset + size};
-    offset += size;
-  }
-  const std::string text = header.dump();
-  std::string bytes;
-  for (int i = 0; i < 8; ++i) bytes += static_cast<char>((text.size() >> (8 * i)) & 0xff);
-  bytes += text;
-  const json r = inspect(bytes, -1);
+  // The same model without q_norm: the heads are no longer visible in the header.
+  const json r = inspect(model_file_fixtures::qwen3_safetensors(false).bytes, -1);
   REQUIRE_FALSE(r.contains("error"));
   CHECK(r["request_model"]["params"] == 67'872 - 2 * 16);
   CHECK(r["request_model"]["layers"] == 2);

@@ -11,6 +11,7 @@
 
 #include "llmsizer/message_text.hpp"
 #include "llmsizer/edge/safetensors.hpp"
+#include "model_file_bytes.hpp"
 
 // The whole file in its own namespace: the test files are compiled in unity batches (tests/CMakeLists.txt).
 namespace safetensors_test {
@@ -20,18 +21,12 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-std::string le64(std::uint64_t v) {
-  std::string s;
-  for (int i = 0; i < 8; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-  return s;
-}
-
-/// The first bytes of a safetensors file: length + JSON header (no tensor data).
-std::string header_bytes(const std::string& json) { return le64(json.size()) + json; }
+using model_file_bytes::le64;
+using model_file_bytes::safetensors_header;  // the first bytes of a safetensors file: length + JSON header, no tensor data
 
 /// A whole file: header + `data_bytes` zero bytes of tensor data.
 std::string whole_file(const std::string& json, std::size_t data_bytes) {
-  return header_bytes(json) + std::string(data_bytes, '\0');
+  return safetensors_header(json) + std::string(data_bytes, '\0');
 }
 
 /** Qwen2.5-0.5B-like first tensors (shapes from its config.json: vocab 151936, hidden 896, 14 query
@@ -67,7 +62,7 @@ std::string error_of(const std::string& bytes, std::int64_t file_size = -1) {
 }  // namespace
 
 TEST_CASE("A safetensors header gives every tensor, exact parameters and bytes", "[safetensors]") {
-  const std::string bytes = header_bytes(kQwenLike);
+  const std::string bytes = safetensors_header(kQwenLike);
   const SafetensorsHeader h = parse_safetensors_header(bytes);
   REQUIRE(h.tensors.size() == 4);
   // Sorted by data offset.
@@ -121,7 +116,7 @@ TEST_CASE("A safetensors header gives every tensor, exact parameters and bytes",
 
 TEST_CASE("A safetensors file cut at every byte gives a clean 'need more bytes' error", "[safetensors]") {
   const std::string json = one(R"("F32")", "[2,3]", "[0,24]");
-  const std::string bytes = header_bytes(json);
+  const std::string bytes = safetensors_header(json);
   const auto needed = static_cast<std::int64_t>(bytes.size());
   int wrong = 0;
   for (std::size_t n = 0; n < bytes.size(); ++n) {
@@ -155,8 +150,8 @@ TEST_CASE("A safetensors file cut at every byte gives a clean 'need more bytes' 
 TEST_CASE("A safetensors header length beyond the file or the 100 MB cap is rejected", "[safetensors]") {
   const std::string json = one(R"("F32")", "[2]", "[0,8]");
   // The first 10 bytes of a 20-byte file whose header claims 54 bytes.
-  CHECK_THROWS_WITH(parse_safetensors_header(header_bytes(json).substr(0, 10), 20), Contains("larger than the file"));
-  CHECK_THROWS_WITH(safetensors_needed_bytes(header_bytes(json).substr(0, 8), 20), Contains("larger than the file"));
+  CHECK_THROWS_WITH(parse_safetensors_header(safetensors_header(json).substr(0, 10), 20), Contains("larger than the file"));
+  CHECK_THROWS_WITH(safetensors_needed_bytes(safetensors_header(json).substr(0, 8), 20), Contains("larger than the file"));
   CHECK_THROWS_WITH(parse_safetensors_header(le64(100000001) + "{}"), Contains("100,000,000"));
   CHECK_THROWS_WITH(parse_safetensors_header(le64(std::uint64_t{1} << 63)), Contains("limit"));
   CHECK_THROWS_WITH(parse_safetensors_header("abc", 3), Contains("8-byte"));
@@ -165,19 +160,19 @@ TEST_CASE("A safetensors header length beyond the file or the 100 MB cap is reje
 }
 
 TEST_CASE("Malformed safetensors JSON is rejected with a clear error", "[safetensors]") {
-  CHECK_THROWS_WITH(parse_safetensors_header(header_bytes("{\"w\": ")), Contains("not valid JSON"));
-  CHECK_THROWS_WITH(parse_safetensors_header(header_bytes("{\"w\xFF\": {}}")), Contains("not valid UTF-8"));
-  CHECK_THROWS_WITH(parse_safetensors_header(header_bytes("[1,2]")), Contains("must be a JSON object"));
-  CHECK_THROWS_WITH(parse_safetensors_header(header_bytes("42")), Contains("must be a JSON object"));
-  CHECK_THROWS_WITH(parse_safetensors_header(header_bytes(R"({"w": 5})")), Contains("must be an object"));
-  CHECK_THROWS_WITH(parse_safetensors_header(header_bytes(R"({"__metadata__": {"a": 1}})")), Contains("must be a string"));
-  CHECK_THROWS_WITH(parse_safetensors_header(header_bytes(R"({"__metadata__": [1]})")), Contains("must be an object"));
-  CHECK_THROWS_WITH(parse_safetensors_header(header_bytes(R"({"w": {"dtype": "F32", "shape": [1]}})")),
+  CHECK_THROWS_WITH(parse_safetensors_header(safetensors_header("{\"w\": ")), Contains("not valid JSON"));
+  CHECK_THROWS_WITH(parse_safetensors_header(safetensors_header("{\"w\xFF\": {}}")), Contains("not valid UTF-8"));
+  CHECK_THROWS_WITH(parse_safetensors_header(safetensors_header("[1,2]")), Contains("must be a JSON object"));
+  CHECK_THROWS_WITH(parse_safetensors_header(safetensors_header("42")), Contains("must be a JSON object"));
+  CHECK_THROWS_WITH(parse_safetensors_header(safetensors_header(R"({"w": 5})")), Contains("must be an object"));
+  CHECK_THROWS_WITH(parse_safetensors_header(safetensors_header(R"({"__metadata__": {"a": 1}})")), Contains("must be a string"));
+  CHECK_THROWS_WITH(parse_safetensors_header(safetensors_header(R"({"__metadata__": [1]})")), Contains("must be an object"));
+  CHECK_THROWS_WITH(parse_safetensors_header(safetensors_header(R"({"w": {"dtype": "F32", "shape": [1]}})")),
                     Contains("lacks data_offsets"));
 }
 
 TEST_CASE("Safetensors tensors with wrong types, lying shapes or bad offsets are rejected", "[safetensors]") {
-  auto err = [](const std::string& json) { return error_of(header_bytes(json)); };
+  auto err = [](const std::string& json) { return error_of(safetensors_header(json)); };
   CHECK_THAT(err(one("5", "[2]", "[0,8]")), Contains("must be a string"));
   CHECK_THAT(err(one(R"("F32")", R"("abc")", "[0,8]")), Contains("array of whole numbers"));
   CHECK_THAT(err(one(R"("F32")", "[-2]", "[0,8]")), Contains("negative"));
@@ -194,11 +189,11 @@ TEST_CASE("Safetensors tensors with wrong types, lying shapes or bad offsets are
   CHECK_THAT(err(one(R"("F32")", "[18446744073709551615]", "[0,8]")), Contains("beyond int64"));
   // Sub-byte dtypes: 3 × 4 bits is not a whole number of bytes; 4 × 4 bits is 2 bytes.
   CHECK_THAT(err(one(R"("F4")", "[3]", "[0,2]")), Contains("not a whole number of bytes"));
-  CHECK(parse_safetensors_header(header_bytes(one(R"("F4")", "[4]", "[0,2]"))).weight_bytes == 2);
+  CHECK(parse_safetensors_header(safetensors_header(one(R"("F4")", "[4]", "[0,2]"))).weight_bytes == 2);
   // A scalar has one element.
-  CHECK(parse_safetensors_header(header_bytes(one(R"("I64")", "[]", "[0,8]"))).parameter_count == 1);
+  CHECK(parse_safetensors_header(safetensors_header(one(R"("I64")", "[]", "[0,8]"))).parameter_count == 1);
   // Unknown fields are ignored, whatever their shape.
-  CHECK(parse_safetensors_header(header_bytes(
+  CHECK(parse_safetensors_header(safetensors_header(
             R"({"w":{"extra":{"a":[1,{"b":null}]},"dtype":"U8","shape":[3],"data_offsets":[0,3],"x":true}})"))
             .weight_bytes == 3);
 
@@ -211,7 +206,7 @@ TEST_CASE("Safetensors tensors with wrong types, lying shapes or bad offsets are
                Contains("gap"));
     CHECK_THAT(err(one(R"("F32")", "[2]", "[8,16]")), Contains("gap"));
     // Listed out of order but tiling the data section: fine (JSON objects have no order).
-    CHECK(parse_safetensors_header(header_bytes(R"({"b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]},)"
+    CHECK(parse_safetensors_header(safetensors_header(R"({"b":{"dtype":"F32","shape":[2],"data_offsets":[8,16]},)"
                                                 R"("a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})"))
               .tensors.front()
               .name == "a");
@@ -229,7 +224,7 @@ TEST_CASE("GPTQ/AWQ packed tensors are flagged so a caller can unpack the count"
       R"("model.layers.0.self_attn.q_proj.qzeros":{"dtype":"I32","shape":[32,512],"data_offsets":[8388608,8454144]},)"
       R"("model.layers.0.self_attn.q_proj.scales":{"dtype":"F16","shape":[32,4096],"data_offsets":[8454144,8716288]},)"
       R"("model.layers.0.self_attn.q_proj.g_idx":{"dtype":"I32","shape":[4096],"data_offsets":[8716288,8732672]}})";
-  const SafetensorsHeader h = parse_safetensors_header(header_bytes(json));
+  const SafetensorsHeader h = parse_safetensors_header(safetensors_header(json));
   CHECK(h.packed_quantization);
   CHECK(h.packed_weight_elements == 512 * 4096);
   CHECK(h.quant_aux_elements == 32 * 512 + 32 * 4096 + 4096);
@@ -271,7 +266,7 @@ TEST_CASE("inspect_model_header tells the formats apart and never throws", "[saf
   // A safetensors header of exactly 123 bytes starts with the byte '{' (123): still safetensors.
   std::string json123 = one(R"("U8")", "[4]", "[0,4]");
   json123.resize(123, ' ');
-  const json st = json::parse(inspect_model_header(header_bytes(json123)));
+  const json st = json::parse(inspect_model_header(safetensors_header(json123)));
   CHECK(st["format"] == "safetensors");
   CHECK(st["weight_bytes"] == 4);
 
@@ -283,7 +278,7 @@ TEST_CASE("inspect_model_header tells the formats apart and never throws", "[saf
   CHECK(json::parse(inspect_model_header(gguf_bytes))["format"] == "gguf");
 
   // Errors come back as JSON; a short prefix says how much to read.
-  const json short_read = json::parse(inspect_model_header(header_bytes(json123).substr(0, 20)));
+  const json short_read = json::parse(inspect_model_header(safetensors_header(json123).substr(0, 20)));
   CHECK(short_read["error"]["needed_bytes"] == 131);  // 8 + 123
   CHECK(json::parse(inspect_model_header("{", 5))["error"]["needed_bytes"] == 5);
   CHECK(json::parse(inspect_model_header("GGUF\xFF\xFF\xFF\xFF"))["error"]["field"] == "file");

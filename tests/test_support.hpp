@@ -62,13 +62,7 @@ inline bool any_contains(const std::vector<llmsizer::Message>& messages, const s
 
 /// Inference settings with bf16 KV cache and the generic engine.
 inline llmsizer::InferenceSettings inference(const char* weights, std::int64_t input, std::int64_t output, std::int64_t batch = 1) {
-  llmsizer::InferenceSettings s;
-  s.weights = llmsizer::find_weight_format(weights);
-  s.kv_cache = llmsizer::find_kv_cache_format("bf16");
-  s.input_tokens = input;
-  s.output_tokens = output;
-  s.batch = batch;
-  return s;
+  return inference_settings(weights, llmsizer::Engine::generic, input, output, batch);
 }
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;

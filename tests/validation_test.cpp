@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -31,6 +32,17 @@ double gate_for(const std::string& kind) {
   if (kind == "training") return 0.08;
   if (kind == "file_size") return 0.02;
   return 0.15;  // speed
+}
+
+/// The names of a ", "-separated list (speed_constants_derived_from's answer), in order.
+std::vector<std::string> comma_separated(const std::string& list) {
+  std::vector<std::string> names;
+  for (std::size_t start = 0; start < list.size();) {
+    const std::size_t comma = list.find(", ", start);
+    names.push_back(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    start = comma == std::string::npos ? list.size() : comma + 2;
+  }
+  return names;
 }
 }  // namespace
 
@@ -304,14 +316,10 @@ TEST_CASE("Every constant the speed sources gave names a field of SpeedCalibrati
   for (const auto& row : report.rows) sources.insert(row.source);
   int named = 0;
   for (const auto& source : sources) {
-    std::string list = speed_constants_derived_from(source);
-    for (std::size_t start = 0; start < list.size();) {
-      const std::size_t comma = list.find(", ", start);
-      const std::string name = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    for (const std::string& name : comma_separated(speed_constants_derived_from(source))) {
       CAPTURE(source, name);
       CHECK(speed_constant(calibration, name) != nullptr);
       ++named;
-      start = comma == std::string::npos ? list.size() : comma + 2;
     }
   }
   CHECK(named == 34);  // 12 + 5 + 13 + 4 (kSpeedConstantsDerivedFrom), some constants from two sources
@@ -339,12 +347,8 @@ TEST_CASE("speed_loso.json gives each source exactly the constants read from it,
     const std::string& source = matching.front();
     const std::string derived = speed_constants_derived_from(source);
     REQUIRE_FALSE(derived.empty());
-    std::set<std::string> expected;
-    for (std::size_t start = 0; start < derived.size();) {
-      const std::size_t comma = derived.find(", ", start);
-      expected.insert(derived.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-      start = comma == std::string::npos ? derived.size() : comma + 2;
-    }
+    const std::vector<std::string> derived_names = comma_separated(derived);
+    const std::set<std::string> expected(derived_names.begin(), derived_names.end());
     std::set<std::string> given;
     for (const auto& constant : entry.at("constants")) {
       const std::string name = constant.at("name").get<std::string>();

@@ -176,14 +176,8 @@ function wire() {
     $('results').focus();
     $('results').scrollIntoView();
   });
-  // The chart is drawn at its box's width, read when that box is laid out (results.js measureChart);
-  // a new width draws it again.
-  let lastWidth = 0;
-  new ResizeObserver(() => {
-    const width = measureChart();
-    if (lastWidth && width && width !== lastWidth) scheduleExtras(200);
-    lastWidth = width || lastWidth;
-  }).observe($('chart'));
+  // The chart is drawn at its box's width, read when that box is laid out (results.js measureChart).
+  new ResizeObserver(measureChart).observe($('chart'));
   let lastServeWidth = $('serve-card').clientWidth;
   window.addEventListener('resize', () => {
     // The Serve task's curve is drawn at the card's width.

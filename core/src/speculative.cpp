@@ -55,17 +55,18 @@ double with_compute(const StepTime& t, double compute_s) {
   return t.total_s - t.overlapped_s + overlapped;
 }
 
-/** One forward of `columns` positions of each sequence of `s` (`plain_s`: the plain step at the
- *  context the answer times): the weights' part of a step of batch × columns tokens (taken at a context of one
- *  token), plus what the context adds to a plain step (the cache is read once per sequence, not
- *  once per position), the matrix products as the engine's kernel for that many columns runs them. */
+/** One forward of `columns` positions of each sequence of `s` on the device, its rows not sampled
+ *  (`plain_device_s`: the plain step's device time at the context the answer times): the weights'
+ *  part of a step of batch × columns tokens (taken at a context of one token), plus what the context
+ *  adds to a plain step (the cache is read once per sequence, not once per position), the matrix
+ *  products as the engine's kernel for that many columns runs them. */
 double multi_token_step(const ModelSpec& model, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where,
-                        int columns, double plain_s, const SpeedOptions& options) {
+                        int columns, double plain_device_s, const SpeedOptions& options) {
   InferenceSettings wide = s;
   wide.batch = s.batch * columns;
-  const StepTime short_plain = decode_step(model, s, hw, where, 1, options);
-  const double context_part = std::max(0.0, plain_s - short_plain.total_s);
-  const StepTime shared = decode_step(model, wide, hw, where, 1, options);
+  const StepTime short_plain = device_decode_step(model, s, hw, where, 1, options);
+  const double context_part = std::max(0.0, plain_device_s - short_plain.total_s);
+  const StepTime shared = device_decode_step(model, wide, hw, where, 1, options);
   const bool gpu_only = where.gpus > 0 && (where.gpu_layers < 0 || where.gpu_layers >= model.num_layers);
   const VerifyMatmul matmul = gpu_only ? verify_matmul(s, hw, wide.batch) : VerifyMatmul::shared_pass;
   double weights_part = shared.total_s;
@@ -209,13 +210,14 @@ DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& t
   const std::int64_t context = target.input_tokens + target.output_tokens / 2;
   const int k = draft.draft_max;
   const double sequences = static_cast<double>(target.batch);
+  // The plain step samples every sequence's row (decode_step); the loop's steps are taken on the
+  // device alone (device_decode_step) and their rows read back and sampled as the loop does, below
+  // (llama.cpp's host_sampling, zero for the other engines).
   out.target_step_s = decode_step(target_model, target, hw, where, context, options).total_s;
-  // The verify step runs k + 1 positions of each sequence in one forward. The step model samples
-  // every row it outputs (llama.cpp's host_sampling, zero for the other engines): taken out of the
-  // steps here and counted as the loop reads back and samples, below.
+  const double target_device_s = device_decode_step(target_model, target, hw, where, context, options).total_s;
   const HostSampling target_row = host_sampling(target_model, target, hw, where);
-  out.verify_step_s = multi_token_step(target_model, target, hw, where, k + 1, out.target_step_s, options) -
-                      sequences * (k + 1) * target_row.per_row();
+  // The verify step runs k + 1 positions of each sequence in one forward.
+  out.verify_step_s = multi_token_step(target_model, target, hw, where, k + 1, target_device_s, options);
   SpeedPlacement draft_where = where;
   if (!cpu && target.engine == Engine::llama_cpp && draft.n_gpu_layers >= 0) {
     draft_where.gpu_layers = std::min(draft.n_gpu_layers, draft.model.num_layers);
@@ -223,8 +225,7 @@ DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& t
   InferenceSettings ds = memory.settings;
   ds.batch = target.batch;
   const HostSampling draft_row = host_sampling(draft.model, ds, hw, draft_where);
-  const double draft_plain_s = decode_step(draft.model, ds, hw, draft_where, context, options).total_s;
-  out.draft_step_s = draft_plain_s - sequences * draft_row.per_row();
+  out.draft_step_s = device_decode_step(draft.model, ds, hw, draft_where, context, options).total_s;
   // The draft's decodes per target step follow the program's loop.
   // llama-server's draft decodes k single tokens per target step (common/speculative.cpp
   // common_speculative_impl_draft_simple::draft: the last token the target kept, then each drafted
@@ -239,9 +240,7 @@ DraftSpeed draft_speed(const ModelSpec& target_model, const InferenceSettings& t
   // drafts are already in its cache); the target decodes the k + 1 tokens of batch_tgt once.
   const bool reevaluates = target.engine == Engine::llama_cpp && !draft.mtp && draft.program == DraftProgram::llama_server;
   out.draft_steps = draft.program == DraftProgram::llama_speculative ? k + 1 : k;
-  out.draft_reeval_s = reevaluates ? multi_token_step(draft.model, ds, hw, draft_where, k + 1, draft_plain_s, options) -
-                                         sequences * (k + 1) * draft_row.per_row()
-                                   : 0.0;
+  out.draft_reeval_s = reevaluates ? multi_token_step(draft.model, ds, hw, draft_where, k + 1, out.draft_step_s, options) : 0.0;
   if (!(out.target_step_s > 0) || !(out.verify_step_s > 0)) return out;
   out.known = true;
   out.tokens_per_target_step = tokens_per_target_step(draft.acceptance_rate, k);

@@ -582,6 +582,12 @@ StepTime decode_step(const ModelSpec& m, const InferenceSettings& s, const Hardw
   return decode_step(m, counts_of(m, s, own), s, hw, where, context, options);
 }
 
+StepTime device_decode_step(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where,
+                            std::int64_t context, const SpeedOptions& options) {
+  ModelCounts own;
+  return device_step(m, counts_of(m, s, own), s, hw, where, context, options);
+}
+
 double prefill_seconds(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, const SpeedPlacement& where) {
   ModelCounts own;
   return prefill_seconds(m, counts_of(m, s, own), s, hw, where, kCitedSpeedCalibration);

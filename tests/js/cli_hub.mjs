@@ -6,6 +6,7 @@
 // usage: node cli_hub.mjs LLMSIZER
 import { spawnSync } from 'node:child_process';
 import { checker } from './browser.mjs';
+import { canonical } from './canonical_json.mjs';
 import { bytesServed, GOOD_TOKEN, llama8bGguf, LLAMA8B, NO_ACCESS_TOKEN, startHub, TINY, tinyConfig } from './hub_server.mjs';
 
 const cli = process.argv[2];
@@ -24,9 +25,6 @@ async function run(args, env = {}) {
     child.on('close', (status) => ok({ status, stdout, stderr }));
   });
 }
-/** JSON with its object keys sorted (the core writes configs with sorted keys). */
-const canonical = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x)
-  ? Object.fromEntries(Object.keys(x).sort().map((key) => [key, x[key]])) : x));
 const json = (r) => { try { return JSON.parse(r.stdout); } catch { return {}; } };
 
 // ---------------------------------------------------------------- safetensors, one file

@@ -11,16 +11,13 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checker } from './browser.mjs';
+import { canonical } from './canonical_json.mjs';
 import { FIXTURE, ggufFixture } from './gguf_fixture.mjs';
 import { buildRepos, LLAMA8B, TINY } from './hub_server.mjs';
 
 const cli = process.argv[2];
 const t = checker();
 const dir = mkdtempSync(join(tmpdir(), 'llmsizer-inspect-'));
-
-/** JSON with its object keys sorted (the estimate writes model keys in another order than inspect). */
-const canonical = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x)
-  ? Object.fromEntries(Object.keys(x).sort().map((key) => [key, x[key]])) : x));
 
 /** Writes `bytes` as `name` under the temporary folder, `size` bytes long (the rest a hole). */
 function put(name, bytes, size = bytes.length) {

@@ -293,11 +293,12 @@ export function chartRequests() {
 
 /** The chart's width in CSS pixels, read once the page is laid out and again on a resize (app.js), not
  *  while an edit draws: reading it after the edit's first changes would lay the whole page out
- *  before its frame, which lays it out again. */
+ *  before its frame, which lays it out again. A hidden chart (0 wide) keeps the width it had; a new
+ *  width draws the chart again. */
 let chartWidth = 0;
 export function measureChart() {
-  chartWidth = $('chart').clientWidth;
-  return chartWidth;
+  const before = chartWidth;
+  if (before !== (chartWidth = $('chart').clientWidth || before) && before) scheduleExtras(200);
 }
 
 export function renderChart() {
@@ -311,8 +312,9 @@ export function renderChart() {
   const verdict = verdictOf(lastResponse, state, hardwareName(state.hardware));
   const currentPoint = points.find((p) => p.x === current);
   const xLabel = training ? t('chart.seqLen') : t('chart.context');
+  if (!chartWidth) measureChart();
   $('chart').replaceChildren(contextChart(points, {
-    width: chartWidth || measureChart() || 640,
+    width: chartWidth || 640,
     capacity: verdict.capacity,
     current: currentPoint,
     label: t('chart.label'),

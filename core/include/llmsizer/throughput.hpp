@@ -266,6 +266,11 @@ HostSampling host_sampling(const ModelSpec& model, const InferenceSettings& sett
  *  sequence's row read back and sampled (host_sampling, in fixed_s). */
 StepTime decode_step(const ModelSpec& model, const InferenceSettings& settings, const HardwareSpec& hw,
                      const SpeedPlacement& where, std::int64_t context, const SpeedOptions& options = {});
+/** The same step on the device(s) alone, without the host's sampling of its rows: decode_step less
+ *  host_sampling for every sequence. For loops that read back and sample rows on their own count
+ *  (speculative.cpp: a verify step samples only the positions its target keeps). */
+StepTime device_decode_step(const ModelSpec& model, const InferenceSettings& settings, const HardwareSpec& hw,
+                            const SpeedPlacement& where, std::int64_t context, const SpeedOptions& options = {});
 
 /** Prefill of the batch's prompts: 2 × active params × tokens plus causal attention
  *  (2 × layers × q width × tokens² per sequence, halved for causality twice counted: QKᵀ and AV),
