@@ -309,7 +309,7 @@ TEST_CASE("Leave-one-source-out report marks the speed sources constants were de
 TEST_CASE("Every constant the speed sources gave names a field of SpeedCalibration", "[validation][leave-one-source-out]") {
   SpeedCalibration calibration;
   CHECK(speed_constant(calibration, "kEagerOpS") == &calibration.eager_op_s);
-  CHECK(speed_constant(calibration, "kAutoAwqPrefillFloorS") == &calibration.auto_awq_prefill_floor_s);
+  CHECK(speed_constant(calibration, "kAutoAwqFirstForwardS") == &calibration.auto_awq_first_forward_s);
   CHECK(speed_constant(calibration, "kNoSuchConstant") == nullptr);
   const ValidationReport report = run_validation("speed");
   std::set<std::string> sources;

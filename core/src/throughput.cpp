@@ -400,13 +400,20 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
     }
     attention_s += e.cache_copies * kv / bw;
   }
-  const double prompt_attention = in.tokens > 1 ? 0.5 * attention_flops_per_token(m, counts, in.context) * tokens : 0.0;
+  // A prompt's causal attention: half the context per token on average; AutoAWQ's eager prompt
+  // attention computes every score of the square (the mask added afterwards).
+  const bool eager_prompt_scores = s.engine == Engine::autoawq && in.tokens > 1 && m.has_architecture();
+  const double prompt_attention = in.tokens > 1 ? (eager_prompt_scores ? 1.0 : 0.5) * attention_flops_per_token(m, counts, in.context) * tokens : 0.0;
   const double flops = (2.0 * compute_params(c) * tokens + (in.tokens == 1 ? attention_flops_per_token(m, counts, in.context) * batch : prompt_attention)) / tp;
   t.compute_s = tf > 0 ? flops / tf : 0;
 
   // Small kernels: each takes a minimum time on the GPU whatever its size.
   const double floor_s = e.kernel_floor ? layers * e.kernels_per_layer * kKernelFloorS : 0.0;
-  t.attention_s = attention_s;
+  // AutoAWQ's eager prompt attention: memory-bound element-wise kernels over the materialized
+  // scores, run between the GEMMs rather than under them (throughput.hpp kAutoAwqPromptScoreBytes).
+  const double prompt_scores_s =
+      eager_prompt_scores ? layers * batch * m.num_attention_heads / tp * static_cast<double>(in.tokens) * static_cast<double>(in.context) * kAutoAwqPromptScoreBytes / bw : 0.0;
+  t.attention_s = attention_s + prompt_scores_s;
   t.memory_s = weights_s + attention_s + floor_s;
 
   // Host: Python and the dispatcher per layer, and per linear call of the format's wrapper.
@@ -449,7 +456,7 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
     t.host_launch_s += layers * kAccelerateHookLayerS;
   }
   t.fixed_s = e.fixed_s;
-  const double device = std::max(t.memory_s, t.compute_s);
+  const double device = std::max(t.memory_s, t.compute_s) + prompt_scores_s;
   // A synchronizing kernel makes host and device take turns; otherwise the host runs ahead.
   const double overlapped = k.synchronizes ? t.host_launch_s + device : std::max(device, t.host_launch_s);
   t.overlapped_s = overlapped;
@@ -552,14 +559,16 @@ double prefill_seconds(const ModelSpec& m, const ModelCounts& counts, const Infe
   const bool offload = !cpu && where.gpu_layers >= 0 && where.gpu_layers < m.num_layers;
   if (!cpu && !offload) {
     // One forward over the prompt: FLOPs or the weights, and never under the host's time to
-    // issue one forward (an eager engine's per-layer floor), plus the synchronizing MoE loop.
+    // issue one forward (an eager engine's per-layer floor), plus the synchronizing MoE loop;
+    // AutoAWQ's benchmark times the first forward of a freshly loaded model, which pays a fixed
+    // first-call cost on top (speed_calibration.hpp auto_awq_first_forward_s).
     std::optional<WeightsLayout> own;
     // The prompt's forward with the same constants (the other speed options at their defaults).
     SpeedOptions prompt;
     prompt.calibration = &cal;
     const StepTime t = gpu_forward(m, counts, s, hw, where.gpus, layout_of(m, s, own), ForwardInput{s.input_tokens, s.input_tokens}, prompt);
-    const double floor = s.engine == Engine::autoawq ? cal.auto_awq_prefill_floor_s : 0.0;
-    return std::max(t.total_s - t.fixed_s, floor);
+    const double first_forward = s.engine == Engine::autoawq ? cal.auto_awq_first_forward_s : 0.0;
+    return t.total_s - t.fixed_s + first_forward;
   }
   // Causal attention over the prompt: token t meets t keys; summed, half of T × KV(T) per sequence.
   const double attention = 0.5 * attention_flops_per_token(m, counts, s.input_tokens) * tokens;

@@ -1486,7 +1486,7 @@ const DerivedConstants kSpeedConstantsDerivedFrom[] = {
      "kTransformersFp8LinearHostS, kTransformersFp8BandwidthShare, kGptqModelInt8LinearHostS, kSglangStepOverheadS, "
      "kSglangBf16BandwidthShare, kSglangFp8BandwidthShare, kSglangAwqBandwidthShare, kMarlinMoeExpertGemmS, kSglangFusedMoeShareOfDense"},
     {"casper-hansen/AutoAWQ/blob/027758d473e3e85356d2deb952a5279c0d85c396/README.md",
-     "kAutoAwqFusedLayerHostS, kAutoAwqDecodeAttentionBytesPerS, kAutoAwqPrefillFloorS, kAutoAwqGemmBandwidthShare"},
+     "kAutoAwqFusedLayerHostS, kAutoAwqDecodeAttentionBytesPerS, kAutoAwqFirstForwardS, kAutoAwqGemmBandwidthShare"},
 };
 
 /// Inputs of the serving step model (step_model.hpp, serve_engine.hpp) derived from a speed source's
@@ -1547,7 +1547,7 @@ const SpeedConstantField kSpeedConstantFields[] = {
     {"kAwqGemmBandwidthShare", &SpeedCalibration::awq_gemm_bandwidth_share},
     {"kAutoAwqFusedLayerHostS", &SpeedCalibration::auto_awq_fused_layer_host_s},
     {"kAutoAwqDecodeAttentionBytesPerS", &SpeedCalibration::auto_awq_decode_attention_bytes_per_s},
-    {"kAutoAwqPrefillFloorS", &SpeedCalibration::auto_awq_prefill_floor_s},
+    {"kAutoAwqFirstForwardS", &SpeedCalibration::auto_awq_first_forward_s},
     {"kAutoAwqGemmBandwidthShare", &SpeedCalibration::auto_awq_gemm_bandwidth_share},
     {"kSglangStepOverheadS", &SpeedCalibration::sglang_step_overhead_s},
     {"kSglangBf16BandwidthShare", &SpeedCalibration::sglang_bf16_bandwidth_share},

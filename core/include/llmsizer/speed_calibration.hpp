@@ -87,10 +87,15 @@ struct SpeedCalibration {
   /// cache) reads per query head at the device's effective bandwidth: README 2048/2048 rows of
   /// TinyLlama (431 tokens/s) and Vicuna-7B (133 tokens/s) against their 64/64 rows.
   double auto_awq_decode_attention_bytes_per_s = 1e15;  // i.e. capped at the effective bandwidth
-  /// Its first forward over a prompt costs at least 55 ms: README prefill of 64 tokens takes 58.8 ms
-  /// (TinyLlama), 58.5 ms (Mistral-7B GEMM), 59.3 ms (MPT-7B), 56.1 ms (Falcon-7B), 55.2 ms
-  /// (DeepSeek-33B), whatever the model's size.
-  double auto_awq_prefill_floor_s = 55e-3;
+  /// examples/benchmark.py loads the model again for every round and times its first forward as
+  /// the prefill (after a warm-up of one fp32 matmul only): that forward pays a fixed first-call cost
+  /// of 50 ms on top of its FLOPs, score traffic and weights, whatever the model's size. README 64-
+  /// token rows less the forward as the core times it (GEMMs at the 4090's 99 TFLOPS, the eager
+  /// prompt attention of throughput.hpp kAutoAwqPromptScoreBytes): Mistral-7B GEMM 58.5 - 9.4 = 49.2
+  /// ms, Llama-2-13B 78.0 - 16.9 = 61.1 ms, Falcon-7B 56.1 - 9.3 = 46.8 ms, CodeLlama-34B 93.9 - 43.8
+  /// = 50.1 ms, Mistral-7B batch 8 121.9 - 75.0 = 47.0 ms, Llama-2-13B batch 3 120.5 - 50.7 = 69.8
+  /// ms: median 49.7 ms.
+  double auto_awq_first_forward_s = 50e-3;
   /// AutoAWQ GEMM kernel at batch 1 (the default checkpoint "version"): Mistral-7B GEMM decodes 156
   /// tokens/s vs 188 with the GEMV kernel on the same card (README): 0.83 of GEMV, which streams at
   /// the effective bandwidth.
@@ -106,9 +111,11 @@ struct SpeedCalibration {
   double sglang_bf16_bandwidth_share = 0.42;
   double sglang_fp8_bandwidth_share = 0.51;
   double sglang_awq_bandwidth_share = 0.29;
-  /// GPTQ-Marlin MoE in SGLang 0.4.6 launches both GEMMs of every expert of a layer, each at least
-  /// ~2.5 µs: Qwen3-30B-A3B GPTQ-Int4 takes 32 ms per step (48 layers × 128 experts) against 7.3 ms
-  /// in BF16, Qwen3-235B-A22B GPTQ-Int4 on 4 GPUs 68 ms (94 × 128) (Qwen3 table).
+  /// GPTQ-Marlin MoE in SGLang 0.4.6 launches both GEMMs of every expert of a layer (vLLM 0.7's
+  /// fused_marlin_moe: csrc/moe/marlin_moe_ops.cu marlin_mm_moe loops over every expert on the host,
+  /// an expert with no rows returning early on the device), each at least ~2.5 µs: Qwen3-30B-A3B
+  /// GPTQ-Int4 takes 32 ms per step (48 layers × 128 experts) against 7.3 ms in BF16,
+  /// Qwen3-235B-A22B GPTQ-Int4 on 4 GPUs 68 ms (94 × 128) (Qwen3 table).
   double marlin_moe_expert_gemm_s = 2.5e-6;
   /// vLLM's AWQ GEMM kernel at batch 1 (before awq_marlin): Qwen2-7B-AWQ 96.7 vs GPTQ-Int4 143.4
   /// tokens/s in the Qwen2 vLLM table: half the bandwidth of Marlin.

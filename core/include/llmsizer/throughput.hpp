@@ -137,6 +137,15 @@ constexpr int kLitgptResidualOps = 2;
 /// index_select of the input, the division by the temperature, topk, the pivot's index, lt, where,
 /// softmax, multinomial, the cast, input_pos + 1, index_copy and the `idx_next == eos_id` test (12).
 constexpr int kLitgptStepOps = 23;
+/// AutoAWQ's fused attention over a prompt (https://github.com/casper-hansen/AutoAWQ/blob/
+/// 027758d473e3e85356d2deb952a5279c0d85c396/awq/modules/fused/attn.py lines 166-210, the
+/// `seqlen > 1` branch) is eager PyTorch that materializes every query head's full
+/// seqlen x seqlen score matrix (no causal skipping, the mask is added) and passes it through six
+/// element-wise steps, each reading and writing it in memory: torch.matmul(xq, keys^T) writes fp16
+/// scores (2 B), `/ math.sqrt(head_dim)` reads and writes them (4), `+ attention_mask` (4),
+/// `.float()` (2 + 4), F.softmax in fp32 (4 + 4), `.type_as(xq)` (4 + 2), and torch.matmul(scores,
+/// values) reads them (2): 32 bytes of memory traffic per score.
+constexpr double kAutoAwqPromptScoreBytes = 32;
 /// accelerate device_map: one device-to-device copy of the hidden state per GPU boundary.
 constexpr double kDeviceCopyLatencyS = 20e-6;
 /// accelerate AlignDevicesHook pre/post-forward per decoder layer when the model spans GPUs.
