@@ -62,8 +62,9 @@ TEST_CASE("Worked example: the KV pool is 0.9 of the H100 less the weights and t
   CHECK_THAT(s["kv_pool_bytes"].get<double>(), WithinRel(pool, 1e-6));
   const double tokens = std::floor(std::floor(pool / kKvBytesPerToken) / 16) * 16;
   CHECK_THAT(s["kv_capacity_tokens"].get<double>(), WithinAbs(tokens, 16));
-  // 2,000 tokens a request: the pool holds ~500, max_num_seqs (256) binds.
-  CHECK(s["max_concurrency"] == 256);
+  // 2,000 tokens a request: the pool holds ~500, below vLLM V1's max_num_seqs on an 80 GB H100
+  // (1024, arg_utils.py get_batch_defaults), so the pool binds.
+  CHECK(s["max_concurrency"].get<std::int64_t>() == s["kv_capacity_tokens"].get<std::int64_t>() / 2000);
 }
 
 TEST_CASE("A KV cache size set in tokens replaces vLLM's share and caps TensorRT-LLM's, never beyond the memory left", "[serving]") {
@@ -432,20 +433,30 @@ TEST_CASE("A tensor-parallel step's all-reduces cross PCIe at NCCL's 0.75 of the
   CHECK_THAT(communication("nvidia-h100-sxm"), WithinRel(160 * (35e-6 + volume / 450e9), 1e-9));
 }
 
+/// The step model of Llama-3.1-8B, FP8 weights and KV cache, on one H100 SXM under `engine`.
+StepModel llama_8b_fp8_h100_step(const ServeEngineProfile& engine) {
+  const ModelSpec model = test_support::preset("llama-3.1-8b-instruct");
+  const WeightFormat& weights = *find_weight_format("fp8");
+  return make_step_model(model, count_model(model), weights_layout(model, weights), weights, *find_kv_cache_format("fp8"),
+                         *find_hardware("nvidia-h100-sxm"), 1, 1, engine);
+}
+
+/// A cache of `tokens` that fits, holding `sequences` whole requests at once.
+ServeCapacity capacity_of(std::int64_t tokens, std::int64_t sequences) {
+  ServeCapacity capacity;
+  capacity.kv_capacity_tokens = tokens;
+  capacity.max_concurrency = sequences;
+  capacity.fits = true;
+  return capacity;
+}
+
 TEST_CASE("Decode steps timed in a row equal the same steps taken one by one", "[serving]") {
   // Four requests of a one-token prompt and 100 answer tokens at once: one step computes the four
   // prompts (and gives each its first token), then 99 decode steps, each reading the cache one token
   // longer. The simulation times the 98 quiet ones in a row; here each step is timed alone.
-  const ModelSpec model = test_support::preset("llama-3.1-8b-instruct");
-  const WeightFormat& weights = *find_weight_format("fp8");
-  const KvCacheFormat& kv = *find_kv_cache_format("fp8");
-  const HardwareSpec& h100 = *find_hardware("nvidia-h100-sxm");
   const ServeEngineProfile engine = serve_engine_profile(ServeEngine::vllm, 0, 1, true, 101, {});
-  const StepModel step = make_step_model(model, count_model(model), weights_layout(model, weights), weights, kv, h100, 1, 1, engine);
-  ServeCapacity capacity;
-  capacity.kv_capacity_tokens = 1'000'000;
-  capacity.max_concurrency = 256;
-  capacity.fits = true;
+  const StepModel step = llama_8b_fp8_h100_step(engine);
+  const ServeCapacity capacity = capacity_of(1'000'000, 256);
   ServeWorkload w;
   w.input_tokens = 1;
   w.output_tokens = 100;
@@ -473,6 +484,52 @@ TEST_CASE("Decode steps timed in a row equal the same steps taken one by one", "
 }  // namespace serving_test
 
 namespace serving_test {
+
+TEST_CASE("vLLM V1 takes its larger batch defaults on a device of 70 GiB or more that is not an A100", "[serving]") {
+  // vllm/engine/arg_utils.py get_batch_defaults: >= 70 GiB and no "a100" in the name: 1024 sequences,
+  // 8192 tokens for the server, 16384 offline; else 256 sequences, 2048 and 8192 tokens.
+  constexpr std::int64_t kGiB = std::int64_t{1} << 30;
+  const ServeEngineProfile h100 = serve_engine_profile(ServeEngine::vllm, 0, 1, false, 2000, {}, 80 * kGiB, "NVIDIA H100 SXM5 80GB");
+  CHECK(h100.max_num_seqs == 1024);
+  CHECK(h100.max_num_batched_tokens == 8192);
+  const ServeEngineProfile h100_offline = serve_engine_profile(ServeEngine::vllm, 0, 1, true, 2000, {}, 80 * kGiB, "NVIDIA H100 SXM5 80GB");
+  CHECK(h100_offline.max_num_batched_tokens == 16384);
+  const ServeEngineProfile a100 = serve_engine_profile(ServeEngine::vllm, 0, 1, false, 2000, {}, 80 * kGiB, "NVIDIA A100 SXM4 80GB");
+  CHECK(a100.max_num_seqs == 256);
+  CHECK(a100.max_num_batched_tokens == 2048);
+  const ServeEngineProfile l40s = serve_engine_profile(ServeEngine::vllm, 0, 1, true, 2000, {}, 48 * kGiB, "NVIDIA L40S");
+  CHECK(l40s.max_num_seqs == 256);
+  CHECK(l40s.max_num_batched_tokens == 8192);
+  // V0 (0.6) keeps its own defaults whatever the device; a request's own settings win.
+  CHECK(serve_engine_profile(ServeEngine::vllm, 6, 1, false, 2000, {}, 80 * kGiB, "NVIDIA H100 SXM5 80GB").max_num_seqs == 256);
+  ServeEngineOverrides set;
+  set.max_num_seqs = 64;
+  CHECK(serve_engine_profile(ServeEngine::vllm, 0, 1, false, 2000, set, 80 * kGiB, "NVIDIA H100 SXM5 80GB").max_num_seqs == 64);
+}
+
+TEST_CASE("A TensorRT-LLM server admits a request only while the cache holds its whole length: it never evicts", "[serving]") {
+  // GUARANTEED_NO_EVICT (the executor's default policy): a pool of 10 blocks of 64 tokens holds two
+  // sequences of 100 + 200 tokens (5 blocks each) but not three, so of six requests at once two run
+  // at a time and none is preempted. Offline (trtllm-bench: MAX_UTILIZATION) the prompts' 2 blocks
+  // each admit five at once, and the answers' blocks then run out: preemptions.
+  const ServeCapacity capacity = capacity_of(640, 2);
+  ServeWorkload w;
+  w.input_tokens = 100;
+  w.output_tokens = 200;
+  w.mode = LoadMode::concurrency;
+  w.concurrency = 6;
+  w.requests = 6;
+  const ServeEngineProfile server = serve_engine_profile(ServeEngine::tensorrt_llm, 0, 1, false, 300, {});
+  const StepModel step = llama_8b_fp8_h100_step(server);
+  const SimulationResult served = simulate_serving(step, server, capacity, w);
+  CHECK(served.requests == 6);
+  CHECK(served.preemptions == 0);
+  CHECK(served.steady_batch <= 2.0 + 1e-9);
+  const ServeEngineProfile bench = serve_engine_profile(ServeEngine::tensorrt_llm, 0, 1, true, 300, {});
+  const SimulationResult benched = simulate_serving(step, bench, capacity, w);
+  CHECK(benched.requests == 6);
+  CHECK(benched.preemptions > 0);
+}
 
 TEST_CASE("A simulation too long to run stops at its step budget and says how many requests it served", "[serving]") {
   json r = worked_example();

@@ -275,7 +275,8 @@ ServingAnswer answer_serve(const Request& r, const HardwareSpec& hw, int tp, con
   const int pp = std::max(1, s.layout.pp);
   const bool offline = s.workload.mode == LoadMode::max_throughput;
   const ServeEngineProfile engine =
-      serve_engine_profile(s.engine, r.engine_version, s.layout.tp, offline, s.workload.input_tokens + s.workload.output_tokens, s.overrides);
+      serve_engine_profile(s.engine, r.engine_version, s.layout.tp, offline, s.workload.input_tokens + s.workload.output_tokens, s.overrides,
+                           hw.device_memory_bytes, hw.name);
   const ModelCounts counts = count_model(r.model);
   const StepModel step = make_step_model(r.model, counts, layout, *r.weights, *r.kv_cache, hw, s.layout.tp, pp, engine);
   ServeInputs in;

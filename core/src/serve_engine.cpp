@@ -2,6 +2,8 @@
 #include "llmsizer/serve_engine.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 #include "llmsizer/speed_calibration.hpp"
 #include "llmsizer/throughput.hpp"
@@ -19,11 +21,28 @@ constexpr std::int64_t kVllmV0MinBatchedTokens = 2048;
 /// V0 with --enable-chunked-prefill and no max_num_batched_tokens: 512 (arg_utils.py, v0.5-v0.7).
 constexpr std::int64_t kVllmV0ChunkedBatchedTokens = 512;
 constexpr std::int64_t kVllmV0GraphMaxBatch = 256;
-/// vLLM V1 (arg_utils.py _set_default_args_v1): max_num_batched_tokens 8192 for the OpenAI server,
-/// 16384 for the LLM class (offline); CUDA graphs up to batch 512 (cuda_graph_sizes default).
-constexpr std::int64_t kVllmV1ServerBatchedTokens = 8192;
-constexpr std::int64_t kVllmV1OfflineBatchedTokens = 16384;
+/// vLLM V1's defaults by device (vllm/engine/arg_utils.py, EngineArgs.get_batch_defaults, earlier
+/// _set_default_args_v1): "if device_memory >= 70 * GiB_bytes and \"a100\" not in device_name: # For
+/// GPUs like H100 and MI300x, use larger default values": max_num_batched_tokens 8192 for the OpenAI
+/// server and 16384 for the LLM class (offline), max_num_seqs 1024 for both; other GPUs 2048 and
+/// 8192 tokens, max_num_seqs 256. The memory rule came with vllm-project/vllm PR 17073 (v0.8.5; H100
+/// and H200 by name before, PR 12369 and PR 16158), the A100 exclusion with PR 17885 (v0.9.0); versions
+/// here carry no patch number, so every V1 version is given the v0.9 rule. CUDA graphs up to batch
+/// 512 (cuda_graph_sizes default).
+constexpr std::int64_t kVllmV1LargeDeviceBytes = std::int64_t{70} << 30;
+constexpr std::int64_t kVllmV1LargeServerBatchedTokens = 8192;
+constexpr std::int64_t kVllmV1LargeOfflineBatchedTokens = 16384;
+constexpr std::int64_t kVllmV1LargeMaxNumSeqs = 1024;
+constexpr std::int64_t kVllmV1ServerBatchedTokens = 2048;
+constexpr std::int64_t kVllmV1OfflineBatchedTokens = 8192;
 constexpr std::int64_t kVllmV1GraphMaxBatch = 512;
+
+/// vLLM's large-device test: total memory of one device of at least 70 GiB, its name without "a100".
+bool vllm_large_device(std::int64_t device_memory_bytes, std::string_view device_name) {
+  std::string lower(device_name);
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return device_memory_bytes >= kVllmV1LargeDeviceBytes && lower.find("a100") == std::string::npos;
+}
 /// vLLM gpu_memory_utilization default 0.9 (verdict.hpp).
 constexpr double kVllmGpuMemoryUtilization = 0.9;
 
@@ -54,6 +73,16 @@ constexpr std::int64_t kSglangUncappedRequests = 4096;
 constexpr std::int64_t kTrtllmMaxBatchSize = 2048;
 constexpr std::int64_t kTrtllmMaxNumTokens = 8192;
 constexpr double kTrtllmFreeGpuMemoryFraction = 0.9;
+/// A server's executor schedules by GUARANTEED_NO_EVICT (cpp/include/tensorrt_llm/executor/
+/// executor.h, SchedulerConfig: `capacitySchedulerPolicy = CapacitySchedulerPolicy::
+/// kGUARANTEED_NO_EVICT`; the LLM API's SchedulerConfig in tensorrt_llm/llmapi/llm_args.py the same):
+/// a request is scheduled only while the cache holds its whole length beside what every running one
+/// has yet to take, so nothing is ever evicted. Here: the admission reserve of the whole remaining
+/// length (ServeEngineProfile::admission_output_share 1). trtllm-bench, the offline benchmark, sets
+/// MAX_UTILIZATION instead (tensorrt_llm/bench/dataclasses/configuration.py, ExecutorSettingsConfig:
+/// `scheduler_policy ... default=CapacitySchedulerPolicy.MAX_UTILIZATION`), which admits greedily and
+/// pauses requests when the cache runs out: the prompt-blocks admission with preemption.
+constexpr double kTrtllmNoEvictOutputShare = 1.0;
 /// Its paged KV cache's block: tokens_per_block 64 (KvCacheConfig / the engine's build default).
 constexpr std::int64_t kTrtllmTokensPerBlock = 64;
 constexpr double kCppEngineStepOverheadS = 0.2e-3;
@@ -119,7 +148,7 @@ Engine memory_engine(ServeEngine engine) {
 }
 
 ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp, bool offline, std::int64_t max_model_len,
-                                        const ServeEngineOverrides& o) {
+                                        const ServeEngineOverrides& o, std::int64_t device_memory_bytes, std::string_view device_name) {
   ServeEngineProfile p;
   p.engine = engine;
   p.version = version;
@@ -135,7 +164,10 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
         p.graph_max_batch = kVllmV0GraphMaxBatch;
         p.step_overhead_s = kVllmStepOverheadS;
       } else {
-        p.max_num_batched_tokens = offline ? kVllmV1OfflineBatchedTokens : kVllmV1ServerBatchedTokens;
+        const bool large = vllm_large_device(device_memory_bytes, device_name);
+        if (large) p.max_num_seqs = kVllmV1LargeMaxNumSeqs;
+        p.max_num_batched_tokens = large ? (offline ? kVllmV1LargeOfflineBatchedTokens : kVllmV1LargeServerBatchedTokens)
+                                         : (offline ? kVllmV1OfflineBatchedTokens : kVllmV1ServerBatchedTokens);
         p.graph_max_batch = kVllmV1GraphMaxBatch;
         p.step_overhead_s = kVllmV1StepOverheadS;
       }
@@ -162,6 +194,7 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
       p.sliding_window = false;
       p.decode_rope_in_attention = true;
       p.step_overhead_s = kCppEngineStepOverheadS;
+      if (!offline) p.admission_output_share = kTrtllmNoEvictOutputShare;
       if (!offline) p.front_end_s = kTritonEnsembleFirstTokenS;
       break;
     case ServeEngine::lmdeploy:

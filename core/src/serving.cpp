@@ -502,21 +502,28 @@ SimulationResult simulate_serving(const StepModel& model, const ServeEngineProfi
       if (s.decoding || room <= 0) continue;
       chunk_of(s, 0);
     }
-    // SGLang admits a prompt only while the pool keeps new_token_ratio of every running answer.
+    // SGLang admits a prompt only while the pool keeps new_token_ratio of every running answer;
+    // TensorRT-LLM's GUARANTEED_NO_EVICT (share 1) only while it keeps every running sequence's
+    // whole length, prompt and answer, in blocks (what it has yet to allocate of it).
+    const bool no_evict = engine.admission_output_share >= 1.0;
+    const auto reserve_of = [&](const Sequence& q) {
+      if (no_evict) return static_cast<double>(std::max<std::int64_t>(0, blocks_for(q.prompt + q.output, block) - q.blocks) * block);
+      return engine.admission_output_share * static_cast<double>(q.output - q.generated);
+    };
     double reserved_tokens = 0;
     if (engine.admission_output_share > 0) {
-      for (std::size_t idx : running) reserved_tokens += engine.admission_output_share * static_cast<double>(seqs[idx].output - seqs[idx].generated);
+      for (std::size_t idx : running) reserved_tokens += reserve_of(seqs[idx]);
     }
     while (!waiting.empty() && room > 0 && static_cast<std::int64_t>(running.size()) < engine.max_num_seqs) {
       Sequence& s = seqs[waiting.front()];
       if (engine.admission_output_share > 0) {
-        const double after = static_cast<double>(free_blocks * block) - static_cast<double>(s.prompt) - reserved_tokens -
-                             engine.admission_output_share * static_cast<double>(s.output - s.generated);
-        if (after < 0) break;
-        reserved_tokens += engine.admission_output_share * static_cast<double>(s.output - s.generated);
+        const double own = no_evict ? reserve_of(s) : static_cast<double>(s.prompt) + reserve_of(s);
+        if (static_cast<double>(free_blocks * block) - reserved_tokens - own < 0) break;
+        if (!no_evict) reserved_tokens += reserve_of(s);
       }
       // vLLM V0 and SGLang (prefill first) allocate the whole prompt at admission.
       if (!chunk_of(s, prefill_only ? s.prefill_target() : 0)) break;
+      if (no_evict) reserved_tokens += reserve_of(s);  // what its first chunk left to allocate
       running.push_back(waiting.front());
       waiting.pop_front();
     }

@@ -117,8 +117,11 @@ struct ServeEngineOverrides {
 
 /** The profile of `engine` at `version` (0: current) on `tp` GPUs, with `overrides` applied.
  *  `offline`: the engine runs as a library over a list of prompts (vLLM's LLM class, the offline
- *  benchmarks), whose defaults differ from its server's. `max_model_len`: prompt + answer. */
+ *  benchmarks), whose defaults differ from its server's. `max_model_len`: prompt + answer.
+ *  `device_memory_bytes` and `device_name`: one device's memory and its name, which vLLM V1 picks
+ *  its batch defaults by (0 and empty: an unknown device, vLLM's own fallback of the small ones). */
 ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp, bool offline, std::int64_t max_model_len,
-                                        const ServeEngineOverrides& overrides);
+                                        const ServeEngineOverrides& overrides, std::int64_t device_memory_bytes = 0,
+                                        std::string_view device_name = {});
 
 }  // namespace llmsizer
