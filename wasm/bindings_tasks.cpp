@@ -6,14 +6,27 @@
 // the lists (models, hardware, options) are the page's module's; its messages' listing adds serving's
 // and training's English to the page's (web/lib/i18n.js addModuleMessages). Marshalling only: each
 // entry points at the core's JSON edge (api.hpp), so the answers are byte-identical to the native CLI's.
-#include <emscripten/bind.h>
+// Plain C functions, named for JavaScript by wasm/text_exports.js, as the page's module's are.
+#include <emscripten/emscripten.h>
 
-#include "js_string.hpp"
 #include "llmsizer/api.hpp"
+#include "text_exports.hpp"
 
-EMSCRIPTEN_BINDINGS(llmsizer_tasks) {
-  emscripten::function("estimate", &llmsizer::wasm::answer<llmsizer::estimate>);
-  emscripten::function("recommend", &llmsizer::wasm::answer<llmsizer::recommend>);
-  emscripten::function("pageAnswer", &llmsizer::wasm::answer<llmsizer::page_answer>);
-  emscripten::function("listMessages", &llmsizer::wasm::listing<llmsizer::list_messages>);
+using llmsizer::wasm::TextAnswer;
+using llmsizer::wasm::text_answer;
+using llmsizer::wasm::text_listing;
+
+extern "C" {
+
+EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_estimate(const char* request, std::size_t size) {
+  return text_answer<llmsizer::estimate>(request, size);
 }
+EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_recommend(const char* request, std::size_t size) {
+  return text_answer<llmsizer::recommend>(request, size);
+}
+EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_page_answer(const char* request, std::size_t size) {
+  return text_answer<llmsizer::page_answer>(request, size);
+}
+EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_list_messages() { return text_listing<llmsizer::list_messages>(); }
+
+}  // extern "C"

@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <optional>
-#include <cstdio>
 #include <stdexcept>
 #include <string_view>
 
 #include "answer/format.hpp"
 #include "answer/message_json.hpp"
+#include "llmsizer/decimal_text.hpp"
 #include "llmsizer/precision.hpp"
 #include "json_text.hpp"
 
@@ -855,55 +855,43 @@ std::string grouped(std::int64_t n) {
 /// 3353032704 → "3.35B", 30532122624 → "30.5B", 544997376 → "545M".
 std::string short_count(std::int64_t n) {
   const double v = static_cast<double>(n);
-  char buffer[32];
-  if (v >= 1e12) std::snprintf(buffer, sizeof buffer, "%.3gT", v / 1e12);
-  else if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3gB", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3gM", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.3gK", v / 1e3);
-  else std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(n));
-  return buffer;
+  if (v >= 1e12) return general_text(v / 1e12, 3) + "T";
+  if (v >= 1e9) return general_text(v / 1e9, 3) + "B";
+  if (v >= 1e6) return general_text(v / 1e6, 3) + "M";
+  if (v >= 1e3) return general_text(v / 1e3, 3) + "K";
+  return std::to_string(n);
 }
 
 /// 1153433.6 bytes → "1.15 MB" (decimal units, as the rest of the display).
 std::string short_bytes(std::int64_t bytes) {
-  char buffer[32];
   const double v = static_cast<double>(bytes);
-  if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3g GB", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3g MB", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.3g kB", v / 1e3);
-  else std::snprintf(buffer, sizeof buffer, "%lld B", static_cast<long long>(bytes));
-  return buffer;
+  if (v >= 1e9) return general_text(v / 1e9, 3) + " GB";
+  if (v >= 1e6) return general_text(v / 1e6, 3) + " MB";
+  if (v >= 1e3) return general_text(v / 1e3, 3) + " kB";
+  return std::to_string(bytes) + " B";
 }
 
 std::string format_arg(const MessageArg& a) {
-  char buffer[64];
   switch (a.kind) {
     case MessageArg::Kind::integer: return std::to_string(a.integer);
-    case MessageArg::Kind::decimal:
-      std::snprintf(buffer, sizeof buffer, "%.*f", a.digits, a.real);
-      return buffer;
+    case MessageArg::Kind::decimal: return fixed_text(a.real, a.digits);
     case MessageArg::Kind::significant: return fmt::count(a.real);
     case MessageArg::Kind::count: return fmt::count(a.integer);
     case MessageArg::Kind::grouped: return grouped(a.integer);
     case MessageArg::Kind::short_count: return short_count(a.integer);
     case MessageArg::Kind::bytes: return fmt::gb(a.integer);
-    case MessageArg::Kind::bytes_1:
-      std::snprintf(buffer, sizeof buffer, "%.1f GB", static_cast<double>(a.integer) / 1e9);
-      return buffer;
+    case MessageArg::Kind::bytes_1: return fixed_text(static_cast<double>(a.integer) / 1e9, 1) + " GB";
     case MessageArg::Kind::bytes_short: return short_bytes(a.integer);
     case MessageArg::Kind::memory_size:
       // A memory configuration as the vendor names it ("64 GB" for 64 GiB of DRAM).
-      std::snprintf(buffer, sizeof buffer, "%.0f GB", static_cast<double>(a.integer) / static_cast<double>(1LL << 30));
-      return buffer;
+      return fixed_text(static_cast<double>(a.integer) / static_cast<double>(1LL << 30), 0) + " GB";
     case MessageArg::Kind::bytes_each: return fmt::bytes_per(a.real);
     case MessageArg::Kind::ratio:
-      if (a.denominator != 0 && a.integer % a.denominator == 0) std::snprintf(buffer, sizeof buffer, "%lld×", static_cast<long long>(a.integer / a.denominator));
-      else std::snprintf(buffer, sizeof buffer, "%.3g×", a.real);
-      return buffer;
+      if (a.denominator != 0 && a.integer % a.denominator == 0) return std::to_string(a.integer / a.denominator) + "×";
+      return general_text(a.real, 3) + "×";
     case MessageArg::Kind::usd: {
       // Thousands grouped, as the page's currency format writes them ($2,312).
-      std::snprintf(buffer, sizeof buffer, "%.*f", a.digits, a.real);
-      std::string digits(buffer);
+      std::string digits = fixed_text(a.real, a.digits);
       const std::size_t sign = digits[0] == '-' ? 1 : 0;
       for (std::size_t i = std::min(digits.find('.'), digits.size()); i > sign + 3; i -= 3) digits.insert(i - 3, ",");
       return (sign ? "-$" : "$") + digits.substr(sign);
