@@ -14,27 +14,16 @@
 #include "llmsizer/api.hpp"
 #include "text_exports.hpp"
 
-using llmsizer::wasm::TextAnswer;
-using llmsizer::wasm::text_answer;
-using llmsizer::wasm::text_listing;
+// One edit's estimate, chart points, format rows and ranking in one call (api.hpp: page_answer).
+LLMSIZER_TEXT_ANSWER_EXPORTS(llmsizer::estimate_inference, llmsizer::recommend_inference, llmsizer::page_answer_inference)
+// The English of what this module's answers can say (the common table: wasm/CMakeLists.txt); the
+// other modules list their own, which the page adds when it loads them (web/lib/i18n.js).
+LLMSIZER_TEXT_MESSAGES_EXPORT
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_estimate(const char* request, std::size_t size) {
-  return text_answer<llmsizer::estimate_inference>(request, size);
-}
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_recommend(const char* request, std::size_t size) {
-  return text_answer<llmsizer::recommend_inference>(request, size);
-}
-// One edit's estimate, chart points, format rows and ranking in one call (api.hpp: page_answer).
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_page_answer(const char* request, std::size_t size) {
-  return text_answer<llmsizer::page_answer_inference>(request, size);
-}
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_list_models() { return text_listing<llmsizer::list_models>(); }
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_list_hardware() { return text_listing<llmsizer::list_hardware>(); }
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_list_options() { return text_listing<llmsizer::list_options>(); }
-// The English of what this module's answers can say (the common table: wasm/CMakeLists.txt); the
-// other modules list their own, which the page adds when it loads them (web/lib/i18n.js).
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_list_messages() { return text_listing<llmsizer::list_messages>(); }
+EMSCRIPTEN_KEEPALIVE const llmsizer::wasm::TextAnswer* llmsizer_list_models() { return llmsizer::wasm::text_listing<llmsizer::list_models>(); }
+EMSCRIPTEN_KEEPALIVE const llmsizer::wasm::TextAnswer* llmsizer_list_hardware() { return llmsizer::wasm::text_listing<llmsizer::list_hardware>(); }
+EMSCRIPTEN_KEEPALIVE const llmsizer::wasm::TextAnswer* llmsizer_list_options() { return llmsizer::wasm::text_listing<llmsizer::list_options>(); }
 
 }  // extern "C"

@@ -12,21 +12,5 @@
 #include "llmsizer/api.hpp"
 #include "text_exports.hpp"
 
-using llmsizer::wasm::TextAnswer;
-using llmsizer::wasm::text_answer;
-using llmsizer::wasm::text_listing;
-
-extern "C" {
-
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_estimate(const char* request, std::size_t size) {
-  return text_answer<llmsizer::estimate>(request, size);
-}
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_recommend(const char* request, std::size_t size) {
-  return text_answer<llmsizer::recommend>(request, size);
-}
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_page_answer(const char* request, std::size_t size) {
-  return text_answer<llmsizer::page_answer>(request, size);
-}
-EMSCRIPTEN_KEEPALIVE const TextAnswer* llmsizer_list_messages() { return text_listing<llmsizer::list_messages>(); }
-
-}  // extern "C"
+LLMSIZER_TEXT_ANSWER_EXPORTS(llmsizer::estimate, llmsizer::recommend, llmsizer::page_answer)
+LLMSIZER_TEXT_MESSAGES_EXPORT

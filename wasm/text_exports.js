@@ -39,6 +39,8 @@ for (const [method, name, takesText] of [
 ]) {
   if (typeof Module[name] !== 'function') continue;
   // Module[name] read at each call: Emscripten replaces its first wrapper by the export itself.
+  // A listing never changes (text_exports.hpp text_listing): decoded once, the same string after.
+  let listing;
   Module[method] = takesText ? (text) => llmsizerTextCall((at, size) => Module[name](at, size), text)
-    : () => llmsizerAnswerText(Module[name]());
+    : () => (listing === undefined ? (listing = llmsizerAnswerText(Module[name]())) : listing);
 }
