@@ -6,11 +6,14 @@
 // the lists (models, hardware, options) are the page's module's; its messages' listing adds serving's
 // and training's English to the page's (web/lib/i18n.js addModuleMessages). Marshalling only: each
 // entry points at the core's JSON edge (api.hpp), so the answers are byte-identical to the native CLI's.
-// Plain C functions, named for JavaScript by wasm/text_exports.js, as the page's module's are.
-#include <emscripten/emscripten.h>
+#include <emscripten/bind.h>
 
+#include "js_string.hpp"
 #include "llmsizer/api.hpp"
-#include "text_exports.hpp"
 
-LLMSIZER_TEXT_ANSWER_EXPORTS(llmsizer::estimate, llmsizer::recommend, llmsizer::page_answer)
-LLMSIZER_TEXT_MESSAGES_EXPORT
+EMSCRIPTEN_BINDINGS(llmsizer_tasks) {
+  emscripten::function("estimate", &llmsizer::wasm::answer<llmsizer::estimate>);
+  emscripten::function("recommend", &llmsizer::wasm::answer<llmsizer::recommend>);
+  emscripten::function("pageAnswer", &llmsizer::wasm::answer<llmsizer::page_answer>);
+  emscripten::function("listMessages", &llmsizer::wasm::listing<llmsizer::list_messages>);
+}

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Answers handed to JavaScript by the embind modules (the model files' and the benchmark's; the page's
-// and the tasks' decode theirs the same way in wasm/text_exports.js).
+// Answers handed to JavaScript (the page's module and the benchmark's).
 #include <emscripten/val.h>
 
 #include <string>
