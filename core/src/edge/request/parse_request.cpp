@@ -793,7 +793,7 @@ void read_training(const json& body, const Catalog& catalog, Request& r, Api api
 
 }  // namespace
 
-const TaskReaders kEveryTaskReader{&read_serve, &read_training};
+const TaskReaders kEveryTaskReader{&read_serve, &read_training, &parse_also_loaded};
 
 Request parse_request(const std::string& request_text, const Catalog& catalog, Api api, const TaskReaders& readers) {
   const json body = parse_body(request_text);
@@ -825,7 +825,12 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
     return r;
   }
   parse_draft(body, catalog, r);
-  parse_also_loaded(body, catalog, r);
+  if (readers.also_loaded != nullptr) {
+    readers.also_loaded(body, catalog, r);
+  } else if (const auto also = body.find("also_loaded"); also != body.end() && !also->is_null() && !(also->is_array() && also->empty())) {
+    // Absent, null or empty, it lists nothing, as parse_also_loaded reads it.
+    throw InputError("also_loaded", Message("error.also_loaded.other_module"));
+  }
   if (body.contains("hardware") || has_machine(body)) parse_inference_hardware(body, catalog, r);
   parse_budget(body, r);
   return r;
