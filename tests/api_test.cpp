@@ -405,4 +405,29 @@ TEST_CASE("The inference-only entry points answer inference as the others do and
   CHECK(llmsizer::estimate_inference(bad_model) == llmsizer::estimate(bad_model));
 }
 
+TEST_CASE("The inference-only entry points refuse models kept loaded beside the request's, naming also_loaded, and read an empty list as none", "[api][errors]") {
+  // The set of models kept loaded together is the tasks' module's (wasm/bindings_tasks.cpp); the page
+  // routes on this refusal (web/lib/other_module.js).
+  const std::string alone = R"({"model": "qwen2.5-7b-instruct", "hardware": "nvidia-rtx-4090", "engine": "llama.cpp", "weights": "q4_k_m")";
+  const std::string together = alone + R"(, "also_loaded": [{"model": "qwen3-0.6b", "weights": "q8_0"}]})";
+  const json every = json::parse(llmsizer::estimate(together));
+  REQUIRE_FALSE(every.contains("error"));
+  CHECK(every["models"].size() == 2);
+  CHECK(every["fit"].contains("set"));
+  const json refused = json::parse(llmsizer::estimate_inference(together)).at("error");
+  CHECK(refused["field"] == "also_loaded");
+  CHECK(refused["message_data"]["id"] == "error.also_loaded.other_module");
+  // A malformed list is the tasks' module's to name as well: the page's refuses it the same way.
+  const json malformed = json::parse(llmsizer::estimate_inference(alone + R"(, "also_loaded": 3})")).at("error");
+  CHECK(malformed["message_data"]["id"] == "error.also_loaded.other_module");
+  const json in_page = json::parse(llmsizer::page_answer_inference("{\"estimate\": " + together + ", \"chart\": [" + together + "]}"));
+  CHECK(in_page["estimate"]["error"]["message_data"]["id"] == "error.also_loaded.other_module");
+  CHECK(in_page["chart"][0]["error"]["message_data"]["id"] == "error.also_loaded.other_module");
+  // Absent, null or empty: nothing kept loaded beside it, the same answer as the others'.
+  for (const std::string& none : {alone + "}", alone + R"(, "also_loaded": null})", alone + R"(, "also_loaded": []})"}) {
+    INFO(none);
+    CHECK(llmsizer::estimate_inference(none) == llmsizer::estimate(none));
+  }
+}
+
 }  // namespace api_test

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The WebAssembly module's exports. Marshalling only: each entry points at the core's JSON edge
 // (core/include/llmsizer/api.hpp), so the page gets byte-identical answers to the native CLI.
-// What the page asks for every view: the estimate, the ranking and the lists, for task inference
-// (api.hpp: estimate_inference). Serving and training are a second module's (bindings_tasks.cpp,
-// llmsizer-tasks.js), and reading a dropped model file and loading a model from the Hugging Face hub
+// What the page asks for every view: the estimate, the ranking and the lists, for one model's
+// inference (api.hpp: estimate_inference). Serving, training and models kept loaded side by side
+// (`also_loaded`) are a second module's (bindings_tasks.cpp, llmsizer-tasks.js), and reading a dropped model file and loading a model from the Hugging Face hub
 // a third's (bindings_model_files.cpp, llmsizer-files.js), each loaded by the page only when used:
-// the linker then leaves the serving simulation, training's estimate and rankings, the GGUF and
-// safetensors readers and the repository planning out of this one.
+// the linker then leaves the serving simulation, training's estimate and rankings, the set of models
+// kept loaded together, the GGUF and safetensors readers and the repository planning out of this one.
 #include <emscripten/bind.h>
 
 #include "js_string.hpp"

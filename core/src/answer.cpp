@@ -375,13 +375,15 @@ Answer answer_inference(const Request& r, const Catalog& catalog) {
     if (a.inference_hardware->hardware.unified_memory) a.memory = without_cuda_context(std::move(a.memory));
   }
   if (r.draft) a.draft = answer_draft(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
-  if (!r.also_loaded.empty()) a.co_resident = answer_co_resident(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
   if (r.budget_bytes && !r.hardware) a.budget_fit = fit_budget(r, a.memory, *r.budget_bytes);
   return a;
 }
 
 Answer answer(const Request& r, const Catalog& catalog) {
-  return r.task == Task::inference ? answer_inference(r, catalog) : answer_other_task(r);
+  if (r.task != Task::inference) return answer_other_task(r);
+  Answer a = answer_inference(r, catalog);
+  if (!r.also_loaded.empty()) a.co_resident = answer_co_resident(r, a.memory, a.inference_hardware ? &*a.inference_hardware : nullptr);
+  return a;
 }
 
 Message fit_summary(Verdict verdict, std::int64_t headroom_bytes, std::int64_t margin_bytes, const OffloadSplit* offload, int layers,

@@ -5,6 +5,7 @@
 
 #include "llmsizer/largest_fitting.hpp"
 #include "llmsizer/precision.hpp"
+#include "stable_order.hpp"
 
 namespace llmsizer {
 
@@ -135,7 +136,7 @@ const char* eight_bit_cache(Engine engine) {
 }
 
 void rank(std::vector<Fix>& fixes) {
-  std::stable_sort(fixes.begin(), fixes.end(), [](const Fix& a, const Fix& b) {
+  stable_sort_by(fixes, [](const Fix& a, const Fix& b) {
     if (a.cost != b.cost) return a.cost < b.cost;
     return a.headroom_bytes > b.headroom_bytes;
   });

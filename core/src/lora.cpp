@@ -2,21 +2,29 @@
 #include "llmsizer/lora.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
+#include <string_view>
 
 
 namespace llmsizer {
 namespace {
 
-const std::vector<std::string> kAttentionPreset = {"q_proj", "k_proj", "v_proj", "o_proj"};
-const std::vector<std::string> kAllLinearPreset = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj", "router"};
+// Constant arrays, so that a program linking this file builds no vectors of strings when it starts.
+constexpr std::string_view kAttentionPreset[] = {"q_proj", "k_proj", "v_proj", "o_proj"};
+constexpr std::string_view kAllLinearPreset[] = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj", "router"};
 /// Llama/Qwen2/Mistral names, Qwen-1 names (c_attn = fused qkv, c_proj = attention output and MLP
 /// down projection, w1/w2 = the two MLP input branches), Phi-3 fused qkv_proj / gate_up_proj,
 /// BLOOM/Falcon query_key_value, and the output layer / embedding.
-const std::vector<std::string> kKnownModules = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
-                                                "router", "c_attn", "c_proj", "w1", "w2", "qkv_proj", "query_key_value",
-                                                "gate_up_proj", "lm_head", "embed_tokens", "q_a_proj", "q_b_proj",
-                                                "kv_a_proj_with_mqa", "kv_b_proj"};
+constexpr std::string_view kKnownModules[] = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj",
+                                              "router", "c_attn", "c_proj", "w1", "w2", "qkv_proj", "query_key_value",
+                                              "gate_up_proj", "lm_head", "embed_tokens", "q_a_proj", "q_b_proj",
+                                              "kv_a_proj_with_mqa", "kv_b_proj"};
+
+template <std::size_t N>
+std::vector<std::string> strings(const std::string_view (&names)[N]) {
+  return {std::begin(names), std::end(names)};
+}
 
 struct LayerCounts {
   std::int64_t attention = 0;   ///< softmax-attention layers
@@ -46,19 +54,19 @@ void report(std::optional<Message>* problem, Message message) {
 
 std::vector<std::string> resolve(const std::vector<std::string>& targets, std::optional<Message>* problem) {
   std::vector<std::string> out;
-  auto add = [&out](const std::string& name) {
-    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  auto add = [&out](std::string_view name) {
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
   };
   for (const auto& t : targets) {
     if (t == "attention") {
       for (const auto& n : kAttentionPreset) add(n);
     } else if (t == "all-linear") {
       for (const auto& n : kAllLinearPreset) add(n);
-    } else if (std::find(kKnownModules.begin(), kKnownModules.end(), t) != kKnownModules.end()) {
+    } else if (std::find(std::begin(kKnownModules), std::end(kKnownModules), t) != std::end(kKnownModules)) {
       add(t);
     } else {
       std::string known;
-      for (const auto& n : kKnownModules) known += (known.empty() ? "" : ", ") + n;
+      for (const std::string_view n : kKnownModules) (known += known.empty() ? "" : ", ") += n;
       report(problem, Message("error.lora_targets.unknown").text("target", t).text("known", known));
     }
   }
@@ -174,10 +182,13 @@ std::vector<LoraTargetMatrices> matrices_of(const ModelSpec& m, const std::vecto
 std::vector<std::string> resolve_lora_targets(const std::vector<std::string>& targets) { return resolve(targets, nullptr); }
 
 std::vector<std::pair<std::string, std::vector<std::string>>> lora_target_presets() {
-  return {{"attention", kAttentionPreset}, {"all-linear", kAllLinearPreset}};
+  return {{"attention", strings(kAttentionPreset)}, {"all-linear", strings(kAllLinearPreset)}};
 }
 
-const std::vector<std::string>& lora_target_modules() { return kKnownModules; }
+const std::vector<std::string>& lora_target_modules() {
+  static const std::vector<std::string> modules = strings(kKnownModules);
+  return modules;
+}
 
 std::vector<LoraTargetMatrices> lora_target_matrices(const ModelSpec& model, const std::vector<std::string>& targets) {
   return matrices_of(model, targets, nullptr);

@@ -13,6 +13,7 @@
 #include "llmsizer/quantization.hpp"
 #include "llmsizer/tensors.hpp"
 #include "arithmetic.hpp"
+#include "stable_order.hpp"
 
 namespace llmsizer {
 
@@ -731,7 +732,7 @@ MemoryEstimate estimate_inference_memory(const ModelSpec& m, const InferenceSett
   }
 
   // Explain in the article's order: weights, KV cache, activations, overhead.
-  std::stable_sort(e.explain.begin(), e.explain.end(), [](const ExplainLine& a, const ExplainLine& b) {
+  stable_sort_by(e.explain, [](const ExplainLine& a, const ExplainLine& b) {
     auto rank = [](const std::string& part) { return part == "weights" ? 0 : part == "kv_cache" ? 1 : part == "activations" ? 2 : 3; };
     return rank(a.part) < rank(b.part);
   });

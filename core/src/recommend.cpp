@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "llmsizer/precision.hpp"
+#include "stable_order.hpp"
 
 namespace llmsizer {
 
@@ -314,7 +315,7 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
     }
     fitting.push_back({rank_value(o, goal), o.speed.decode_tokens_per_s_total, &o});
   }
-  std::stable_sort(fitting.begin(), fitting.end(), [](const Ranked& a, const Ranked& b) {
+  stable_sort_by(fitting, [](const Ranked& a, const Ranked& b) {
     if (a.key != b.key) return a.key < b.key;
     return a.speed > b.speed;
   });
@@ -330,7 +331,7 @@ Recommendation recommend_hardware(const CatalogOptions& evaluated, Goal goal, st
   auto shortfall = [](const NearMiss& m) {
     return m.fit.usable_bytes > 0 ? static_cast<double>(m.fit.required_bytes) / static_cast<double>(m.fit.usable_bytes) : 1e300;
   };
-  std::stable_sort(misses.begin(), misses.end(), [&](const NearMiss& a, const NearMiss& b) { return shortfall(a) < shortfall(b); });
+  stable_sort_by(misses, [&](const NearMiss& a, const NearMiss& b) { return shortfall(a) < shortfall(b); });
   if (misses.size() > max_near_misses) misses.resize(max_near_misses);
 
   // What would make each fit: a smaller weight format, a shorter context, partial offload.

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <cstdio>
 #include <deque>
 #include <limits>
 
 #include "exact_math.hpp"
+#include "llmsizer/decimal_text.hpp"
 #include "llmsizer/recommend.hpp"
 
 namespace llmsizer {
@@ -643,11 +643,7 @@ ServeWorkload share_of(const ServeWorkload& w, int replicas) {
   return s;
 }
 
-std::string format_number(double value, int digits) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-  return buffer;
-}
+std::string format_number(double value, int digits) { return fixed_text(value, digits); }
 
 }  // namespace
 

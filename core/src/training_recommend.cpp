@@ -5,6 +5,8 @@
 #include <map>
 #include <utility>
 
+#include "stable_order.hpp"
+
 namespace llmsizer {
 namespace {
 
@@ -179,7 +181,7 @@ TrainingRecommendation recommend_training(const ModelSpec& model, const Training
                         .bytes("headroom", chosen.headroom_bytes).bytes("margin", chosen.margin_bytes);
     r.options.push_back(std::move(chosen));
   }
-  std::stable_sort(r.options.begin(), r.options.end(), [goal](const TrainingOption& a, const TrainingOption& b) {
+  stable_sort_by(r.options, [goal](const TrainingOption& a, const TrainingOption& b) {
     const double ka = rank_value(a, goal), kb = rank_value(b, goal);
     if (ka != kb) return ka < kb;
     return a.headroom_bytes > b.headroom_bytes;
@@ -189,7 +191,7 @@ TrainingRecommendation recommend_training(const ModelSpec& model, const Training
   auto shortfall = [](const TrainingOption& m) {
     return m.usable_bytes > 0 ? static_cast<double>(m.device_bytes) / static_cast<double>(m.usable_bytes) : 1e300;
   };
-  std::stable_sort(misses.begin(), misses.end(), [&](const TrainingOption& a, const TrainingOption& b) { return shortfall(a) < shortfall(b); });
+  stable_sort_by(misses, [&](const TrainingOption& a, const TrainingOption& b) { return shortfall(a) < shortfall(b); });
   if (misses.size() > max_near_misses) misses.resize(max_near_misses);
   for (TrainingOption& m : misses) {
     const TrainingSettings s = memory.with(m.gpus, m.zero_stage);

@@ -87,7 +87,7 @@ export async function startSession() {
   }));
   const stringsPromise = loadStrings(lang);
   let core = null;
-  let tasksCore = null;  // lib/tasks_core.js: the module for tasks serve and training, loaded on their first request
+  let tasksCore = null;  // lib/tasks_core.js: the module for serve, training and also_loaded, loaded on their first request
   let tasksLoading = null;
   let tasksFailure = null;  // why the last load failed, said once by the next request's answer
   /** Loads the tasks' module once (a Promise); a failed load is tried again on the request after
@@ -100,7 +100,8 @@ export async function startSession() {
     return tasksLoading;
   };
   /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. A
-   *  request the page's module refuses as another module's task (serving, training: lib/other_module.js)
+   *  request the page's module refuses as another module's (serving, training, models kept loaded
+   *  beside the model: lib/other_module.js)
    *  goes to the tasks' module; until it has loaded, the answer is an error marked `pending`, and
    *  session.onTasksCore runs once it has. */
   const call = (fn, arg) => {

@@ -122,8 +122,9 @@ struct Answer {
 /// The answer to `request`. Lays the weights out once and estimates the request's memory once; the
 /// fit on a device reuses both (its searches for the longest context and largest batch reuse the layout).
 Answer answer(const Request& request, const Catalog& catalog);
-/** `answer` for an inference request (task inference): what a program that answers inference alone
- *  calls, so that its linker leaves serving's and training's code out (api.hpp: estimate_inference). */
+/** `answer` for an inference request (task inference) without the `also_loaded` set, which `answer`
+ *  adds: what a program that answers one model's inference alone calls, so that its linker leaves
+ *  serving's, training's and the set's code out (api.hpp: estimate_inference). */
 Answer answer_inference(const Request& request, const Catalog& catalog);
 
 /** Task serve: every GPU to buy and instance to rent that serves the workload within its target,

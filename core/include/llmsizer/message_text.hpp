@@ -26,8 +26,8 @@ struct MessageTable {
 
 /// The written templates are in three tables, so that a WebAssembly module links only the text its
 /// own answers can say: what every answer may say (the inference estimate, the requests, the lists;
-/// core/src/edge/answer/messages_en.cpp), what only serving and training say and what only the model
-/// files' readers say (core/src/edge/messages/). No id is in two of them.
+/// core/src/edge/answer/messages_en.cpp), what only serving, training and the models kept loaded side by
+/// side say and what only the model files' readers say (core/src/edge/messages/). No id is in two of them.
 MessageTable common_message_templates();
 MessageTable task_message_templates();
 MessageTable file_message_templates();

@@ -2,17 +2,16 @@
 #pragma once
 // Number formatting for explanations. Deterministic (the same text natively and in WASM).
 #include <cstdint>
-#include <cstdio>
 #include <string>
+
+#include "llmsizer/decimal_text.hpp"
 
 namespace llmsizer::fmt {
 
 /// 7615616512 → "7.62e9"; 28 → "28"; 0.5 → "0.5".
 inline std::string count(double value) {
-  char buffer[48];
   if (value >= 1e6) {
-    std::snprintf(buffer, sizeof buffer, "%.3g", value);
-    std::string s = buffer;
+    std::string s = general_text(value, 3);
     const auto e = s.find("e+");
     if (e != std::string::npos) {
       std::string exponent = s.substr(e + 2);
@@ -21,12 +20,8 @@ inline std::string count(double value) {
     }
     return s;
   }
-  if (value == static_cast<double>(static_cast<std::int64_t>(value))) {
-    std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(value));
-  } else {
-    std::snprintf(buffer, sizeof buffer, "%.4g", value);
-  }
-  return buffer;
+  if (value == static_cast<double>(static_cast<std::int64_t>(value))) return std::to_string(static_cast<long long>(value));
+  return general_text(value, 4);
 }
 
 /// Whole counts in integer arithmetic (the explanation is built on every estimate, so no printf):
@@ -66,9 +61,7 @@ inline std::string gb(std::int64_t bytes) {
 
 /// Bytes per element: "2 B", "0.5 B", "0.5625 B".
 inline std::string bytes_per(double bytes) {
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%.4g B", bytes);
-  return buffer;
+  return general_text(bytes, 4) + " B";
 }
 
 }  // namespace llmsizer::fmt

@@ -3,12 +3,12 @@
 
 #include <algorithm>
 #include <optional>
-#include <cstdio>
 #include <stdexcept>
 #include <string_view>
 
 #include "answer/format.hpp"
 #include "answer/message_json.hpp"
+#include "llmsizer/decimal_text.hpp"
 #include "llmsizer/precision.hpp"
 #include "json_text.hpp"
 
@@ -50,28 +50,6 @@ constexpr MessageTemplate kTemplates[] = {
      "Assumed the {memory_bytes} configuration (sold with {smallest_bytes} to {largest_bytes}); enter your own memory under my machine"},
     {"assumption.windows_sysmem_fallback",
      "On Windows, NVIDIA's driver (536.40 and later) moves what does not fit the GPU into shared system memory instead of failing, and the model then runs several times slower: the fit counts the GPU's own memory only"},
-    {"co_resident.main_offloaded",
-     "{model} already keeps part of its layers in RAM: the models run together with an offload"},
-    {"co_resident.model",
-     "{model} ({weights}, {context_count} tokens): {device_bytes} on each GPU, {host_bytes} in RAM"},
-    {"co_resident.not_started",
-     "Together they need {short_bytes} more than the device holds: {model}, started last, runs out of memory"},
-    {"co_resident.offloaded",
-     "Together they need {short_bytes} more than the GPU holds: {model}, started last, keeps part of its layers in RAM (lower its -ngl)"},
-    {"co_resident.ollama.evicted_max_loaded",
-     "Ollama keeps at most {max} models loaded (OLLAMA_MAX_LOADED_MODELS): loading {loading} unloads {evicted}, an idle model, first"},
-    {"co_resident.ollama.evicted_memory",
-     "{loading} does not fit beside the models already loaded: Ollama unloads {evicted}, an idle model, first to make room"},
-    {"co_resident.rule.llama_cpp",
-     "llama.cpp: one llama-server per model, each with its own CUDA context, weights, KV cache and compute buffer: their memory adds up"},
-    {"co_resident.rule.ollama",
-     "Ollama: one runner per model, each with its own context; at most {max} loaded at once (OLLAMA_MAX_LOADED_MODELS, 3 per GPU); when the next does not fit, an idle one is unloaded, the shortest keep_alive first"},
-    {"co_resident.rule.processes",
-     "{engine}: one process per model, each with its own CUDA context: their memory adds up"},
-    {"co_resident.rule.shares",
-     "{engine}: one instance per model, each reserving its share of the GPU's memory (--gpu-memory-utilization) for its weights, activations and cache; the shares add up to at most 1, and the models given none share {utilization} evenly"},
-    {"co_resident.share_short",
-     "{model}'s instance does not start: its share {share} ({share_bytes}) holds less than the {needed_bytes} it needs (weights, activations, cache); give it a larger --gpu-memory-utilization"},
     {"costs.buy_beyond_life",
      " buying {name} for {upfront_usd} ({monthly_usd} a month with the purchase spread over its life) does not pay for itself within its {years}-year life against the {rent_usd} a month that renting its tokens costs."},
     {"costs.buy_never_pays_back",
@@ -128,12 +106,8 @@ constexpr MessageTemplate kTemplates[] = {
      "This device's own CPU alone gives ~{cpu_tokens_per_s} tokens/s, below reading speed ({reading_tokens_per_s} tokens/s): use the GPU (~{gpu_tokens_per_s} tokens/s) or a smaller weight format"},
     {"cpu_vs_gpu.use_the_gpu",
      "{cpu} alone gives ~{cpu_tokens_per_s} tokens/s, below reading speed ({reading_tokens_per_s} tokens/s): use the GPU (~{gpu_tokens_per_s} tokens/s) or a smaller weight format"},
-    {"error.also_loaded.not_list",
-     "must be a list of at most {max} models kept loaded, each an object (model, weights, context, kv_cache, n_gpu_layers, gpu_memory_utilization); got {got}"},
-    {"error.also_loaded.not_object",
-     "must be an object with the model kept loaded (model, weights, context, kv_cache, n_gpu_layers, gpu_memory_utilization); got {got}"},
-    {"error.also_loaded.shares_over_one",
-     "the gpu_memory_utilization of the models kept loaded add up to {sum}: more than 1, the whole GPU"},
+    {"error.also_loaded.other_module",
+     "models kept loaded beside this one are answered by the page's other module (llmsizer-tasks.js), which estimates them together; this one estimates one model"},
     {"error.boolean",
      "must be true or false; got {got}"},
     {"error.config.block_configs_count",
@@ -855,55 +829,43 @@ std::string grouped(std::int64_t n) {
 /// 3353032704 → "3.35B", 30532122624 → "30.5B", 544997376 → "545M".
 std::string short_count(std::int64_t n) {
   const double v = static_cast<double>(n);
-  char buffer[32];
-  if (v >= 1e12) std::snprintf(buffer, sizeof buffer, "%.3gT", v / 1e12);
-  else if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3gB", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3gM", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.3gK", v / 1e3);
-  else std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(n));
-  return buffer;
+  if (v >= 1e12) return general_text(v / 1e12, 3) + "T";
+  if (v >= 1e9) return general_text(v / 1e9, 3) + "B";
+  if (v >= 1e6) return general_text(v / 1e6, 3) + "M";
+  if (v >= 1e3) return general_text(v / 1e3, 3) + "K";
+  return std::to_string(n);
 }
 
 /// 1153433.6 bytes → "1.15 MB" (decimal units, as the rest of the display).
 std::string short_bytes(std::int64_t bytes) {
-  char buffer[32];
   const double v = static_cast<double>(bytes);
-  if (v >= 1e9) std::snprintf(buffer, sizeof buffer, "%.3g GB", v / 1e9);
-  else if (v >= 1e6) std::snprintf(buffer, sizeof buffer, "%.3g MB", v / 1e6);
-  else if (v >= 1e3) std::snprintf(buffer, sizeof buffer, "%.3g kB", v / 1e3);
-  else std::snprintf(buffer, sizeof buffer, "%lld B", static_cast<long long>(bytes));
-  return buffer;
+  if (v >= 1e9) return general_text(v / 1e9, 3) + " GB";
+  if (v >= 1e6) return general_text(v / 1e6, 3) + " MB";
+  if (v >= 1e3) return general_text(v / 1e3, 3) + " kB";
+  return std::to_string(bytes) + " B";
 }
 
 std::string format_arg(const MessageArg& a) {
-  char buffer[64];
   switch (a.kind) {
     case MessageArg::Kind::integer: return std::to_string(a.integer);
-    case MessageArg::Kind::decimal:
-      std::snprintf(buffer, sizeof buffer, "%.*f", a.digits, a.real);
-      return buffer;
+    case MessageArg::Kind::decimal: return fixed_text(a.real, a.digits);
     case MessageArg::Kind::significant: return fmt::count(a.real);
     case MessageArg::Kind::count: return fmt::count(a.integer);
     case MessageArg::Kind::grouped: return grouped(a.integer);
     case MessageArg::Kind::short_count: return short_count(a.integer);
     case MessageArg::Kind::bytes: return fmt::gb(a.integer);
-    case MessageArg::Kind::bytes_1:
-      std::snprintf(buffer, sizeof buffer, "%.1f GB", static_cast<double>(a.integer) / 1e9);
-      return buffer;
+    case MessageArg::Kind::bytes_1: return fixed_text(static_cast<double>(a.integer) / 1e9, 1) + " GB";
     case MessageArg::Kind::bytes_short: return short_bytes(a.integer);
     case MessageArg::Kind::memory_size:
       // A memory configuration as the vendor names it ("64 GB" for 64 GiB of DRAM).
-      std::snprintf(buffer, sizeof buffer, "%.0f GB", static_cast<double>(a.integer) / static_cast<double>(1LL << 30));
-      return buffer;
+      return fixed_text(static_cast<double>(a.integer) / static_cast<double>(1LL << 30), 0) + " GB";
     case MessageArg::Kind::bytes_each: return fmt::bytes_per(a.real);
     case MessageArg::Kind::ratio:
-      if (a.denominator != 0 && a.integer % a.denominator == 0) std::snprintf(buffer, sizeof buffer, "%lld×", static_cast<long long>(a.integer / a.denominator));
-      else std::snprintf(buffer, sizeof buffer, "%.3g×", a.real);
-      return buffer;
+      if (a.denominator != 0 && a.integer % a.denominator == 0) return std::to_string(a.integer / a.denominator) + "×";
+      return general_text(a.real, 3) + "×";
     case MessageArg::Kind::usd: {
       // Thousands grouped, as the page's currency format writes them ($2,312).
-      std::snprintf(buffer, sizeof buffer, "%.*f", a.digits, a.real);
-      std::string digits(buffer);
+      std::string digits = fixed_text(a.real, a.digits);
       const std::size_t sign = digits[0] == '-' ? 1 : 0;
       for (std::size_t i = std::min(digits.find('.'), digits.size()); i > sign + 3; i -= 3) digits.insert(i - 3, ",");
       return (sign ? "-$" : "$") + digits.substr(sign);

@@ -255,7 +255,10 @@ void models_json(JsonWriter& w, const CoResidentSet& s, bool shares) {
   w.end_array();
 }
 
-/// An inference fit on hardware: its numbers, then its verdict (and the set's, with `also_loaded`).
+/// An inference fit on hardware: its numbers, then its verdict (and the set's, with `also_loaded`;
+/// kEveryTask false: an inference answer's without the set's writer, the page's module's, which
+/// refuses `also_loaded`: parse_request.hpp TaskReaders).
+template <bool kEveryTask>
 void fit_json(JsonWriter& w, const InferenceOnHardware& h, const CoResidentSet* set) {
   const FitResult& f = h.fit;
   w.begin_object();
@@ -277,9 +280,11 @@ void fit_json(JsonWriter& w, const InferenceOnHardware& h, const CoResidentSet* 
     w.value(nullptr);
   }
   put_verdict(w, f.verdict, f.margin_bytes, h.summary, h.fixes, h.assumptions);
-  if (set != nullptr && set->placed) {
-    w.key("set");
-    co_resident_fit_json(w, *set);
+  if constexpr (kEveryTask) {
+    if (set != nullptr && set->placed) {
+      w.key("set");
+      co_resident_fit_json(w, *set);
+    }
   }
   w.end_object();
 }
@@ -335,11 +340,12 @@ void cost_members(JsonWriter& w, const OptionCost& c) {
   }
 }
 
+template <bool kEveryTask>
 void add_inference_hardware(JsonWriter& w, const InferenceOnHardware& h, const CoResidentSet* set) {
   w.key("hardware");
   hardware_json(w, h.hardware);
   w.key("fit");
-  fit_json(w, h, set);
+  fit_json<kEveryTask>(w, h, set);
   const HardwareSpec& hw = h.hardware;
   const double compute = hw.is_cpu() ? hw.host_tflops : (hw.measured_tflops > 0 ? hw.measured_tflops : hw.matrix_tflops);
   w.key("throughput");
@@ -594,7 +600,7 @@ std::string answer_json(const Request& r, const Answer& a) {
   // One fit at most: an inference fit on hardware, a training fit on hardware, or a budget's (answer.cpp:
   // a budget only without hardware; training's own limits only in training, with hardware or a budget).
   const TrainingFit* training_fit = a.training_fit ? &*a.training_fit : nullptr;
-  if (a.inference_hardware) add_inference_hardware(w, *a.inference_hardware, a.co_resident ? &*a.co_resident : nullptr);
+  if (a.inference_hardware) add_inference_hardware<kEveryTask>(w, *a.inference_hardware, a.co_resident ? &*a.co_resident : nullptr);
   if constexpr (kEveryTask) {
     if (a.training_hardware) add_training_hardware(w, *a.training_hardware, training_fit, r.training);
   }
@@ -603,11 +609,11 @@ std::string answer_json(const Request& r, const Answer& a) {
     w.key("draft");
     draft_json(w, r, a);
   }
-  if (a.co_resident) {
-    w.key("models");
-    models_json(w, *a.co_resident, r.engine == Engine::vllm || r.engine == Engine::sglang);
-  }
   if constexpr (kEveryTask) {
+    if (a.co_resident) {
+      w.key("models");
+      models_json(w, *a.co_resident, r.engine == Engine::vllm || r.engine == Engine::sglang);
+    }
     if (a.serving) {
       w.key("hardware");
       hardware_json(w, *r.hardware);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The common table alone: the page's WebAssembly module (wasm/bindings.cpp), which answers inference
-// only and reads no model file, so it links neither serving's and training's text nor the files'.
+// The common table alone: the page's WebAssembly module (wasm/bindings.cpp), which answers one model's
+// inference only and reads no model file, so it links neither serving's, training's and the models
+// kept loaded side by side's text nor the files'.
 #include "llmsizer/message_text.hpp"
 
 namespace llmsizer::edge {

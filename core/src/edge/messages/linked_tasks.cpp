@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The common table and serving's and training's: the tasks' WebAssembly module (wasm/bindings_tasks.cpp).
+// The common table and serving's, training's and the models kept loaded side by side's: the tasks'
+// WebAssembly module (wasm/bindings_tasks.cpp).
 #include "llmsizer/message_text.hpp"
 
 namespace llmsizer::edge {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The English templates only serving and training say, linked by the programs that answer those tasks
-// (linked_every.cpp, linked_tasks.cpp), so a program that answers inference only links none of them.
+// The English templates only serving, training and the models kept loaded side by side (`also_loaded`)
+// say, linked by the programs that answer them (linked_every.cpp, linked_tasks.cpp), so a program that
+// answers one model's inference only links none of them.
 #include "llmsizer/message_text.hpp"
 
 #include <iterator>
@@ -10,6 +11,28 @@ namespace {
 
 /// Sorted by id (tests/messages_test.cpp checks the order and that no id is in two tables).
 constexpr MessageTemplate kTemplates[] = {
+    {"co_resident.main_offloaded",
+     "{model} already keeps part of its layers in RAM: the models run together with an offload"},
+    {"co_resident.model",
+     "{model} ({weights}, {context_count} tokens): {device_bytes} on each GPU, {host_bytes} in RAM"},
+    {"co_resident.not_started",
+     "Together they need {short_bytes} more than the device holds: {model}, started last, runs out of memory"},
+    {"co_resident.offloaded",
+     "Together they need {short_bytes} more than the GPU holds: {model}, started last, keeps part of its layers in RAM (lower its -ngl)"},
+    {"co_resident.ollama.evicted_max_loaded",
+     "Ollama keeps at most {max} models loaded (OLLAMA_MAX_LOADED_MODELS): loading {loading} unloads {evicted}, an idle model, first"},
+    {"co_resident.ollama.evicted_memory",
+     "{loading} does not fit beside the models already loaded: Ollama unloads {evicted}, an idle model, first to make room"},
+    {"co_resident.rule.llama_cpp",
+     "llama.cpp: one llama-server per model, each with its own CUDA context, weights, KV cache and compute buffer: their memory adds up"},
+    {"co_resident.rule.ollama",
+     "Ollama: one runner per model, each with its own context; at most {max} loaded at once (OLLAMA_MAX_LOADED_MODELS, 3 per GPU); when the next does not fit, an idle one is unloaded, the shortest keep_alive first"},
+    {"co_resident.rule.processes",
+     "{engine}: one process per model, each with its own CUDA context: their memory adds up"},
+    {"co_resident.rule.shares",
+     "{engine}: one instance per model, each reserving its share of the GPU's memory (--gpu-memory-utilization) for its weights, activations and cache; the shares add up to at most 1, and the models given none share {utilization} evenly"},
+    {"co_resident.share_short",
+     "{model}'s instance does not start: its share {share} ({share_bytes}) holds less than the {needed_bytes} it needs (weights, activations, cache); give it a larger --gpu-memory-utilization"},
     {"costs.training.buy_beyond_life",
      " buying {name} for {upfront_usd} does not pay for itself within its {years}-year life at {hours} hours of training a day."},
     {"costs.training.buy_never_pays_back",
@@ -50,6 +73,12 @@ constexpr MessageTemplate kTemplates[] = {
      "Per million tokens trained (a run's time and total cost need the dataset size):"},
     {"costs.training.summary.run",
      "For one run of {tokens_count} tokens:"},
+    {"error.also_loaded.not_list",
+     "must be a list of at most {max} models kept loaded, each an object (model, weights, context, kv_cache, n_gpu_layers, gpu_memory_utilization); got {got}"},
+    {"error.also_loaded.not_object",
+     "must be an object with the model kept loaded (model, weights, context, kv_cache, n_gpu_layers, gpu_memory_utilization); got {got}"},
+    {"error.also_loaded.shares_over_one",
+     "the gpu_memory_utilization of the models kept loaded add up to {sum}: more than 1, the whole GPU"},
     {"error.lora_targets.entry_not_a_string",
      "every entry must be a module name string; got {got}"},
     {"error.lora_targets.not_a_list",

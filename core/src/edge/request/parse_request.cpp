@@ -27,24 +27,32 @@ namespace {
 
 using nlohmann::json;
 
-const std::set<std::string> kRequestKeys = {"model", "task", "weights", "kv_cache", "engine", "input_tokens",
+/// The members each part of a request may have (key tables: constant arrays, so that the module builds
+/// no sets of strings when it starts).
+constexpr std::string_view kRequestKeys[] = {"model", "task", "weights", "kv_cache", "engine", "input_tokens",
                                             "output_tokens", "batch", "gpus", "hardware", "training",
                                             "flash_attention", "engine_version", "group_size", "goal", "cost", "cpu",
                                             "enforce_eager", "budget_bytes", "ubatch", "n_batch", "parallel", "kv_unified",
                                             "mmap", "n_gpu_layers", "override_tensor", "cpu_family", "swa_full", "offload_kqv",
                                             "ollama", "machine", "usage", "english_text", "max_options",
                                             "memory_option_bytes", "draft", "also_loaded", "layout", "workload", "slo", "serve"};
-const std::set<std::string> kDraftKeys = {"method", "model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers", "program"};
-const std::set<std::string> kAlsoLoadedKeys = {"model", "weights", "context", "kv_cache", "n_gpu_layers", "gpu_memory_utilization"};
+constexpr std::string_view kDraftKeys[] = {"method", "model", "weights", "draft_max", "acceptance_rate", "n_gpu_layers", "program"};
+constexpr std::string_view kAlsoLoadedKeys[] = {"model", "weights", "context", "kv_cache", "n_gpu_layers", "gpu_memory_utilization"};
 
 /// The llama.cpp request fields (contract: engine llama.cpp); `cpu_family` also applies to Ollama.
 const char* const kLlamaCppFields[] = {"ubatch", "n_batch", "parallel", "kv_unified", "mmap", "n_gpu_layers",
                                        "override_tensor", "cpu_family", "swa_full", "offload_kqv"};
-const std::set<std::string> kOllamaKeys = {"num_parallel", "num_batch", "num_gpu", "use_mmap", "kv_cache_type", "flash_attention"};
+constexpr std::string_view kOllamaKeys[] = {"num_parallel", "num_batch", "num_gpu", "use_mmap", "kv_cache_type", "flash_attention"};
 
 /// Group sizes GPTQ/AWQ/MLX checkpoints are published with (AutoGPTQ/AutoAWQ q_group_size, mlx
 /// --q-group-size); -1 is GPTQ's "one group per column".
-const std::vector<std::int64_t> kGroupSizes = {32, 64, 128, 256, 512, 1024};
+constexpr std::int64_t kGroupSizes[] = {32, 64, 128, 256, 512, 1024};
+
+/// Whether `key` is one of `keys`.
+template <std::size_t N>
+bool is_one_of(std::string_view key, const std::string_view (&keys)[N]) {
+  return std::find(std::begin(keys), std::end(keys), key) != std::end(keys);
+}
 
 json parse_body(const std::string& text) {
   std::size_t first = text.find_first_not_of(" \t\r\n");
@@ -246,7 +254,7 @@ int parse_group_size(const json& body, const WeightFormat& format, std::vector<M
   const bool gptq = format.scheme == QuantScheme::gptq;
   const std::int64_t g = whole_number(body, "group_size", "group_size", -1, 1024, 0);
   if (g == -1 && gptq) return -1;
-  if (std::find(kGroupSizes.begin(), kGroupSizes.end(), g) == kGroupSizes.end()) {
+  if (std::find(std::begin(kGroupSizes), std::end(kGroupSizes), g) == std::end(kGroupSizes)) {
     throw InputError("group_size", Message(gptq ? "error.group_size_gptq" : "error.group_size").text("got", body["group_size"].dump()));
   }
   return static_cast<int>(g);
@@ -279,7 +287,7 @@ HardwareSpec parse_hardware(const json& body, const char* key, const Catalog& ca
 
 /// The most memory a machine's field takes: 1 PB (as budget_bytes).
 constexpr std::int64_t kMaxMachineBytes = 1'000'000'000'000'000LL;
-const std::set<std::string> kMachineKeys = {"base", "ram_bytes", "vram_bytes", "gpus", "unified_memory", "gpu_memory_limit_bytes", "display", "os"};
+constexpr std::string_view kMachineKeys[] = {"base", "ram_bytes", "vram_bytes", "gpus", "unified_memory", "gpu_memory_limit_bytes", "display", "os"};
 
 /** `machine`: the person's own computer — RAM, memory per GPU, GPUs, unified memory — typed, or a
  *  catalog entry (`machine.base`, else the request's `hardware`) edited: each field left out keeps
@@ -288,7 +296,7 @@ HardwareSpec parse_machine(const json& body, const Catalog& catalog, const std::
   const json& v = body.at("machine");
   if (!v.is_object()) throw InputError("machine", Message("error.machine.not_object"));
   for (const auto& [key, value] : v.items()) {
-    if (kMachineKeys.count(key) == 0) throw InputError("machine." + key, Message("error.machine.unknown_field"));
+    if (!is_one_of(key, kMachineKeys)) throw InputError("machine." + key, Message("error.machine.unknown_field"));
   }
   std::optional<HardwareSpec> base = named;
   if (v.contains("base") && !v["base"].is_null()) {
@@ -447,7 +455,7 @@ void parse_llama_cpp(const json& body, Request& r) {
   if (!v.is_object()) throw InputError("ollama", Message("error.ollama.not_object").text("got", v.dump()));
   if (!ollama) r.warnings.push_back(Message("warning.request.engine_field_ignored").text("field", "ollama").text("applies", "ollama").text("engine", engine_id(r.engine)));
   for (auto it = v.begin(); it != v.end(); ++it) {
-    if (kOllamaKeys.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", "ollama." + it.key()));
+    if (!is_one_of(it.key(), kOllamaKeys)) r.warnings.push_back(Message("warning.request.unknown_field").text("field", "ollama." + it.key()));
   }
   ol.num_parallel = static_cast<int>(whole_number(v, "num_parallel", "ollama.num_parallel", 1, kLlamaCppMaxSequences, 0));
   ol.num_batch = whole_number(v, "num_batch", "ollama.num_batch", 1, kLlamaCppMaxUbatch, ol.num_batch);
@@ -475,7 +483,7 @@ void parse_llama_cpp(const json& body, Request& r) {
 /// The fields every task reads: model, task, formats, tokens, devices.
 void parse_common(const json& body, const Catalog& catalog, Request& r) {
   for (auto it = body.begin(); it != body.end(); ++it) {
-    if (kRequestKeys.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", it.key()));
+    if (!is_one_of(it.key(), kRequestKeys)) r.warnings.push_back(Message("warning.request.unknown_field").text("field", it.key()));
   }
   if (!body.contains("model")) throw InputError("model", Message("error.model.required"));
   std::vector<Message> model_warnings;
@@ -530,7 +538,7 @@ void parse_draft(const json& body, const Catalog& catalog, Request& r) {
   const json& v = body["draft"];
   if (!v.is_object()) throw InputError("draft", Message("error.draft.not_object").text("got", v.dump()));
   for (auto it = v.begin(); it != v.end(); ++it) {
-    if (kDraftKeys.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", "draft." + it.key()));
+    if (!is_one_of(it.key(), kDraftKeys)) r.warnings.push_back(Message("warning.request.unknown_field").text("field", "draft." + it.key()));
   }
   if (r.engine == Engine::ollama) throw InputError("draft", Message("error.draft.ollama"));
   DraftSettings d;
@@ -593,7 +601,7 @@ void parse_also_loaded(const json& body, const Catalog& catalog, Request& r) {
     const json& v = list[i];
     if (!v.is_object()) throw InputError(field, Message("error.also_loaded.not_object").text("got", v.dump()));
     for (auto it = v.begin(); it != v.end(); ++it) {
-      if (kAlsoLoadedKeys.count(it.key()) == 0) r.warnings.push_back(Message("warning.request.unknown_field").text("field", field + "." + it.key()));
+      if (!is_one_of(it.key(), kAlsoLoadedKeys)) r.warnings.push_back(Message("warning.request.unknown_field").text("field", field + "." + it.key()));
     }
     if (!v.contains("model")) throw InputError(field + ".model", Message("error.model.required"));
     AlsoLoadedSettings a;
@@ -785,7 +793,7 @@ void read_training(const json& body, const Catalog& catalog, Request& r, Api api
 
 }  // namespace
 
-const TaskReaders kEveryTaskReader{&read_serve, &read_training};
+const TaskReaders kEveryTaskReader{&read_serve, &read_training, &parse_also_loaded};
 
 Request parse_request(const std::string& request_text, const Catalog& catalog, Api api, const TaskReaders& readers) {
   const json body = parse_body(request_text);
@@ -817,7 +825,12 @@ Request parse_request(const std::string& request_text, const Catalog& catalog, A
     return r;
   }
   parse_draft(body, catalog, r);
-  parse_also_loaded(body, catalog, r);
+  if (readers.also_loaded != nullptr) {
+    readers.also_loaded(body, catalog, r);
+  } else if (const auto also = body.find("also_loaded"); also != body.end() && !also->is_null() && !(also->is_array() && also->empty())) {
+    // Absent, null or empty, it lists nothing, as parse_also_loaded reads it.
+    throw InputError("also_loaded", Message("error.also_loaded.other_module"));
+  }
   if (body.contains("hardware") || has_machine(body)) parse_inference_hardware(body, catalog, r);
   parse_budget(body, r);
   return r;

@@ -26,18 +26,20 @@ constexpr const char* kReferenceCpu = "amd-ryzen-9-7950x";
  *  fields, hardware, the LoRA targets; for recommend the task, goal, cost). */
 Request parse_request(const std::string& text, const Catalog& catalog, Api api);
 
-/** The members only a serving or a training request has, read after the common ones. A program
- *  that answers inference alone reads with neither (api.hpp: estimate_inference), so that its linker
- *  leaves out both readers and everything only they reach: the page's module (wasm/bindings.cpp). */
+/** The members only a serving or a training request has, read after the common ones, and an
+ *  inference request's `also_loaded` (the models kept loaded beside its own). A program that answers
+ *  one model's inference alone reads with none of them (api.hpp: estimate_inference), so that its
+ *  linker leaves out the readers and everything only they reach: the page's module (wasm/bindings.cpp). */
 struct TaskReaders {
   void (*serve)(const nlohmann::json& body, const Catalog& catalog, Request& r, Api api) = nullptr;
   void (*training)(const nlohmann::json& body, const Catalog& catalog, Request& r, Api api) = nullptr;
+  void (*also_loaded)(const nlohmann::json& body, const Catalog& catalog, Request& r) = nullptr;
 };
-/// Both tasks' readers (parse_request's own).
+/// Every reader (parse_request's own).
 extern const TaskReaders kEveryTaskReader;
 
-/// parse_request with `readers` for the tasks other than inference; a task whose reader is null is
-/// refused, naming `task`.
+/// parse_request with `readers` for the tasks other than inference and for `also_loaded`; a task whose
+/// reader is null is refused, naming `task`, and a listed `also_loaded` without its reader, naming it.
 Request parse_request(const std::string& text, const Catalog& catalog, Api api, const TaskReaders& readers);
 
 }  // namespace llmsizer::edge
