@@ -4,8 +4,8 @@
 // benchmark) and the speeds printed beside the memory rows of inference.json (Qwen transformers
 // tables, litgpt), each mapped by validate.cpp's speed_rows to an estimate with hardware and compared
 // with the rate its source defines. Prints every row's error; the gates: median absolute
-// error at most 10%, 90th percentile at most 33%, and the litgpt tables, whose figure is a
-// leave-one-source-out one, at most 22% median (data/validation/ACCURACY.md has the figures). Then the serving step model at batch 1 on the
+// error at most 10%, 90th percentile at most 30%, and the litgpt tables, whose figure is a
+// leave-one-source-out one, at most 35% median (data/validation/ACCURACY.md has the figures). Then the serving step model at batch 1 on the
 // vLLM and SGLang rows, beside the single-stream path.
 #include <cmath>
 #include <cstdio>
@@ -22,7 +22,7 @@ namespace speed_validation_test {
 
 using namespace llmsizer;
 
-TEST_CASE("Speed rows: median generation-speed error at most 10 percent, p90 at most 33 percent", "[throughput][validation][measured]") {
+TEST_CASE("Speed rows: median generation-speed error at most 10 percent, p90 at most 30 percent", "[throughput][validation][measured]") {
   const ValidationReport report = run_validation("speed");
   std::printf("\n%-60s %9s %9s %8s  (tokens/s = output tokens / generate wall time)\n", "row", "measured", "estimate", "error");
   int excluded = 0;
@@ -41,7 +41,7 @@ TEST_CASE("Speed rows: median generation-speed error at most 10 percent, p90 at 
               100.0 * s.median_abs_error, 100.0 * s.p90_abs_error, 100.0 * s.median_signed_error);
   CHECK(s.used >= 450);
   CHECK(s.median_abs_error <= 0.10);
-  CHECK(s.p90_abs_error <= 0.33);
+  CHECK(s.p90_abs_error <= 0.30);
   // No constant was read from the litgpt tables (throughput.hpp counts litgpt's and bitsandbytes'
   // operators from their sources): their median is a leave-one-source-out figure.
   std::vector<double> litgpt;

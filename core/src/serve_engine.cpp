@@ -2,9 +2,9 @@
 #include "llmsizer/serve_engine.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
+#include "llmsizer/ascii.hpp"
 #include "llmsizer/speed_calibration.hpp"
 #include "llmsizer/throughput.hpp"
 
@@ -39,9 +39,7 @@ constexpr std::int64_t kVllmV1GraphMaxBatch = 512;
 
 /// vLLM's large-device test: total memory of one device of at least 70 GiB, its name without "a100".
 bool vllm_large_device(std::int64_t device_memory_bytes, std::string_view device_name) {
-  std::string lower(device_name);
-  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return device_memory_bytes >= kVllmV1LargeDeviceBytes && lower.find("a100") == std::string::npos;
+  return device_memory_bytes >= kVllmV1LargeDeviceBytes && ascii_lower(device_name).find("a100") == std::string::npos;
 }
 /// vLLM gpu_memory_utilization default 0.9 (verdict.hpp).
 constexpr double kVllmGpuMemoryUtilization = 0.9;
