@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Generation speed against published measurements: the rows of data/validation/speed.json (the
 // shared set's speed rows, the SGLang tables of the Qwen3 speed benchmark, the AutoAWQ README
-// benchmark) and the speeds printed beside the memory rows of inference.json (Qwen transformers
+// benchmark, llama.cpp's llama-bench tables) and the speeds printed beside the memory rows of inference.json (Qwen transformers
 // tables, litgpt), each mapped by validate.cpp's speed_rows to an estimate with hardware and compared
 // with the rate its source defines. Prints every row's error; the gates: median absolute
 // error at most 10%, 90th percentile at most 30%, and the litgpt tables, whose figure is a
@@ -52,6 +52,51 @@ TEST_CASE("Speed rows: median generation-speed error at most 10 percent, p90 at 
   // Its bitsandbytes rows stay slower than the counted linears explain, by a cost that does not grow
   // with the model (data/validation/README.md, litgpt 4-bit rows): the gate is above them.
   CHECK(median_of(litgpt) <= 0.35);
+}
+
+TEST_CASE("llama-bench rows: pp<n> is the prefill of an n-token prompt, tg<n> the decode after the test's depth, binned chips left out",
+          "[throughput][validation][measured]") {
+  // llama-bench (tools/llama-bench/llama-bench.cpp) times a prompt of n tokens in one batch (pp<n>) and
+  // n single-token decodes after a cache filled with d tokens (tg<n> @ d<d>, d = 0 by default) apart;
+  // the rows come from llama.cpp discussions 4167 (Apple Silicon) and 15013 (CUDA) and the DGX Spark
+  // bench file. Prints the error of every compared row, per source and test, without gating it.
+  const ValidationReport report = run_validation("speed");
+  std::map<std::string, std::vector<double>> errors;
+  int binned = 0;
+  for (const auto& row : report.rows) {
+    if (row.id.rfind("llamacpp-", 0) != 0) continue;
+    if (!row.used) {
+      if (row.excluded_reason.rfind("binned ", 0) == 0) ++binned;
+      continue;
+    }
+    const bool prompt = row.id.find("-pp") != std::string::npos;
+    CAPTURE(row.id, row.request);
+    CHECK(row.request.find("\"engine\":\"llama.cpp\"") != std::string::npos);
+    CHECK(row.request.find("\"batch\":1") != std::string::npos);
+    if (row.id.find("-pp512") != std::string::npos) {
+      CHECK(row.request.find("\"input_tokens\":512,") != std::string::npos);
+      CHECK(row.request.find("\"output_tokens\":1,") != std::string::npos);
+    }
+    if (row.id.find("-tg128") != std::string::npos) {
+      CHECK(row.request.find("\"input_tokens\":1,") != std::string::npos);
+      CHECK(row.request.find("\"output_tokens\":128,") != std::string::npos);
+    }
+    if (row.id.find("-tg32-d4096") != std::string::npos) CHECK(row.request.find("\"input_tokens\":4096,") != std::string::npos);
+    CHECK(row.quantity.find(prompt ? "prefill_tokens_per_s" : "decode_tokens_per_s_total") != std::string::npos);
+    const std::string source = row.source.find("4167") != std::string::npos    ? "discussion 4167 (Apple, Metal)"
+                               : row.source.find("15013") != std::string::npos ? "discussion 15013 (CUDA)"
+                                                                                : "benches/dgx-spark.md";
+    errors[source + (prompt ? ", prompt" : ", decode")].push_back(row.error);
+  }
+  // Thirteen binned Apple parts (fewer GPU cores than the catalog's entry of the chip): 72 of the table's cells.
+  CHECK(binned == 72);
+  CHECK(errors.size() == 6);
+  for (const auto& [group, signed_errors] : errors) {
+    std::vector<double> absolute;
+    for (double e : signed_errors) absolute.push_back(std::fabs(e));
+    std::printf("llama-bench %-40s %3zu rows: median |error| %5.1f%%, p90 %5.1f%%, bias %+5.1f%%\n", group.c_str(), absolute.size(),
+                100.0 * median_of(absolute), 100.0 * percentile_of(absolute, 0.9), 100.0 * median_of(signed_errors));
+  }
 }
 
 TEST_CASE("The Qwen3 table's AWQ rows ran without flash-attn: the benchmark's eager attention; its other rows FlashAttention-2",

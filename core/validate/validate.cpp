@@ -711,6 +711,73 @@ std::string speed_engine(const std::string& framework) {
   return "";
 }
 
+/// A row of llama-bench (llama.cpp's benchmark tool): one test of one model file on one device.
+/// llama-bench times each test apart after a warm-up run (tools/llama-bench/llama-bench.cpp,
+/// test_prompt / test_gen): "pp<n>" decodes a prompt of n tokens in one batch (n_batch 2048,
+/// n_ubatch 512: one micro-batch for pp512) and prints n / its time; "tg<n>" clears the cache and
+/// decodes n tokens one at a time from an empty context, printing n / their time. It samples
+/// nothing (no sampler is built). So pp<n> is the estimate's prefill rate of an n-token prompt, and
+/// tg<n> its decode rate over a context growing from 0 to n (throughput.decode_tokens_per_s_total,
+/// taken at the middle of the generation, which for a cost linear in the context is the mean).
+/// `-ngl 99` puts every layer on the GPU (the estimate's default for a model that fits).
+ValidationRow llama_bench_row(ValidationRow row, const json& r, const SpeedCalibration* calibration) {
+  const json& setting = r.at("setting");
+  ojson request;
+  const std::string preset = preset_for(string_at(r, "model_ref"));
+  if (preset.empty()) return excluded(row, "no preset for " + string_at(r, "model_ref") + " in data/models");
+  request["model"] = preset;
+  // The GGUF file's type is the weight format (F16 files: gguf-f16, the file's own layout).
+  std::string weights = ascii_lower(string_at(setting, "quantization"));
+  if (weights == "f16") weights = "gguf-f16";
+  if (find_weight_format(weights) == nullptr) return excluded(row, "GGUF type \"" + string_at(setting, "quantization") + "\" has no weight format");
+  request["weights"] = weights;
+  request["engine"] = "llama.cpp";
+  // The device as the table names it: "Apple M2 Max" -> apple-m2-max (the entry holds the chip's
+  // full GPU; rows of binned parts carry their excluded_reason in the file), "RTX 4090" ->
+  // nvidia-rtx-4090, "DGX Spark (GB10)" -> nvidia-dgx-spark, "A100 80GB" (form factor not stated)
+  // -> the SXM entry, as for the serving rows.
+  const std::string gpu = string_at(setting, "gpu");
+  std::string hardware = ascii_lower(gpu);
+  std::replace(hardware.begin(), hardware.end(), ' ', '-');
+  if (contains(hardware, "dgx-spark")) hardware = "nvidia-dgx-spark";
+  if (contains(hardware, "a100-80gb")) {
+    hardware = "nvidia-a100-80gb-sxm";
+    row.notes.push_back("A100 80GB form factor not stated: the SXM entry (2039 GB/s; the PCIe card has 1935 GB/s)");
+  }
+  if (find_embedded_document("hardware", hardware) == nullptr && starts_with(hardware, "rtx-")) hardware = "nvidia-" + hardware;
+  if (find_embedded_document("hardware", hardware) == nullptr) return excluded(row, "GPU \"" + gpu + "\" not in the catalog");
+  request["hardware"] = hardware;
+  request["flash_attention"] = setting.value("flash_attention", false);
+  const std::string test = string_at(setting, "test");
+  const bool prompt = starts_with(test, "pp");
+  const std::int64_t tokens = std::atoll(test.c_str() + 2);
+  if ((!prompt && !starts_with(test, "tg")) || tokens <= 0) return excluded(row, "llama-bench test \"" + test + "\" is neither pp<n> nor tg<n>");
+  // "tg<n> @ d<depth>": the cache is first filled with depth tokens (untimed), then n tokens are
+  // decoded: the estimate's decode after a prompt of depth tokens.
+  const std::int64_t depth = setting.value("depth", std::int64_t{0});
+  // The request's prompt has at least one token: tg<n> from an empty cache takes its first decoded
+  // token as the one-token prompt and n more follow (one step more than the test times, at a
+  // context 1 longer: below 1% of a 7B step's cache traffic at these lengths).
+  request["input_tokens"] = prompt ? tokens : std::max<std::int64_t>(depth, 1);
+  request["output_tokens"] = prompt ? std::int64_t{1} : tokens;
+  request["batch"] = 1;
+  request["gpus"] = 1;
+  row.unit = "tokens/s";
+  row.request = request.dump();
+  row.notes.push_back("GPU taken as " + hardware);
+  const json response = estimate_json(request, calibration);
+  if (response.contains("error")) return excluded(row, "estimate error: " + response["error"].dump());
+  const json& throughput = response["throughput"];
+  const char* figure = prompt ? "prefill_tokens_per_s" : "decode_tokens_per_s_total";
+  if (!throughput[figure].is_number()) return excluded(row, "no speed estimate for this hardware");
+  row.measured = r.at("measured").at("tokens_per_s").get<double>();
+  row.estimated = throughput[figure].get<double>();
+  row.quantity = prompt ? "throughput.prefill_tokens_per_s (llama-bench pp<n>: prompt tokens / time of the prompt's decode)"
+                        : "throughput.decode_tokens_per_s_total (llama-bench tg<n>: tokens / time of n single-token decodes after the test's depth)";
+  row.used = true;
+  return row;
+}
+
 /// The speed rows of one measured row: its generation (or steady decode) rate, and its prefill
 /// rate where the source printed one (AutoAWQ README); with `calibration`, estimated with those
 /// speed constants in place of the cited ones.
@@ -724,6 +791,9 @@ std::vector<ValidationRow> speed_rows(const json& r, const SpeedCalibration* cal
   if (contains(row.source, "QwenLM/Qwen/")) {
     return {excluded(row, "first-generation Qwen README: speed averaged over encoded and generated tokens, input length not stated, no preset")};
   }
+  // A row the data file itself leaves out (a device the catalog does not hold) keeps its reason.
+  if (!string_at(r, "excluded_reason").empty()) return {excluded(row, string_at(r, "excluded_reason"))};
+  if (starts_with(ascii_lower(string_at(setting, "framework")), "llama.cpp")) return {llama_bench_row(row, r, calibration)};
   const std::string engine = speed_engine(string_at(setting, "framework"));
   if (engine.empty()) return {excluded(row, "framework \"" + string_at(setting, "framework") + "\" is not an engine the core models")};
   ojson request;
