@@ -59,7 +59,7 @@ TEST_CASE("llama-bench rows: pp<n> is the prefill of an n-token prompt, tg<n> th
   // llama-bench (tools/llama-bench/llama-bench.cpp) times a prompt of n tokens in one batch (pp<n>) and
   // n single-token decodes after a cache filled with d tokens (tg<n> @ d<d>, d = 0 by default) apart;
   // the rows come from llama.cpp discussions 4167 (Apple Silicon) and 15013 (CUDA) and the DGX Spark
-  // bench file. Prints the error of every compared row, per source and test, without gating it.
+  // and M2 Ultra bench files. Prints the error of every compared row, per source and test, without gating it.
   const ValidationReport report = run_validation("speed");
   std::map<std::string, std::vector<double>> errors;
   int binned = 0;
@@ -83,14 +83,15 @@ TEST_CASE("llama-bench rows: pp<n> is the prefill of an n-token prompt, tg<n> th
     }
     if (row.id.find("-tg32-d4096") != std::string::npos) CHECK(row.request.find("\"input_tokens\":4096,") != std::string::npos);
     CHECK(row.quantity.find(prompt ? "prefill_tokens_per_s" : "decode_tokens_per_s_total") != std::string::npos);
-    const std::string source = row.source.find("4167") != std::string::npos    ? "discussion 4167 (Apple, Metal)"
-                               : row.source.find("15013") != std::string::npos ? "discussion 15013 (CUDA)"
-                                                                                : "benches/dgx-spark.md";
+    const std::string source = row.source.find("4167") != std::string::npos        ? "discussion 4167 (Apple, Metal)"
+                               : row.source.find("15013") != std::string::npos     ? "discussion 15013 (CUDA)"
+                               : row.source.find("dgx-spark") != std::string::npos ? "benches/dgx-spark.md"
+                                                                                    : "benches/mac-m2-ultra.md";
     errors[source + (prompt ? ", prompt" : ", decode")].push_back(row.error);
   }
   // Thirteen binned Apple parts (fewer GPU cores than the catalog's entry of the chip): 72 of the table's cells.
   CHECK(binned == 72);
-  CHECK(errors.size() == 6);
+  CHECK(errors.size() == 8);
   for (const auto& [group, signed_errors] : errors) {
     std::vector<double> absolute;
     for (double e : signed_errors) absolute.push_back(std::fabs(e));
