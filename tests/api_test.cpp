@@ -287,10 +287,27 @@ TEST_CASE("engine_version is read in each engine's own numbering and echoed as w
   std::vector<std::string> ids;
   for (const auto& w : r["warnings_data"]) ids.push_back(w["id"].get<std::string>());
   const bool no_rule = std::find(ids.begin(), ids.end(), "warning.engine_version.no_rule") != ids.end();
-  CHECK(no_rule == (engine != "transformers" && engine != "vllm"));
+  CHECK(no_rule == (engine != "transformers" && engine != "vllm" && engine != "llama.cpp"));
+  // Build 6918 reuses its graph: nothing to add, nothing to say.
+  CHECK(std::find(ids.begin(), ids.end(), "warning.engine_version.llama_cpp_graph_build") == ids.end());
   const bool vllm_note = std::find(ids.begin(), ids.end(), "warning.engine_version.vllm_step_overhead") != ids.end() ||
                          std::find(ids.begin(), ids.end(), "warning.engine_version.vllm_v1_step_overhead") != ids.end();
   CHECK(vllm_note == (engine == "vllm"));
+}
+
+TEST_CASE("A llama.cpp build before graph reuse says the graph build it adds to every decode", "[api][engine_version]") {
+  const auto warning = [](const char* version) {
+    const json r = estimate({{"model", "qwen2.5-7b-instruct"}, {"engine", "llama.cpp"}, {"engine_version", version}, {"hardware", "nvidia-h100-sxm"}});
+    for (const auto& w : r["warnings_data"]) {
+      if (w["id"] == "warning.engine_version.llama_cpp_graph_build") return w;
+    }
+    return json();
+  };
+  // b5943 is the last build known to rebuild the graph (throughput.hpp): 4.2 µs per layer.
+  const json old = warning("b5943");
+  REQUIRE(old.is_object());
+  CHECK_THAT(old["args"]["per_layer_us"].get<double>(), Catch::Matchers::WithinAbs(4.2, 1e-9));
+  CHECK(warning("b5944").is_null());
 }
 
 TEST_CASE("engine_version encodes major × 100 + minor, and a llama.cpp build as its number", "[api][engine_version]") {

@@ -12,6 +12,7 @@
 #include "llmsizer/throughput.hpp"
 #include "llmsizer/cost.hpp"
 #include "llmsizer/serving.hpp"
+#include "llmsizer/step_model.hpp"
 #include "test_support.hpp"
 
 namespace serving_test {
@@ -550,6 +551,37 @@ TEST_CASE("Beyond the model's trained context vLLM does not start: nothing is si
   CHECK(s["fits"] == false);
   CHECK(s["summary_data"]["id"] == "verdict.beyond_context.refused");
   CHECK(s["requests_simulated"] == 0);
+}
+
+TEST_CASE("llama-server before graph reuse builds each micro-batch's graph on the host: 4.2 µs a layer per pass", "[serving][llama_cpp]") {
+  // throughput.hpp kLlamaCppGraphBuildSecondsPerLayer up to b5943; Ollama's numbering names no build.
+  CHECK(serve_engine_profile(ServeEngine::llama_cpp, 5000, 1, false, 0, {}).graph_build_s_per_layer == kLlamaCppGraphBuildSecondsPerLayer);
+  CHECK(serve_engine_profile(ServeEngine::llama_cpp, 6918, 1, false, 0, {}).graph_build_s_per_layer == 0.0);
+  CHECK(serve_engine_profile(ServeEngine::llama_cpp, 0, 1, false, 0, {}).graph_build_s_per_layer == 0.0);
+  CHECK(serve_engine_profile(ServeEngine::ollama, 12, 1, false, 0, {}).graph_build_s_per_layer == 0.0);
+  json r = worked_example();
+  r["engine"] = "llama.cpp";
+  r["weights"] = "q4_k_m";
+  r["kv_cache"] = "fp16";
+  r["workload"]["concurrency"] = 2;
+  r["engine_version"] = "b6918";
+  const json now = test_support::estimate(r)["serving"]["step"];
+  r["engine_version"] = "b5000";
+  const json then = test_support::estimate(r)["serving"]["step"];
+  // The steady decode step of 2 sequences is one micro-batch: llama-server's 0.1 ms plus Llama-3.1-8B's
+  // 32 layers × 4.2 µs = 0.1344 ms.
+  CHECK_THAT(now["engine_overhead_ms"].get<double>(), WithinAbs(0.1, 1e-9));
+  CHECK_THAT(then["engine_overhead_ms"].get<double>(), WithinAbs(0.2344, 1e-9));
+  // A step of 600 prompt tokens runs two 512-token micro-batches: two graphs.
+  StepModel model;
+  model.layers = 32;
+  model.ubatch_tokens = 512;
+  model.step_overhead_s = 0.1e-3;
+  model.graph_build_s = 32 * kLlamaCppGraphBuildSecondsPerLayer;
+  StepBatch prompt;
+  prompt.prefill_tokens = 600;
+  prompt.prefill_sequences = 1;
+  CHECK_THAT(step_time(model, prompt).engine_overhead_s, WithinRel(0.1e-3 + 2 * 134.4e-6, 1e-9));
 }
 
 }  // namespace serving_test

@@ -418,4 +418,38 @@ TEST_CASE("draft.program: llama.cpp only, two values, one sequence for llama-spe
   CHECK_FALSE(test_support::estimate(batch).contains("error"));
 }
 
+TEST_CASE("Before graph reuse every llama.cpp decode of the loop builds its graph: each draft decode and the verify step pay it once", "[speculative][llama_cpp]") {
+  // throughput.hpp kLlamaCppGraphBuildSecondsPerLayer: 4.2 µs per layer for builds up to b5943.
+  json request = t4_pair("llama-speculative");
+  const json now = test_support::estimate(request)["draft"];
+  request["engine_version"] = "b4000";
+  const json then = test_support::estimate(request)["draft"];
+  const json& a = now["step_ms"];
+  const json& b = then["step_ms"];
+  // Llama-3.1-8B's 32 layers: 0.1344 ms on the plain step and on the verify step (one forward of 6
+  // columns, one graph); Llama-3.2-1B's 16 layers: 0.0672 ms on each of the draft's decodes.
+  CHECK_THAT(b["target"].get<double>() - a["target"].get<double>(), WithinAbs(0.1344, 1e-9));
+  CHECK_THAT(b["verify"].get<double>() - a["verify"].get<double>(), WithinAbs(0.1344, 1e-9));
+  CHECK_THAT(b["draft"].get<double>() - a["draft"].get<double>(), WithinAbs(0.0672, 1e-9));
+  CHECK(b["host_sampling"] == a["host_sampling"]);
+  // A round of 6 draft decodes and the verify step pays 6 × 0.0672 + 0.1344 = 0.5376 ms more, the
+  // plain step 0.1344 ms: speed-up = 2.941170 × target / (verify + 6 × draft + host sampling).
+  const double expected = 2.941170 * b["target"].get<double>() /
+                          (b["verify"].get<double>() + 6.0 * b["draft"].get<double>() + b["host_sampling"].get<double>());
+  CHECK_THAT(then["speedup"].get<double>(), WithinRel(expected, 1e-3));
+  CHECK(then["speedup"].get<double>() < now["speedup"].get<double>());
+}
+
+TEST_CASE("On Apple silicon a verify step of matrix-vector passes still builds one graph", "[speculative][llama_cpp]") {
+  json request = {{"model", "qwen2.5-32b-instruct"}, {"weights", "q4_k_m"}, {"engine", "llama.cpp"},
+                  {"input_tokens", 256}, {"output_tokens", 256}, {"hardware", "apple-m4-pro"}, {"memory_option_bytes", 68719476736},
+                  {"draft", {{"model", "qwen2.5-0.5b-instruct"}, {"weights", "q8_0"}, {"draft_max", 4}}}};
+  const json now = test_support::estimate(request)["draft"]["step_ms"];
+  request["engine_version"] = "b4000";
+  const json then = test_support::estimate(request)["draft"]["step_ms"];
+  // Qwen2.5-32B's 64 layers × 4.2 µs = 0.2688 ms: once on the 5-column verify step, not once per column.
+  CHECK_THAT(then["verify"].get<double>() - now["verify"].get<double>(), WithinAbs(0.2688, 1e-9));
+  CHECK_THAT(then["target"].get<double>() - now["target"].get<double>(), WithinAbs(0.2688, 1e-9));
+}
+
 }  // namespace speculative_test

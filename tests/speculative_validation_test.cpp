@@ -28,8 +28,9 @@
 // the kept token land in the draft's "prompt eval" line, its other single-token decodes in "eval".
 // - llama.cpp issue 5877 (RTX 3060, k 5): the draft's decodes take far longer than the bandwidth time
 //   of its weights, and the target's plain step somewhat longer than estimated, as a fixed host time
-//   per decode on that machine would make them; the step model has none (it takes llama.cpp's CUDA
-//   launches as graph replays), and the loop decodes k + 2 times per target step against once. The run's host also
+//   per decode on that machine would make them; the step model has only the graph build of builds
+//   before graph reuse (throughput.hpp; the row names no build, so the request names none), and the
+//   loop decodes k + 2 times per target step against once. The run's host also
 //   samples ten times slower than the constant (its llama-cli sampler line), and the loop samples
 //   about k + tokens-per-step rows per target step against one. The baseline is llama-cli's eval time
 //   with that sampler time put back (the row's notes).

@@ -375,4 +375,42 @@ TEST_CASE("llama.cpp samples every sequence's row on the host between steps: its
   CHECK(vllm.per_row() == 0.0);
 }
 
+TEST_CASE("A llama.cpp build before graph reuse builds each forward's graph on the host: 4.2 µs a layer, the device waiting", "[throughput][llama_cpp]") {
+  // The cited figure against its source (throughput.hpp: the RTX 4080 + Ryzen 9 7950X table, tg128
+  // without → with the graph cache): Llama-3.1-8B's 32 layers × 4.2 µs = 134.4 µs against 1/123.55 −
+  // 1/125.60 s = 132.1 µs; Llama-3.2-1B's 16 × 4.2 = 67.2 µs against 1/519.27 − 1/538.75 s = 69.6 µs.
+  CHECK_THAT(32 * kLlamaCppGraphBuildSecondsPerLayer, WithinRel(1 / 123.55 - 1 / 125.60, 0.02));
+  CHECK_THAT(16 * kLlamaCppGraphBuildSecondsPerLayer, WithinRel(1 / 519.27 - 1 / 538.75, 0.04));
+  // Up to b5943 every decode rebuilds; later builds and an unnamed one (the current llama.cpp) reuse.
+  CHECK(llama_cpp_graph_build_s_per_layer(5943) == kLlamaCppGraphBuildSecondsPerLayer);
+  CHECK(llama_cpp_graph_build_s_per_layer(5944) == 0.0);
+  CHECK(llama_cpp_graph_build_s_per_layer(0) == 0.0);
+
+  const ModelSpec m = test_support::preset("llama-3.1-8b-instruct");  // 32 layers
+  InferenceSettings current = engine_settings("q4_k_m", Engine::llama_cpp, 0, 1024, 1024);
+  InferenceSettings old = current;
+  old.engine_version = 4000;
+  InferenceSettings reusing = current;
+  reusing.engine_version = 6918;
+  const SpeedPlacement gpu{1, -1};
+  // On the RTX 4090 the build adds 32 × 4.2 µs = 134.4 µs to the step, serialized with the device.
+  const StepTime now = decode_step(m, current, hw("nvidia-rtx-4090"), gpu, 1536);
+  const StepTime then = decode_step(m, old, hw("nvidia-rtx-4090"), gpu, 1536);
+  CHECK_THAT(then.total_s - now.total_s, WithinRel(134.4e-6, 1e-9));
+  CHECK_THAT(then.fixed_s - now.fixed_s, WithinRel(134.4e-6, 1e-9));
+  CHECK(then.overlapped_s == now.overlapped_s);
+  CHECK_THAT(additive_sum(then), WithinRel(then.total_s, 1e-9));
+  CHECK(decode_step(m, reusing, hw("nvidia-rtx-4090"), gpu, 1536).total_s == now.total_s);
+  // On the CPU the same graph is built before the forward runs.
+  const StepTime cpu_now = decode_step(m, current, hw("amd-ryzen-9-7950x"), SpeedPlacement{0, -1}, 1536);
+  const StepTime cpu_then = decode_step(m, old, hw("amd-ryzen-9-7950x"), SpeedPlacement{0, -1}, 1536);
+  CHECK_THAT(cpu_then.total_s - cpu_now.total_s, WithinRel(134.4e-6, 1e-9));
+  CHECK_THAT(additive_sum(cpu_then), WithinRel(cpu_then.total_s, 1e-9));
+  // Ollama's version is its own numbering (0.12 → 12), not a llama.cpp build: nothing added.
+  InferenceSettings ollama = engine_settings("q4_k_m", Engine::ollama, 0, 1024, 1024);
+  const double ollama_now = decode_step(m, ollama, hw("nvidia-rtx-4090"), gpu, 1536).total_s;
+  ollama.engine_version = 12;
+  CHECK(decode_step(m, ollama, hw("nvidia-rtx-4090"), gpu, 1536).total_s == ollama_now);
+}
+
 }  // namespace throughput_test

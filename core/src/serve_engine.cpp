@@ -215,6 +215,8 @@ ServeEngineProfile serve_engine_profile(ServeEngine engine, int version, int tp,
       p.block_tokens = 1;
       p.graph_max_batch = 1;
       p.step_overhead_s = kLlamaServerStepOverheadS;
+      // Ollama's version is its own numbering, no llama.cpp build: taken as the current llama.cpp.
+      if (engine == ServeEngine::llama_cpp) p.graph_build_s_per_layer = llama_cpp_graph_build_s_per_layer(version);
       break;
   }
   if (o.parallel > 0) p.slots = o.parallel;

@@ -150,6 +150,7 @@ StepModel make_step_model(const ModelSpec& m, const ModelCounts& counts, const W
   s.graph_max_batch = engine.graph_max_batch;
   s.scheduler_steps = std::max(1, engine.scheduler_steps);
   if (engine.engine == ServeEngine::llama_cpp || engine.engine == ServeEngine::ollama) s.ubatch_tokens = engine.ubatch_tokens;
+  s.graph_build_s = s.layers * engine.graph_build_s_per_layer;
   return s;
 }
 
@@ -189,7 +190,8 @@ StepParts step_time(const StepModel& s, const StepBatch& b) {
   }
   // Pipeline stages run one after another for a step's tokens: each hands its activations on.
   if (s.pp > 1) p.communication_s += (s.pp - 1) * (s.allreduce_latency_s + tokens * s.hidden_size * kActivationBytes / s.link_bytes_per_s);
-  p.engine_overhead_s = s.step_overhead_s / s.scheduler_steps;
+  // llama.cpp before graph reuse builds every micro-batch's graph on the host, the GPU waiting.
+  p.engine_overhead_s = s.step_overhead_s / s.scheduler_steps + passes * s.graph_build_s;
   // Pipeline parallelism: the step runs its layers' stages one after another (each GPU holds
   // 1/pp of the layers: the per-GPU times above are per stage).
   const double stages = s.pp;

@@ -54,6 +54,13 @@ struct EngineModel {
 
 bool version_before(int version, int threshold) { return version > 0 && version < threshold; }
 
+/// The host time to build one forward's graph for `s`'s engine: llama.cpp builds before graph reuse
+/// (throughput.hpp kLlamaCppGraphBuildSecondsPerLayer), per decoder layer; nothing for other engines.
+double llama_cpp_graph_build_s(const ModelSpec& m, const InferenceSettings& s) {
+  if (s.engine != Engine::llama_cpp) return 0.0;
+  return std::max(1, m.num_layers) * llama_cpp_graph_build_s_per_layer(s.engine_version);
+}
+
 /// PyTorch operators one litgpt Block.forward launches at decode (throughput.hpp: counted from
 /// lit_gpt/model.py and rmsnorm.py).
 int litgpt_ops_per_layer(const ModelSpec& m) {
@@ -116,6 +123,9 @@ EngineModel engine_model(const ModelSpec& m, const InferenceSettings& s, std::in
       // llama.cpp replays a CUDA graph per token (ggml-cuda, since 2024): launches are replays.
       e.graphs = true;
       e.host_per_layer_s = 0;
+      // A build before graph reuse first builds the forward's graph on the host, the device idle
+      // (Ollama's own version numbering names no llama.cpp build: taken as the current one).
+      e.fixed_s = llama_cpp_graph_build_s(m, s);
       break;
   }
   return e;
@@ -359,6 +369,10 @@ double params_read_per_step(const ModelSpec& m, const ParamCounts& c, std::int64
 
 double params_read_per_step(const ModelSpec& m, std::int64_t batch) { return params_read_per_step(m, count_params(m), batch); }
 
+double llama_cpp_graph_build_s_per_layer(int build) {
+  return build > 0 && build <= kLlamaCppLastGraphRebuildBuild ? kLlamaCppGraphBuildSecondsPerLayer : 0.0;
+}
+
 namespace {
 
 /// The GPU part of one forward (decode step or prefill) of an engine, by cause.
@@ -528,10 +542,13 @@ StepTime device_step(const ModelSpec& m, const ModelCounts& counts, const Infere
   }
   const double device = std::max(t.memory_s, t.compute_s);
   t.overlapped_s = device;  // no host launches here: CPU kernels are function calls
-  t.total_s = device + t.offload_s;
+  // The graph is built before the forward runs, on the CPU as on a GPU (llama.cpp before graph reuse).
+  t.fixed_s = llama_cpp_graph_build_s(m, s);
+  t.total_s = device + t.offload_s + t.fixed_s;
   if (t.offload_s > device) t.bound = "bound.cpu_layers";
   else if (device == t.compute_s) t.bound = "bound.compute";
   else t.bound = cpu ? "bound.memory_bandwidth_cpu" : "bound.memory_bandwidth";
+  if (t.fixed_s > std::max(device, t.offload_s)) t.bound = "bound.engine_overhead";
   return t;
 }
 

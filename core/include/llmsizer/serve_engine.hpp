@@ -81,6 +81,9 @@ struct ServeEngineProfile {
   int scheduler_steps = 1;
   /// llama.cpp -ub: a step's tokens run in micro-batches of this many (0: one pass).
   std::int64_t ubatch_tokens = 0;
+  /// llama.cpp builds before graph reuse: host time per decoder layer to build each micro-batch's
+  /// graph, the GPU waiting (throughput.hpp kLlamaCppGraphBuildSecondsPerLayer); 0 otherwise.
+  double graph_build_s_per_layer = 0;
   /// A prompt is admitted only while the cache also holds this share of its answer (SGLang's
   /// new_token_ratio); 0: the prompt's blocks only, preempting when decode runs out.
   double admission_output_share = 0;

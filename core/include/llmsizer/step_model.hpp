@@ -77,6 +77,7 @@ struct StepModel {
   double step_overhead_s = 0;        ///< the engine's host time per step
   std::int64_t graph_max_batch = 0;
   std::int64_t ubatch_tokens = 0;    ///< llama.cpp -ub: weights read once per micro-batch (0: once per step)
+  double graph_build_s = 0;          ///< llama.cpp before graph reuse: host time to build one micro-batch's graph
   int scheduler_steps = 1;
 };
 

@@ -248,6 +248,30 @@ constexpr double kLlamaCppSamplerSecondsPerLogit = 0.5e-9;
 /// 0, n_outputs*n_vocab*sizeof(float));", into the context's pinned host output buffer).
 constexpr double kLogitBytes = 4.0;
 
+/** llama.cpp's host time per decoder layer to build one forward's compute graph: 4.2 µs. Until
+ *  graph reuse, every llama_decode micro-batch rebuilt its ggml graph on the host (llama_build_graph,
+ *  then ggml_backend_sched_split_graph and the allocation), between the previous token's sample and
+ *  the device's work on the next: serialized with the device, whatever the backend (ggml-org/llama.cpp
+ *  issue 7456, "GGML Graph Preparation"). The published figure that isolates it: agray3's graph
+ *  caching (ggml-org/llama.cpp pull request 8366, skipping that rebuild) measured on an RTX 4080 with
+ *  a Ryzen 9 7950X, tg128 without → with the cache (ikawrakow/ik_llama.cpp pull request 94, CUDA
+ *  table): llama 8B Q4_0 123.55 → 125.60 t/s, 3B 237.40 → 244.19, 1B 519.27 → 538.75 (Llama-3.1-8B,
+ *  -3.2-3B and -3.2-1B by their 8.03 B, 3.61 B and 1.50 B parameters: 32, 28 and 16 layers). The
+ *  time per token they save, 0.132, 0.117 and 0.070 ms, is 4.13, 4.18 and 4.35 µs per layer: the
+ *  mean, rounded. A fast desktop CPU: a slower host takes longer. */
+constexpr double kLlamaCppGraphBuildSecondsPerLayer = 4.2e-6;
+/** The last llama.cpp build known to rebuild the graph for every decode by default: b5943, released
+ *  before pull request 14959 was opened (data/validation/README.md has the dates). Graph reuse
+ *  (ggml-org/llama.cpp pull request 14482, "llama : reuse compute graphs") needed LLAMA_SET_ROWS=1
+ *  until pull request 14959 ("llama : enable LLAMA_SET_ROWS=1 by default"); a build after it whose
+ *  single-token graph keeps its shape reuses it and builds nothing. The builds between b5943 and that
+ *  merge are taken as reusing, for want of its build number. */
+constexpr int kLlamaCppLastGraphRebuildBuild = 5943;
+/** llama.cpp's host time per decoder layer to build each forward's graph at `build` (its number, 0
+ *  when not named: the current llama.cpp): kLlamaCppGraphBuildSecondsPerLayer up to
+ *  kLlamaCppLastGraphRebuildBuild, none after. */
+double llama_cpp_graph_build_s_per_layer(int build);
+
 /// llama.cpp's host work per output row of a decode step: the row's logits read back over the host
 /// link (none on the CPU or unified memory) and, for a row that is sampled, the sampler over them.
 struct HostSampling {

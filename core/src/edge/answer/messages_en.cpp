@@ -738,6 +738,8 @@ constexpr MessageTemplate kTemplates[] = {
      "engine ollama: Ollama runs this model family (or an embedding model) with one sequence at a time"},
     {"warning.engine.vllm_reserves_gpu",
      "engine vllm: vLLM reserves gpu_memory_utilization (default 0.9) of the GPU and fills the rest of it with KV-cache blocks, so nvidia-smi shows ~90% of the card whatever the request; the figure here is what the request needs"},
+    {"warning.engine_version.llama_cpp_graph_build",
+     "engine_version {version}: a llama.cpp build before graph reuse (the default from August 2025) builds each forward's compute graph on the host while the device waits, {per_layer_us} µs per layer as measured on a Ryzen 9 7950X; each decode includes it, and a slower host takes longer"},
     {"warning.engine_version.no_rule",
      "engine_version {version}: no figure of the {engine} model differs by version, so the estimate is that of the releases its figures were measured on; the version is kept in the settings"},
     {"warning.engine_version.vllm_step_overhead",

@@ -206,11 +206,20 @@ int llama_cpp_build(const std::string& v) {
 }
 
 /// Says so when the version given changes nothing in an inference estimate, so that it is not
-/// ignored silently: transformers' rules read it (memory.cpp, throughput.cpp); vLLM's per-step overhead is
+/// ignored silently: transformers' and llama.cpp's rules read it (memory.cpp, throughput.cpp; a llama.cpp
+/// build before graph reuse says what it adds); vLLM's per-step overhead is
 /// a measurement of v0.5.3, kept for 0.6 and 0.7 for want of a published figure (kVllmStepOverheadS),
 /// and an assumption for V1 from 0.8 (kVllmV1StepOverheadS); no other engine's figures differ by version.
 void warn_engine_version(Request& r) {
   if (r.engine == Engine::transformers) return;
+  if (r.engine == Engine::llama_cpp) {
+    // The build decides whether each forward's graph is built on the host (throughput.hpp).
+    const double per_layer = llama_cpp_graph_build_s_per_layer(r.engine_version);
+    if (per_layer > 0) {
+      r.warnings.push_back(Message("warning.engine_version.llama_cpp_graph_build").text("version", r.engine_version_text).decimal("per_layer_us", per_layer * 1e6, 1));
+    }
+    return;
+  }
   if (r.engine == Engine::vllm) {
     if (r.engine_version >= kVllmAsyncOutputVersion && r.engine_version < kVllmV1Version) {
       r.warnings.push_back(Message("warning.engine_version.vllm_step_overhead").text("version", r.engine_version_text).decimal("overhead_ms", kVllmStepOverheadS * 1e3, 1));
