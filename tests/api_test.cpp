@@ -422,6 +422,32 @@ TEST_CASE("The inference-only entry points answer inference as the others do and
   CHECK(llmsizer::estimate_inference(bad_model) == llmsizer::estimate(bad_model));
 }
 
+TEST_CASE("A page answer's chart point and format row carry the bytes and the verdict, and leave the model, settings and explanation to its estimate", "[api]") {
+  // The same request as the estimate, as a format row and (without the device) as a chart point: the
+  // page reads a row's memory and fit only, so those are the estimate's and the rest is written once.
+  const std::string request = R"({"model": "qwen2.5-7b-instruct", "engine": "llama.cpp", "weights": "q4_k_m", "input_tokens": 3072, "output_tokens": 1024)";
+  const std::string on_device = request + R"(, "hardware": "nvidia-rtx-4090"})";
+  const json page = json::parse(llmsizer::page_answer(R"({"estimate": )" + on_device + R"(, "chart": [)" + request + R"(}], "formats": [)" + on_device + "]}"));
+  const json& est = page.at("estimate");
+  const json& point = page.at("chart").at(0);
+  const json& row = page.at("formats").at(0);
+  CHECK(row.at("memory") == est.at("memory"));
+  CHECK(row.at("disk_bytes") == est.at("disk_bytes"));
+  CHECK(row.at("hardware").at("name") == est.at("hardware").at("name"));
+  CHECK(row.at("fit").at("fits") == est.at("fit").at("fits"));
+  CHECK(row.at("fit").at("required_bytes") == est.at("fit").at("required_bytes"));
+  CHECK(row.at("fit").at("usable_bytes") == est.at("fit").at("usable_bytes"));
+  // No device named: the same memory for the point (llama.cpp's buffers do not depend on the device).
+  CHECK(point.at("memory").at("device_bytes") == est.at("memory").at("device_bytes"));
+  CHECK_FALSE(point.contains("fit"));
+  for (const char* member : {"model", "settings", "weights_detail", "llama_cpp", "warnings", "explain"}) {
+    INFO(member);
+    CHECK(est.contains(member));
+    CHECK_FALSE(row.contains(member));
+    CHECK_FALSE(point.contains(member));
+  }
+}
+
 TEST_CASE("The inference-only entry points refuse models kept loaded beside the request's, naming also_loaded, and read an empty list as none", "[api][errors]") {
   // The set of models kept loaded together is the tasks' module's (wasm/bindings_tasks.cpp); the page
   // routes on this refusal (web/lib/other_module.js).

@@ -4,7 +4,7 @@
 // the buy-or-rent costs, and the Serve task's ranking (lib/serve.js).
 import { $, call, f, menus, state, t } from './page.js';
 import { fitMark, flushUrl, idOf, orderedWeights, USAGE_KEYS, writeForm } from './form.js';
-import { chartRequests, hardwareName, lastResponse, loadServeView, precisionRequest, renderChart, renderPrecisions, serveView, shownPrecisions, update } from './results.js';
+import { chartRequests, drawOwed, hardwareName, lastResponse, loadServeView, precisionRequest, renderChart, renderPrecisions, serveView, shownPrecisions, update } from './results.js';
 import { el, message, messages } from './view.js';
 import { fieldLabel } from './i18n.js';
 import { recommendRequest, stateKeyForField, toRequest } from './state.js';
@@ -33,8 +33,10 @@ export function scheduleExtras(delay = 120) {
   }, delay);
 }
 
-/** The chart, the weight formats and the ranking, drawn from the last answer (the Serve task: its ranking). */
+/** The chart, the weight formats and the ranking, drawn from the last answer (the Serve task: its
+ *  ranking), and what render left to them (results.js drawOwed). */
 export function drawExtras() {
+  drawOwed();
   if (state.task === 'serve') return drawServeRanking();
   if (!lastResponse) return;
   renderChart();
@@ -42,17 +44,25 @@ export function drawExtras() {
   renderOptions();
 }
 
-/** drawExtras at once, in place of any still waiting for its timer. The edit's link is written after
- *  the frame that shows the answer (history.replaceState is the slowest step of an edit when it runs
- *  before it: form.js scheduleUrl), and the page is idle for the tests once it is. */
+/** The extras of an edit whose one core call answered them (askPage), drawn in a task right after the
+ *  frame that shows its verdict: the edit's synchronous work is the core call and the verdict, and
+ *  the chart, formats and ranking follow a frame later, in place of any still waiting for their timer.
+ *  The edit's link is written then too (history.replaceState is the slowest step of an edit when it
+ *  runs before the frame: form.js scheduleUrl). The page is busy for the tests until they are drawn.
+ *  After an edit whose answer was an error (its askPage left other answers) only what the last
+ *  answer's render left to them is drawn. */
 export function drawExtrasNow() {
   clearTimeout(extrasTimer);
   const generation = ++extrasGeneration;
-  extrasPending = false;
-  drawExtras();
+  const answers = pageAnswers;
+  document.body.dataset.busy = 'true';
+  extrasPending = true;
   // A task queued from the next frame's callback runs after that frame is drawn.
   requestAnimationFrame(() => setTimeout(() => {
     if (generation !== extrasGeneration) return;
+    extrasPending = false;
+    if (answers === pageAnswers) drawExtras();
+    else drawOwed();
     flushUrl();
     idle();
   }));

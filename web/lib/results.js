@@ -129,15 +129,29 @@ export function update({ fromForm = true } = {}) {
     if (choosing) scheduleExtras();
     return;
   }
-  render(response);
+  // The extras' answers came with the estimate's (askPage): drawn right after the frame that shows
+  // the verdict, no longer put off for the typing to pause, and with them what the reader does not
+  // see at once (render's `later`).
+  const later = pageAnswers.size > 0;
+  render(response, { later });
   renderHubQuants();
-  // The extras' answers came with the estimate's (askPage): drawn in the same frame, no longer put
-  // off for the typing to pause.
-  if (pageAnswers.size) drawExtrasNow();
+  if (later) drawExtrasNow();
   else scheduleExtras();
 }
 
-export function render(response) {
+let owed = [];  // the parts of the last answer that render left to the extras (its `later`)
+/** What render left to the extras (extras.js drawExtras): the explain panel and the folded
+ *  summary sections' contents, drawn after the frame that shows the rest. */
+export function drawOwed() {
+  const now = owed;
+  owed = [];
+  for (const draw of now) draw();
+}
+
+/** The answer's cards; `later`: the parts below or folded out of sight (the explain panel, the
+ *  contents of the summary's closed sections) are drawn with the extras, after the frame that shows
+ *  the rest (update). */
+export function render(response, { later = false } = {}) {
   lastResponse = response;
   $('results').classList.remove('stale', 'stale-but-ranking');
   setStatus(t('status.ready'));
@@ -148,10 +162,12 @@ export function render(response) {
   if (serving) renderServing(response);
   else renderVerdict($('verdict'), response, verdict, { t, f });
   renderBreakdown($('bar'), $('parts'), response, verdict, { t, f });
-  renderSummary(response);
+  owed = [];
+  renderSummary(response, later);
   renderModelInfo(response);
   renderProbeInfo(response);
-  renderExplain($('explain'), response, { t, f });
+  if (later) owed.push(() => renderExplain($('explain'), response, { t, f }));
+  else renderExplain($('explain'), response, { t, f });
   const warnings = messages(t, f, response.warnings, response.warnings_data);
   $('warnings').replaceChildren(...warnings.map((w) => el('li', { text: w })));
   $('warnings-card').hidden = !warnings.length;
@@ -183,7 +199,8 @@ export function renderServing(response) {
   serveView.renderServeCard($('serve-card'), response, { t, f, gpuName, tpotTarget: typeof tpot === 'number' ? tpot : 0, width: $('serve-card').clientWidth - 32 || 640 });
 }
 
-function renderSummary(response) {
+/** `later`: the closed sections' contents are owed to the extras (render). */
+function renderSummary(response, later = false) {
   const box = $('summary');
   box.replaceChildren();
   const ctx = { t, f };
@@ -202,9 +219,14 @@ function renderSummary(response) {
       if (typeof value.command_line === 'string') box.append(commandLine(key, value.command_line, title));
       continue;
     }
-    const details = el('details', { attrs: { id: `summary-${key}` } }, el('summary', { text: t(title) }), renderFields(value, ctx, skip));
-    if (key === 'weights_detail' && Array.isArray(value.types)) details.append(renderFields({ types: value.types }, ctx));
+    const details = el('details', { attrs: { id: `summary-${key}` } }, el('summary', { text: t(title) }));
     details.open = key === 'fit' || key === 'throughput' || key === 'training' || key === 'draft';
+    const fill = () => {
+      details.append(renderFields(value, ctx, skip));
+      if (key === 'weights_detail' && Array.isArray(value.types)) details.append(renderFields({ types: value.types }, ctx));
+    };
+    if (later && !details.open) owed.push(fill);
+    else fill();
     box.append(details);
     if (key === 'draft' && typeof value.command_line === 'string') box.append(commandLine('draft', value.command_line, 'section.draftCommand'));
   }

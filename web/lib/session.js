@@ -101,12 +101,16 @@ export async function startSession() {
   };
   /** Calls a core export and parses its JSON; a thrown exception becomes an error object too. A
    *  request the page's module refuses as another module's (serving, training, models kept loaded
-   *  beside the model: lib/other_module.js)
-   *  goes to the tasks' module; until it has loaded, the answer is an error marked `pending`, and
+   *  beside the model: lib/other_module.js) goes to the tasks' module, which answers the requests
+   *  of its calls from then on; until it has loaded, the answer is an error marked `pending`, and
    *  session.onTasksCore runs once it has. */
   const call = (fn, arg) => {
     try {
       if (!core) return { error: { field: '', message: 'the core is still loading' } };
+      // Once loaded, the tasks' module answers the calls it has: it answers every request the page's
+      // module does with the same bytes (tests/js/wasm_corpus.mjs), and a training or serving edit
+      // then costs one call instead of the page's module's refusal (it reads every part) and then it.
+      if (tasksCore && typeof tasksCore[fn] === 'function') return JSON.parse(tasksCore[fn](arg));
       if (typeof core[fn] !== 'function') return { error: { field: '', message: `${fn} is not in this build`, missing: true } };
       const answer = JSON.parse(arg === undefined ? core[fn]() : core[fn](arg));
       if (!refusedForOtherModule(answer)) return answer;

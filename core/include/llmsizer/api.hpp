@@ -26,7 +26,10 @@ std::string recommend(const std::string& request_json, const Catalog& catalog);
  *  [...], "recommend": recommend(its request) or null}. The estimate is byte for byte estimate's.
  *  The chart's points and the formats' rows are read for their bytes and verdict only: each is
  *  estimate's answer without the searches and fixes that estimate the request again many times
- *  (fit.max_context and fit.max_batch null, no fixes). Each part's error is that part's answer. */
+ *  (fit.max_context and fit.max_batch null, no fixes), and without the members the estimate shows
+ *  once (model, settings, weights_detail, llama_cpp, ollama, warnings, explain), which would be
+ *  written, passed to the page and parsed again for every row at every edit. Each part's error is
+ *  that part's answer. */
 std::string page_answer(const std::string& request_json);
 
 /** estimate, recommend and page_answer for task inference alone: the same bytes for an inference

@@ -79,7 +79,8 @@ struct Request {
   bool english_text = true;
   /// False for the rows page_answer answers beside its estimate (a chart point, a weight format's
   /// row), read for their bytes and verdict only: no longest-context or largest-batch search and no
-  /// fixes, each of which estimates the request again many times. Not a request field.
+  /// fixes, each of which estimates the request again many times, and an answer of the members a
+  /// row is read for (api.hpp: page_answer). Not a request field.
   bool search_limits = true;
   /// The speed model's constants read from published tables: the cited values, replaced only by
   /// api.hpp's estimate with a calibration (`llmsizer validate` estimating a source's rows without

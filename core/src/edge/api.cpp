@@ -67,8 +67,8 @@ constexpr edge::TaskReaders kNoOtherTaskReader{};
 constexpr TaskSet kEveryTask{&edge::kEveryTaskReader, &answer, &edge::to_json, &rank_other_task};
 constexpr TaskSet kInferenceOnly{&kNoOtherTaskReader, &answer_inference, &edge::to_json_inference, nullptr};
 
-/// `estimate`'s answer; `search_limits` false leaves out the fit's searches and fixes (a chart point,
-/// a format row: Request::search_limits).
+/// `estimate`'s answer; `search_limits` false leaves out the fit's searches and fixes, and writes only
+/// the members a row is read for (a chart point, a format row: Request::search_limits).
 /// `calibration`: the speed constants to use in place of the cited ones (nullptr: the cited ones).
 std::string estimate_json(const std::string& request_json, bool search_limits, const TaskSet& tasks,
                           const SpeedCalibration* calibration = nullptr) {
@@ -96,7 +96,7 @@ std::string page_answer_json(const std::string& request_json, const TaskSet& tas
     const nlohmann::json body = edge::parse_json(request_json);
     if (!body.is_object()) throw InputError("", Message("error.request.not_object").text("type", body.type_name()));
     if (!body.contains("estimate")) throw InputError("estimate", Message("error.request.empty"));
-    // A row: estimate's answer without the searches (Request::search_limits).
+    // A row: estimate's answer without the searches, of the members a row is read for (Request::search_limits).
     const auto row = [&](const nlohmann::json& part) { return estimate_json(part.dump(), false, tasks); };
     std::string out = "{\"schema_version\":" + std::to_string(kSchemaVersion) + ",\"estimate\":" + estimate_json(body["estimate"].dump(), true, tasks);
     for (const char* list : {"chart", "formats"}) {

@@ -555,17 +555,27 @@ std::string answer_json(const Request& r, const Answer& a) {
   JsonWriter w;
   w.set_english_text(r.english_text);
   w.begin_object();
-  w.field("schema_version", kSchemaVersion).key("model");
-  model_json(w, r.model, a.model);
-  w.key("settings");
-  settings_json<kEveryTask>(w, r);
+  // A page_answer row (Request::search_limits false) is read for its bytes and verdict only: the
+  // model, settings, weights' detail, engine buffers, warnings and explanation the page shows are
+  // the estimate's (api.hpp: page_answer).
+  const bool row = !r.search_limits;
+  w.field("schema_version", kSchemaVersion);
+  if (!row) {
+    w.key("model");
+    model_json(w, r.model, a.model);
+    w.key("settings");
+    settings_json<kEveryTask>(w, r);
+  }
   w.key("memory").begin_object();
   w.field("device_bytes", a.memory.device_bytes).field("tensor_peak_bytes", a.memory.tensor_peak_bytes).field("host_bytes", a.memory.host_bytes);
   w.key("parts");
   parts_json(w, a.memory.parts);
   w.end_object();
-  w.field("disk_bytes", a.disk.total()).key("weights_detail");
-  weights_detail_json(w, r, a);
+  w.field("disk_bytes", a.disk.total());
+  if (!row) {
+    w.key("weights_detail");
+    weights_detail_json(w, r, a);
+  }
   if constexpr (kEveryTask) {
     if (a.training) {
       w.key("training");
@@ -575,7 +585,7 @@ std::string answer_json(const Request& r, const Answer& a) {
       }
     }
   }
-  if (a.memory.llama_cpp && r.task == Task::inference) {
+  if (a.memory.llama_cpp && r.task == Task::inference && !row) {
     w.key("llama_cpp");
     llama_cpp_json(w, *a.memory.llama_cpp);
     if (a.memory.llama_cpp->ollama) {
@@ -583,20 +593,22 @@ std::string answer_json(const Request& r, const Answer& a) {
       ollama_json(w, *a.memory.llama_cpp);
     }
   }
-  put_messages(w, "warnings", a.warnings);
-  w.key("explain").begin_array();
-  for (const auto& line : a.memory.explain) {
-    w.begin_object();
-    w.field("part", line.part);
-    if (w.english_text()) w.field("formula", render_en(line.formula)).field("values", render_en(line.values));
-    w.field("bytes", line.bytes);
-    w.field("id", line.formula.id.substr(0, line.formula.id.rfind(".formula"))).key("formula_data");
-    write_message_json(w, line.formula);
-    w.key("values_data");
-    write_message_json(w, line.values);
-    w.end_object();
+  if (!row) {
+    put_messages(w, "warnings", a.warnings);
+    w.key("explain").begin_array();
+    for (const auto& line : a.memory.explain) {
+      w.begin_object();
+      w.field("part", line.part);
+      if (w.english_text()) w.field("formula", render_en(line.formula)).field("values", render_en(line.values));
+      w.field("bytes", line.bytes);
+      w.field("id", line.formula.id.substr(0, line.formula.id.rfind(".formula"))).key("formula_data");
+      write_message_json(w, line.formula);
+      w.key("values_data");
+      write_message_json(w, line.values);
+      w.end_object();
+    }
+    w.end_array();
   }
-  w.end_array();
   // One fit at most: an inference fit on hardware, a training fit on hardware, or a budget's (answer.cpp:
   // a budget only without hardware; training's own limits only in training, with hardware or a budget).
   const TrainingFit* training_fit = a.training_fit ? &*a.training_fit : nullptr;
