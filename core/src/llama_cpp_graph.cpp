@@ -386,6 +386,7 @@ class DynAllocator {
   std::int64_t alloc(std::int64_t size) {
     size = align(size);
     if (blocks_.empty() && !started_) {
+      blocks_.reserve(32);  // the free blocks of a graph are a few dozen at most
       blocks_.push_back({0, kChunk});
       started_ = true;
     }
@@ -989,6 +990,10 @@ struct BuiltGraph {
   Ctx ctx;
   Graph gf;
   explicit BuiltGraph(const GraphParams& params) {
+    // Room for a shortened graph's nodes and leaves (a few hundred of each), so that the lists do
+    // not grow a copy at a time while the graph is walked.
+    gf.nodes.reserve(1024);
+    gf.leafs.reserve(512);
     Builder b(params, ctx, gf);
     gf.expand(b.build());
   }
