@@ -363,7 +363,10 @@ class Ctx {
   std::vector<std::vector<Tensor>> blocks_;
 };
 
-/// A ggml_cgraph: nodes and leafs in ggml_visit_parents_graph order.
+/// A ggml_cgraph: nodes and leafs in ggml_visit_parents_graph order. The leaves whose data are in
+/// another buffer (a weight, a KV cache: `external`, made with no sources) are left out of `leafs`:
+/// the allocator never lays them out, frees them or reuses their memory (ggml-alloc.c: a tensor
+/// with data is "allocated" already), and nothing here reads the graph's leaves for them.
 struct Graph {
   std::vector<Tensor*> nodes;
   std::vector<Tensor*> leafs;
@@ -371,8 +374,9 @@ struct Graph {
     if (t->visited) return;
     t->visited = true;
     for (int i = 0; i < kMaxSrc; ++i) {
-      if (t->src[static_cast<std::size_t>(i)] == nullptr) continue;
-      visit(t->src[static_cast<std::size_t>(i)]);
+      Tensor* src = t->src[static_cast<std::size_t>(i)];
+      if (src == nullptr) continue;
+      if (!src->external) visit(src);
       t->n_src = i + 1;
     }
     (t->op == Op::none ? leafs : nodes).push_back(t);
@@ -494,7 +498,8 @@ std::int64_t allocate(Graph& g) {
     if (is_view(node)) node->view_src->n_views += 1;
     if (node->input) allocate_node(node);
     for (auto [s, end] = sources(node); s != end; ++s) {
-      if (*s == nullptr) continue;
+      // Another buffer's tensor is never laid out nor freed here: its children need no count.
+      if (*s == nullptr || (*s)->external) continue;
       (*s)->n_children += 1;
       if ((*s)->input) allocate_node(*s);
     }
@@ -506,7 +511,7 @@ std::int64_t allocate(Graph& g) {
     allocate_node(node);
     for (auto [it, end] = sources(node); it != end; ++it) {
       Tensor* p = *it;
-      if (p == nullptr) continue;
+      if (p == nullptr || p->external) continue;
       p->n_children -= 1;
       if (p->n_children == 0 && p->n_views == 0) {
         if (is_view(p)) {
