@@ -75,13 +75,21 @@ std::int64_t row_size(int type, std::int64_t n) {
 }
 
 struct Tensor {
+  // Provided, so that making a tensor sets each field once: value-initializing the aggregate zeroed
+  // all its bytes first, which in WASM was a call to memset per tensor (most of a graph's build
+  // there). Ctx::impl sets `nb` for every tensor; the zeros below come in runs short enough for the
+  // compiler to store them in place (aligned_bytes' -1 splits them).
+  Tensor() {}  // NOLINT(modernize-use-equals-default): = default would value-initialize again
   Op op = Op::none;
   int type = kF32;
   std::array<std::int64_t, 4> ne{{1, 1, 1, 1}};
-  std::array<std::int64_t, 4> nb{{0, 0, 0, 0}};
+  std::array<std::int64_t, 4> nb;  // NOLINT(cppcoreguidelines-pro-type-member-init): set by Ctx::impl
   std::array<Tensor*, kMaxSrc> src{};
   Tensor* view_src = nullptr;
   std::int64_t view_offs = 0;
+  /// nbytes rounded to the allocator's alignment, once the allocator first asks (the shape is
+  /// final by then); -1 before. The allocator asks for it at every allocation, free and in-place test.
+  std::int64_t aligned_bytes = -1;
   bool input = false;
   bool output = false;
   bool external = false;  ///< data in another buffer (weights, KV cache): never allocated here
@@ -93,9 +101,6 @@ struct Tensor {
   int n_views = 0;
   bool allocated = false;
   std::int64_t offset = 0;
-  /// nbytes rounded to the allocator's alignment, once the allocator first asks (the shape is
-  /// final by then); -1 before. The allocator asks for it at every allocation, free and in-place test.
-  std::int64_t aligned_bytes = -1;
 };
 
 bool is_view(const Tensor* t) { return t->view_src != nullptr; }
