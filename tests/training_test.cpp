@@ -436,4 +436,42 @@ TEST_CASE("Several GPUs add NCCL's buffers to what the driver holds, not to the 
   }
 }
 
+TEST_CASE("A bytes-only training estimate has every byte of the full one, without its lines or time", "[training]") {
+  // The searches and fixes compare bytes only (EstimateDetail::bytes_only): whatever the method,
+  // optimizer, sharding, offload or GPU count, each byte must be the full estimate's.
+  for (const char* id : {"qwen2.5-7b-instruct", "mixtral-8x7b-instruct-v0.1", "deepseek-v3"}) {
+    const ModelSpec m = test_support::preset(id);
+    for (const TrainingMethod method : {TrainingMethod::full, TrainingMethod::freeze, TrainingMethod::lora, TrainingMethod::qlora}) {
+      for (const int gpus : {0, 1, 4}) {
+        for (const int stage : {0, 2, 3}) {
+          for (const Optimizer optimizer : {Optimizer::adamw, Optimizer::adamw_8bit, Optimizer::adafactor}) {
+            for (const bool offload : {false, true}) {
+              INFO(id << " method " << static_cast<int>(method) << " gpus " << gpus << " stage " << stage << " optimizer "
+                      << static_cast<int>(optimizer) << " offload " << offload);
+              TrainingSettings s;
+              s.method = method;
+              s.gpus = gpus;
+              s.zero_stage = stage;
+              s.optimizer = optimizer;
+              s.offload_optimizer = offload && stage > 0;
+              s.gradient_accumulation = 2;
+              const TrainingEstimate full = estimate_training(m, s);
+              const TrainingEstimate bytes = estimate_training(m, s, EstimateDetail::bytes_only);
+              CHECK(bytes.memory.device_bytes == full.memory.device_bytes);
+              CHECK(bytes.memory.host_bytes == full.memory.host_bytes);
+              CHECK(bytes.memory.tensor_peak_bytes == full.memory.tensor_peak_bytes);
+              CHECK(bytes.memory.parts.sum() == full.memory.parts.sum());
+              CHECK(bytes.backward_peak_bytes == full.backward_peak_bytes);
+              CHECK(bytes.step_peak_bytes == full.step_peak_bytes);
+              CHECK(bytes.allocator_cached_bytes == full.allocator_cached_bytes);
+              CHECK(bytes.memory.explain.empty());
+              CHECK(!full.memory.explain.empty());
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace training_test

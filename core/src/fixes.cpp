@@ -288,7 +288,7 @@ std::vector<Fix> training_fixes(const ModelSpec& model, const TrainingSettings& 
   std::vector<Fix> fixes;
   const std::int64_t margin = fit_margin_bytes(capacity_bytes);
   auto add = [&](FixCost cost, std::vector<FixChange> changes, Message message, const TrainingSettings& s) {
-    const std::int64_t peak = estimate_training(model, s).memory.device_bytes;
+    const std::int64_t peak = estimate_training(model, s, EstimateDetail::bytes_only).memory.device_bytes;
     const std::int64_t headroom = capacity_bytes - peak;
     const Verdict v = memory_verdict(headroom, margin);
     if (!verdict_fits(v)) return false;

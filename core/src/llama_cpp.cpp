@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "llama_cpp_graph.hpp"
+#include "llama_cpp_weights.hpp"
 #include "regex_lite.hpp"
 #include "llmsizer/ascii.hpp"
 #include "llmsizer/error.hpp"
@@ -18,7 +19,7 @@
 namespace llmsizer {
 namespace {
 
-bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
 
 /// "blk.7." for layer 7.
 std::string layer_prefix(int layer) { return "blk." + std::to_string(layer) + "."; }
@@ -125,7 +126,7 @@ constexpr int kMaxSequences = 256;             // llama-cparams.h LLAMA_MAX_SEQ
 constexpr std::int64_t pad(std::int64_t n, std::int64_t to) { return (n + to - 1) / to * to; }
 
 /// The layer a tensor belongs to ("blk.12.attn_q.weight" -> 12), or -1 for the input/output tensors.
-int tensor_layer(const std::string& name) {
+int tensor_layer(std::string_view name) {
   if (!starts_with(name, "blk.")) return -1;
   int layer = 0;
   for (std::size_t i = 4; i < name.size() && name[i] != '.'; ++i) {
@@ -139,20 +140,20 @@ int tensor_layer(const std::string& name) {
 /// (llama-arch.cpp LLM_TENSOR_INFOS): what CPU_REPACK may hold. The token embedding is read with
 /// GET_ROWS, norms and biases with MUL/ADD; attn_k_b/attn_v_b are 3-D operands of MUL_MAT, which
 /// the repack buffer does not take (repack.cpp supports_op: MUL_MAT needs ggml_n_dims == 2).
-bool matrix_operand(const GgufTensor& t) {
+bool matrix_operand(const LlamaCppWeight& t) {
   if (!ends_with(t.name, ".weight") || t.name == "token_embd.weight") return false;
   if (contains(t.name, "norm") || contains(t.name, "attn_sinks") || contains(t.name, "rope_freqs")) return false;
   if (contains(t.name, "attn_k_b") || contains(t.name, "attn_v_b")) return false;
-  if (t.shape.size() == 2) return true;
-  return t.shape.size() == 3 && contains(t.name, "_exps");
+  if (t.shape->size() == 2) return true;
+  return t.shape->size() == 3 && contains(t.name, "_exps");
 }
 
 /// ggml_repack_get_optimal_repack_type: the types each CPU family repacks and the row multiple
 /// (ne[1]) their interleaved layout needs.
-bool repacked(const GgufTensor& t, LlamaCppCpu cpu) {
-  if (cpu == LlamaCppCpu::none || !matrix_operand(t) || t.shape.size() < 2) return false;
-  const std::int64_t rows = t.shape[1];
-  const std::string& ty = t.type;
+bool repacked(const LlamaCppWeight& t, LlamaCppCpu cpu) {
+  if (cpu == LlamaCppCpu::none || !matrix_operand(t) || t.shape->size() < 2) return false;
+  const std::int64_t rows = (*t.shape)[1];
+  const std::string_view ty = t.type;
   switch (cpu) {
     case LlamaCppCpu::x86_avx2:
       return (ty == "Q4_0" || ty == "Q4_K" || ty == "IQ4_NL" || ty == "MXFP4") && rows % 8 == 0;
@@ -300,26 +301,34 @@ std::int64_t compute_at_least(const ModelSpec& m, const llama_cpp_graph::GraphPa
 
 /// The weights' buffers (llama-model-loader.cpp create_tensor: the buffer type of each tensor, in
 /// the file's order), the layers from `first_gpu_layer` on on the GPU.
-LlamaCppWeights place_weights(const std::vector<GgufTensor>& tensors, const LlamaCppSettings& s, const std::vector<RegexLite>& overrides,
+LlamaCppWeights place_weights(const LlamaCppWeightList& tensors, const LlamaCppSettings& s, const std::vector<RegexLite>& overrides,
                               int first_gpu_layer, bool output_on_gpu) {
   const auto layer_on_gpu = [&](int il) { return il >= first_gpu_layer; };
   LlamaCppWeights w;
   std::int64_t file_offset = 0, mapped_first = -1, mapped_last = 0;
   std::vector<std::pair<std::int64_t, std::int64_t>> repacked_ranges;
   bool has_output = false;
-  const GgufTensor* token_embd = nullptr;
-  for (const auto& t : tensors) {
+  LlamaCppWeight token_embd;
+  bool has_token_embd = false;
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    const LlamaCppWeight t = tensors[i];
     const std::int64_t offset = file_offset;
     file_offset = pad(offset + t.bytes, kTensorAlignment);  // GGUF data are aligned to 32 (gguf.md)
     // As views: a length compared first.
     const std::string_view name = t.name;
     const bool input_layer = name == std::string_view("token_embd.weight");
     if (name == std::string_view("output.weight")) has_output = true;
-    if (input_layer) token_embd = &t;
+    if (input_layer) {
+      token_embd = t;
+      has_token_embd = true;
+    }
     const int layer = tensor_layer(t.name);
     bool gpu = input_layer ? false : (layer >= 0 ? layer_on_gpu(layer) : output_on_gpu);
-    for (const auto& re : overrides) {
-      if (re.search(t.name)) gpu = false;
+    if (!overrides.empty()) {
+      const std::string text(t.name);
+      for (const auto& re : overrides) {
+        if (re.search(text)) gpu = false;
+      }
     }
     if (gpu) {
       w.device += pad(t.bytes, kCudaAlignment);
@@ -344,14 +353,14 @@ LlamaCppWeights place_weights(const std::vector<GgufTensor>& tensors, const Llam
       if (a >= mapped_first && b <= mapped_last) w.mapped_repacked += b - a;
     }
   }
-  if (!has_output && token_embd != nullptr) {
+  if (!has_output && has_token_embd) {
     // Tied embeddings: the output layer gets the token embedding as a duplicated tensor; it is a
     // second copy unless it lands in the token embedding's own buffer (TENSOR_DUPLICATED).
     if (output_on_gpu) {
-      w.device += pad(token_embd->bytes, kCudaAlignment);
+      w.device += pad(token_embd.bytes, kCudaAlignment);
       ++w.tensors_device;
-    } else if (repacked({"output.weight", token_embd->shape, token_embd->type, token_embd->bytes}, s.cpu)) {
-      w.repack += pad(token_embd->bytes, kTensorAlignment);
+    } else if (repacked({"output.weight", token_embd.shape, token_embd.type, token_embd.bytes}, s.cpu)) {
+      w.repack += pad(token_embd.bytes, kTensorAlignment);
       ++w.tensors_repack;
     }
   }
@@ -403,6 +412,10 @@ std::string llama_cpp_cache_type(const KvCacheFormat& format) {
 }
 
 LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor>& tensors, const LlamaCppSettings& s, EstimateCache* cache) {
+  return llama_cpp_memory(m, LlamaCppWeightList::of_file(tensors), s, cache);
+}
+
+LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const LlamaCppWeightList& tensors, const LlamaCppSettings& s, EstimateCache* cache) {
   LlamaCppMemory r;
   const int n_layer = m.num_layers;
   const int type_k = cache_type_id(s.type_k, "kv_cache");
@@ -500,9 +513,10 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const std::vector<GgufTensor
   // is one the cache names.
   std::vector<RegexLite> overrides;
   for (const auto& pattern : s.cpu_tensor_patterns) overrides.push_back(compile_pattern(pattern, "override_tensor"));
-  const bool file_list = m.file_tensors != nullptr && &tensors == m.file_tensors.get();
+  const bool file_list = m.file_tensors != nullptr && tensors.file() == m.file_tensors.get();
   if (cache != nullptr && cache->model != &m) cache = nullptr;  // another model's cache
-  const bool cacheable = cache != nullptr && overrides.empty() && (file_list || &tensors == &cache->tensors);
+  // The cache's own list: the model's planned list in the cache's layout.
+  const bool cacheable = cache != nullptr && overrides.empty() && (file_list || (tensors.layout() != nullptr && tensors.layout() == cache->layout));
   const int first_gpu_layer = ngl > 0 ? i_gpu_start : std::numeric_limits<int>::max();
   const LlamaCppWeightsKey weights_key{file_list, first_gpu_layer, s.gpu, s.mmap, s.cpu};
   const LlamaCppWeights* placed = nullptr;

@@ -75,13 +75,21 @@ std::int64_t row_size(int type, std::int64_t n) {
 }
 
 struct Tensor {
+  // Provided, so that making a tensor sets each field once: value-initializing the aggregate zeroed
+  // all its bytes first, which in WASM was a call to memset per tensor (most of a graph's build
+  // there). Ctx::impl sets `nb` for every tensor; the zeros below come in runs short enough for the
+  // compiler to store them in place (aligned_bytes' -1 splits them).
+  Tensor() {}  // NOLINT(modernize-use-equals-default): = default would value-initialize again
   Op op = Op::none;
   int type = kF32;
   std::array<std::int64_t, 4> ne{{1, 1, 1, 1}};
-  std::array<std::int64_t, 4> nb{{0, 0, 0, 0}};
+  std::array<std::int64_t, 4> nb;  // NOLINT(cppcoreguidelines-pro-type-member-init): set by Ctx::impl
   std::array<Tensor*, kMaxSrc> src{};
   Tensor* view_src = nullptr;
   std::int64_t view_offs = 0;
+  /// nbytes rounded to the allocator's alignment, once the allocator first asks (the shape is
+  /// final by then); -1 before. The allocator asks for it at every allocation, free and in-place test.
+  std::int64_t aligned_bytes = -1;
   bool input = false;
   bool output = false;
   bool external = false;  ///< data in another buffer (weights, KV cache): never allocated here
@@ -93,9 +101,6 @@ struct Tensor {
   int n_views = 0;
   bool allocated = false;
   std::int64_t offset = 0;
-  /// nbytes rounded to the allocator's alignment, once the allocator first asks (the shape is
-  /// final by then); -1 before. The allocator asks for it at every allocation, free and in-place test.
-  std::int64_t aligned_bytes = -1;
 };
 
 bool is_view(const Tensor* t) { return t->view_src != nullptr; }
@@ -363,7 +368,10 @@ class Ctx {
   std::vector<std::vector<Tensor>> blocks_;
 };
 
-/// A ggml_cgraph: nodes and leafs in ggml_visit_parents_graph order.
+/// A ggml_cgraph: nodes and leafs in ggml_visit_parents_graph order. The leaves whose data are in
+/// another buffer (a weight, a KV cache: `external`, made with no sources) are left out of `leafs`:
+/// the allocator never lays them out, frees them or reuses their memory (ggml-alloc.c: a tensor
+/// with data is "allocated" already), and nothing here reads the graph's leaves for them.
 struct Graph {
   std::vector<Tensor*> nodes;
   std::vector<Tensor*> leafs;
@@ -371,8 +379,9 @@ struct Graph {
     if (t->visited) return;
     t->visited = true;
     for (int i = 0; i < kMaxSrc; ++i) {
-      if (t->src[static_cast<std::size_t>(i)] == nullptr) continue;
-      visit(t->src[static_cast<std::size_t>(i)]);
+      Tensor* src = t->src[static_cast<std::size_t>(i)];
+      if (src == nullptr) continue;
+      if (!src->external) visit(src);
       t->n_src = i + 1;
     }
     (t->op == Op::none ? leafs : nodes).push_back(t);
@@ -386,6 +395,7 @@ class DynAllocator {
   std::int64_t alloc(std::int64_t size) {
     size = align(size);
     if (blocks_.empty() && !started_) {
+      blocks_.reserve(32);  // the free blocks of a graph are a few dozen at most
       blocks_.push_back({0, kChunk});
       started_ = true;
     }
@@ -493,7 +503,8 @@ std::int64_t allocate(Graph& g) {
     if (is_view(node)) node->view_src->n_views += 1;
     if (node->input) allocate_node(node);
     for (auto [s, end] = sources(node); s != end; ++s) {
-      if (*s == nullptr) continue;
+      // Another buffer's tensor is never laid out nor freed here: its children need no count.
+      if (*s == nullptr || (*s)->external) continue;
       (*s)->n_children += 1;
       if ((*s)->input) allocate_node(*s);
     }
@@ -505,7 +516,7 @@ std::int64_t allocate(Graph& g) {
     allocate_node(node);
     for (auto [it, end] = sources(node); it != end; ++it) {
       Tensor* p = *it;
-      if (p == nullptr) continue;
+      if (p == nullptr || p->external) continue;
       p->n_children -= 1;
       if (p->n_children == 0 && p->n_views == 0) {
         if (is_view(p)) {
@@ -989,6 +1000,10 @@ struct BuiltGraph {
   Ctx ctx;
   Graph gf;
   explicit BuiltGraph(const GraphParams& params) {
+    // Room for a shortened graph's nodes and leaves (a few hundred of each), so that the lists do
+    // not grow a copy at a time while the graph is walked.
+    gf.nodes.reserve(1024);
+    gf.leafs.reserve(512);
     Builder b(params, ctx, gf);
     gf.expand(b.build());
   }

@@ -21,6 +21,18 @@ constexpr std::string_view kKnownModules[] = {"q_proj", "k_proj", "v_proj", "o_p
                                               "gate_up_proj", "lm_head", "embed_tokens", "q_a_proj", "q_b_proj",
                                               "kv_a_proj_with_mqa", "kv_b_proj"};
 
+/// kKnownModules, index for index.
+enum class Module {
+  q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, down_proj, router, c_attn, c_proj, w1, w2, qkv_proj, query_key_value,
+  gate_up_proj, lm_head, embed_tokens, q_a_proj, q_b_proj, kv_a_proj_with_mqa, kv_b_proj, unknown
+};
+static_assert(static_cast<std::size_t>(Module::unknown) == std::size(kKnownModules), "Module follows kKnownModules");
+
+Module module_of(std::string_view name) {
+  const auto known = std::find(std::begin(kKnownModules), std::end(kKnownModules), name);
+  return static_cast<Module>(known - std::begin(kKnownModules));
+}
+
 template <std::size_t N>
 std::vector<std::string> strings(const std::string_view (&names)[N]) {
   return {std::begin(names), std::end(names)};
@@ -91,6 +103,7 @@ std::vector<LoraTargetMatrices> matrices_of(const ModelSpec& m, const std::vecto
   const bool mla = m.mla.kv_lora_rank > 0;
 
   std::vector<LoraTargetMatrices> out;
+  out.reserve(3 * targets.size());  // at most three shapes a name (dense, routed and shared MLPs)
   auto add = [&out](const std::string& name, std::int64_t d_in, std::int64_t d_out, std::int64_t count, bool routed = false) {
     if (count > 0 && d_in > 0 && d_out > 0) out.push_back({name, d_in, d_out, count, routed});
   };
@@ -132,46 +145,78 @@ std::vector<LoraTargetMatrices> matrices_of(const ModelSpec& m, const std::vecto
     add(name, fs, h, layers.moe * shared);
   };
   const bool non_gated_all_linear = !m.gated_mlp;
+  const bool has_up_proj = std::find(targets.begin(), targets.end(), "up_proj") != targets.end();
   for (const auto& t : targets) {
-    if (mla && (t == "q_proj" || t == "k_proj" || t == "v_proj")) {
-      // On MLA models the presets' q/k/v stand for MLA's query, joint-KV and KV up-projections.
-      if (t == "q_proj") add_mla_q(t, true, true);
-      if (t == "k_proj") add_mla_kv_a(t);
-      if (t == "v_proj") add_mla_kv_b(t);
-    } else if (t == "q_a_proj" || t == "q_b_proj") {
-      if (need_mla(t)) add_mla_q(t, t == "q_a_proj", t == "q_b_proj");
-    } else if (t == "kv_a_proj_with_mqa") {
-      if (need_mla(t)) add_mla_kv_a(t);
-    } else if (t == "kv_b_proj") {
-      if (need_mla(t)) add_mla_kv_b(t);
-    } else if (t == "q_proj") {
-      add(t, h, q, layers.attention);
-    } else if (t == "k_proj" || t == "v_proj") {
-      add(t, h, kv, layers.attention);
-    } else if (t == "o_proj") {
-      add(t, mla ? static_cast<std::int64_t>(m.num_attention_heads) * m.mla.v_head_dim : q, h, layers.attention);
-    } else if (t == "c_attn" || t == "qkv_proj" || t == "query_key_value") {
-      add(t, h, q + 2 * kv, layers.attention);
-    } else if (t == "c_proj") {
-      add(t, mla ? heads * m.mla.v_head_dim : q, h, layers.attention);
-      add_mlp_out(t);
-    } else if (t == "gate_proj") {
-      // "all-linear" on a non-gated MLP simply has no gate projection.
-      if (non_gated_all_linear && std::find(targets.begin(), targets.end(), "up_proj") != targets.end()) continue;
-      if (need_gated(t)) add_mlp_in(t, 1);
-    } else if (t == "up_proj" || t == "w1" || t == "w2") {
-      if (t == "up_proj" || need_gated(t)) add_mlp_in(t, 1);
-    } else if (t == "gate_up_proj") {
-      if (need_gated(t)) add_mlp_in(t, 2);
-    } else if (t == "down_proj") {
-      add_mlp_out(t);
-    } else if (t == "router") {
-      add(t, h, experts, layers.moe);  // no-op for dense models
-    } else if (t == "lm_head") {
-      add(t, h, m.vocab_size, 1);
-    } else if (t == "embed_tokens") {
-      // LoRA on an embedding: lora_embedding_A (r × vocab) and lora_embedding_B (hidden × r).
-      add(t, m.vocab_size, h, 1);
+    // One lookup per target, then a switch: a chain of string comparisons per target was most of
+    // an adapter estimate, and the searches ask for it at every step.
+    switch (module_of(t)) {
+      case Module::q_proj:
+        // On MLA models the presets' q/k/v stand for MLA's query, joint-KV and KV up-projections.
+        if (mla) add_mla_q(t, true, true);
+        else add(t, h, q, layers.attention);
+        break;
+      case Module::k_proj:
+        if (mla) add_mla_kv_a(t);
+        else add(t, h, kv, layers.attention);
+        break;
+      case Module::v_proj:
+        if (mla) add_mla_kv_b(t);
+        else add(t, h, kv, layers.attention);
+        break;
+      case Module::q_a_proj:
+      case Module::q_b_proj: {
+        const Module id = module_of(t);
+        if (need_mla(t)) add_mla_q(t, id == Module::q_a_proj, id == Module::q_b_proj);
+        break;
+      }
+      case Module::kv_a_proj_with_mqa:
+        if (need_mla(t)) add_mla_kv_a(t);
+        break;
+      case Module::kv_b_proj:
+        if (need_mla(t)) add_mla_kv_b(t);
+        break;
+      case Module::o_proj:
+        add(t, mla ? static_cast<std::int64_t>(m.num_attention_heads) * m.mla.v_head_dim : q, h, layers.attention);
+        break;
+      case Module::c_attn:
+      case Module::qkv_proj:
+      case Module::query_key_value:
+        add(t, h, q + 2 * kv, layers.attention);
+        break;
+      case Module::c_proj:
+        add(t, mla ? heads * m.mla.v_head_dim : q, h, layers.attention);
+        add_mlp_out(t);
+        break;
+      case Module::gate_proj:
+        // "all-linear" on a non-gated MLP simply has no gate projection.
+        if (non_gated_all_linear && has_up_proj) continue;
+        if (need_gated(t)) add_mlp_in(t, 1);
+        break;
+      case Module::up_proj:
+        add_mlp_in(t, 1);
+        break;
+      case Module::w1:
+      case Module::w2:
+        if (need_gated(t)) add_mlp_in(t, 1);
+        break;
+      case Module::gate_up_proj:
+        if (need_gated(t)) add_mlp_in(t, 2);
+        break;
+      case Module::down_proj:
+        add_mlp_out(t);
+        break;
+      case Module::router:
+        add(t, h, experts, layers.moe);  // no-op for dense models
+        break;
+      case Module::lm_head:
+        add(t, h, m.vocab_size, 1);
+        break;
+      case Module::embed_tokens:
+        // LoRA on an embedding: lora_embedding_A (r × vocab) and lora_embedding_B (hidden × r).
+        add(t, m.vocab_size, h, 1);
+        break;
+      case Module::unknown:
+        break;
     }
   }
   return out;

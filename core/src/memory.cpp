@@ -13,6 +13,7 @@
 #include "llmsizer/quantization.hpp"
 #include "llmsizer/tensors.hpp"
 #include "arithmetic.hpp"
+#include "llama_cpp_weights.hpp"
 #include "stable_order.hpp"
 
 namespace llmsizer {
@@ -349,20 +350,13 @@ MemoryEstimate llama_cpp_estimate(const ModelSpec& m, const InferenceSettings& s
   // GGUF file's own tensors when the request keeps its weights as stored, else the list planned from
   // the layout, made once for the model and layout where the caller keeps a cache beside its layout.
   const bool from_file = s.weights->scheme == QuantScheme::stored && m.file_tensors != nullptr;
-  std::vector<GgufTensor> own_tensors;
   EstimateCache* cache = s.cache;
-  const bool cached_tensors = cache != nullptr && cache->model == &m && cache->layout == &layout;
-  std::vector<GgufTensor>& made = cached_tensors ? cache->tensors : own_tensors;
-  if (!from_file && made.empty()) {
-    // The list the layout was made from (weights_layout: tensor_list), index for index.
-    const std::shared_ptr<const TensorList> list = tensor_list(m);
-    const std::vector<TensorInfo>& infos = list->tensors;
-    made.reserve(infos.size());
-    for (std::size_t i = 0; i < infos.size() && i < layout.tensors.size(); ++i) {
-      made.push_back({infos[i].name, infos[i].shape, std::string(layout.tensors[i].type), layout.tensors[i].bytes});
-    }
-  }
-  const std::vector<GgufTensor>& tensors = from_file ? *m.file_tensors : made;
+  const bool cached_list = cache != nullptr && cache->model == &m && cache->layout == &layout;
+  std::shared_ptr<const TensorList> own_list;
+  std::shared_ptr<const TensorList>& list = cached_list ? cache->planned : own_list;
+  // The list the layout was made from (weights_layout: tensor_list), read index for index in the layout's types.
+  if (!from_file && list == nullptr) list = tensor_list(m);
+  const LlamaCppWeightList tensors = from_file ? LlamaCppWeightList::of_file(*m.file_tensors) : LlamaCppWeightList::planned(list->tensors, layout);
   const std::string cache_type = llama_cpp_cache_type(*s.kv_cache);
   bool flash = s.flash_attention;
   if (!flash && s.kv_cache->block_elements > 1) {

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <string_view>
 
+#include "llama_cpp_weights.hpp"
 #include "llmsizer/ascii.hpp"
 
 namespace llmsizer {
@@ -31,6 +32,10 @@ bool single_sequence_architecture(const std::string& arch) {
 }  // namespace
 
 OllamaMemory ollama_memory(const ModelSpec& m, const std::vector<GgufTensor>& tensors, const OllamaSettings& s, EstimateCache* cache) {
+  return ollama_memory(m, LlamaCppWeightList::of_file(tensors), s, cache);
+}
+
+OllamaMemory ollama_memory(const ModelSpec& m, const LlamaCppWeightList& tensors, const OllamaSettings& s, EstimateCache* cache) {
   OllamaMemory o;
   // server/sched.go: embedding models and some architectures run one sequence.
   o.num_parallel = (s.embedding || single_sequence_architecture(llama_cpp_architecture(m))) ? 1 : std::max(1, s.num_parallel);
@@ -77,7 +82,7 @@ OllamaMemory ollama_memory(const ModelSpec& m, const std::vector<GgufTensor>& te
     o.ps_size = o.ps_vram;
   } else {
     std::int64_t file = 0;
-    for (const auto& t : tensors) file += t.bytes;
+    for (std::size_t i = 0; i < tensors.size(); ++i) file += tensors[i].bytes;
     const std::int64_t file_backed = r.weights_mapped + r.weights_device;
     const std::int64_t overlap = file_backed > file ? std::min(r.weights_mapped, file_backed - file) : 0;
     o.ps_size = r.host_bytes + r.device_bytes - overlap;

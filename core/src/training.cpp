@@ -196,9 +196,10 @@ std::optional<TrainingModelProblem> training_model_problem(const ModelSpec& m, c
   return std::nullopt;
 }
 
-TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s) {
+TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s, EstimateDetail detail) {
   TrainingEstimate out;
   MemoryEstimate& e = out.memory;
+  const bool explain = detail == EstimateDetail::full;
   const TrainableParams tp = trainable_params(m, s);
   out.params = tp;
   const bool adapters_method = s.method == TrainingMethod::lora || s.method == TrainingMethod::qlora;
@@ -221,8 +222,10 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     gradients = static_cast<double>(tp.trainable) * wb;
     optimizer = static_cast<double>(tp.trainable) * optimizer_state_bytes(s.optimizer, sb);
     master = mixed ? static_cast<double>(tp.trainable) * 4 : 0;
-    weights_values = Message("explain.training.weights.full.values").count("params", tp.total).integer("weight_size", wb);
-    states_values = Message("explain.training.states.full.values").count("params", tp.trainable);
+    if (explain) {
+      weights_values = Message("explain.training.weights.full.values").count("params", tp.total).integer("weight_size", wb);
+      states_values = Message("explain.training.states.full.values").count("params", tp.trainable);
+    }
   } else {
     matrices = lora_target_matrices(m, resolve_lora_targets(s.lora_targets));
     for (const auto& mat : matrices) {
@@ -234,12 +237,14 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     if (s.method == TrainingMethod::qlora) {
       weights = static_cast<double>(tp.quantized) * quantized_base_bytes(s.quantized_base) +
                 static_cast<double>(tp.total - tp.quantized) * base_bytes;
-      weights_values = Message("explain.training.weights.qlora.values").count("quantized", tp.quantized).bytes_each("quantized", quantized_base_bytes(s.quantized_base))
-                           .term("base", quantized_base_term(s.quantized_base)).count("rest", tp.total - tp.quantized).bytes_each("base", base_bytes);
-      if (training_detail::kbit_upcast(s)) weights_values.then(Message("explain.training.weights.kbit_upcast"));
+      if (explain) {
+        weights_values = Message("explain.training.weights.qlora.values").count("quantized", tp.quantized).bytes_each("quantized", quantized_base_bytes(s.quantized_base))
+                             .term("base", quantized_base_term(s.quantized_base)).count("rest", tp.total - tp.quantized).bytes_each("base", base_bytes);
+        if (training_detail::kbit_upcast(s)) weights_values.then(Message("explain.training.weights.kbit_upcast"));
+      }
     } else {
       weights = static_cast<double>(tp.total) * base_bytes;
-      weights_values = Message("explain.training.weights.lora.values").count("params", tp.total).bytes_each("base", base_bytes);
+      if (explain) weights_values = Message("explain.training.weights.lora.values").count("params", tp.total).bytes_each("base", base_bytes);
     }
     // Adapters: fp32 by default (PEFT ≥ 0.12: get_peft_model(autocast_adapter_dtype=True) upcasts
     // fp16/bf16 adapter weights to fp32, PeftModel docstring), else in the base's dtype.
@@ -256,8 +261,10 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
       optimizer += static_cast<double>(tp.embedding_copies) * optimizer_state_bytes(s.optimizer, sb);
       master += mixed ? static_cast<double>(tp.embedding_copies) * 4 : 0;
     }
-    states_values = Message("explain.training.states.adapters.values").count("params", tp.adapters);
-    if (tp.embedding_copies > 0) states_values.then(Message("explain.training.states.plus_embedding_copies").count("params", tp.embedding_copies));
+    if (explain) {
+      states_values = Message("explain.training.states.adapters.values").count("params", tp.adapters);
+      if (tp.embedding_copies > 0) states_values.then(Message("explain.training.states.plus_embedding_copies").count("params", tp.embedding_copies));
+    }
   }
   if (s.optimizer == Optimizer::adafactor) {
     optimizer += static_cast<double>(adafactor_state_elements(m, tp, matrices, s.lora_rank)) * (adapters_method && s.adapter_fp32 ? 4 : sb);
@@ -272,7 +279,7 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   const double trainable_state_bytes = adapters_method && s.adapter_fp32 ? 4 : sb;
   if (stage == 0 && s.optimizer == Optimizer::adamw) {
     step_temp = static_cast<double>(tp.trainable) * trainable_state_bytes;
-    step_text = Message("explain.training.step_temporary.foreach.formula").count("params", tp.trainable).bytes_each("state", trainable_state_bytes);
+    if (explain) step_text = Message("explain.training.step_temporary.foreach.formula").count("params", tp.trainable).bytes_each("state", trainable_state_bytes);
   }
 
   // ---- Sharding over GPUs (ZeRO) and offload ----
@@ -417,59 +424,61 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
   if (step_is_peak) e.parts.step_temporary = step_peak - static_cast<std::int64_t>(std::llround(states));
 
   // ---- Explanation ----
-  const bool per_gpu = n > 1;
-  auto equals = [&](Message values, std::int64_t bytes) {
-    values.then(Message("explain.equals").bytes("total", bytes));
-    if (per_gpu) values.then(Message("explain.per_gpu"));
-    return values;
-  };
-  if (stage == 3) weights_values.then(Message("explain.divided_over_gpus").integer("gpus", n));
-  weights_values.then(Message("explain.equals").bytes("total", e.parts.weights));
-  e.explain.push_back({"weights", Message(adapters_method ? "explain.training.weights.frozen.formula" : "explain.training.weights.formula"),
-                       std::move(weights_values), e.parts.weights});
-  if (adapters_method) {
-    Message values = s.adapter_fp32 ? Message("explain.training.adapters.fp32.values") : Message("explain.training.adapters.base.values").bytes_each("adapter", wb);
-    values.count("params", tp.adapters).integer("rank", s.lora_rank).integer("kinds", static_cast<std::int64_t>(matrices.size()));
-    values.then(Message("explain.equals").bytes("total", e.parts.adapters));
-    e.explain.push_back({"adapters", Message(s.dora ? "explain.training.adapters_dora.formula" : "explain.training.adapters.formula"), std::move(values), e.parts.adapters});
-  }
-  {
-    Message values = states_values;
-    if (gradients_text) values.then(std::move(*gradients_text));
-    e.explain.push_back({"gradients", Message("explain.training.gradients.formula"), equals(std::move(values), e.parts.gradients), e.parts.gradients});
-  }
-  Message opt_formula = Message("explain.training.optimizer.formula")
-                            .bytes_each("state", optimizer_state_bytes(s.optimizer, adapters_method && s.adapter_fp32 ? 4 : sb))
-                            .text("optimizer", optimizer_id(s.optimizer));
-  if (is_paged(s.optimizer)) opt_formula.then(Message("explain.training.optimizer.paged"));
-  e.explain.push_back({"optimizer", std::move(opt_formula), equals(states_values, e.parts.optimizer), e.parts.optimizer});
-  if (step_text) {
-    // Shown whether or not it makes the peak: the step adds it on top of the states.
-    Message values = step_peak > backward_peak ? Message("explain.training.step_temporary.peak")
-                     : step_is_peak              ? Message("explain.training.step_temporary.reserved_blocks")
-                                                 : Message("explain.training.step_temporary.below_peak");
-    values.bytes("step", step_peak).bytes("backward", backward_peak);
-    values.then(Message("explain.equals").bytes("total", e.parts.step_temporary));
-    e.explain.push_back({"step_temporary", std::move(*step_text), std::move(values), e.parts.step_temporary});
-  }
-  {
-    Message values = Message("explain.training.master.values").bytes("master", e.parts.master_weights);
-    if (per_gpu) values.then(Message("explain.per_gpu"));
-    e.explain.push_back({"master_weights", Message("explain.training.master.formula"), std::move(values), e.parts.master_weights});
-  }
-  {
-    const bool cut_ce = !s.chunked_loss && s.framework == TrainingFramework::unsloth && s.seq_len * s.micro_batch > kUnslothLogitsTokens;
-    const char* loss = s.chunked_loss ? "loss.chunked" : cut_ce ? "loss.cut_cross_entropy"
-                       : (s.loss_fp32 || s.precision == TrainingPrecision::fp32) ? "loss.fp32" : "loss.16_bit";
-    Message formula = s.checkpointing == Checkpointing::full ? Message("explain.training.activations.checkpointed.formula")
-                      : s.flash_attention                    ? Message("explain.training.activations.kept.formula")
-                                                             : Message("explain.training.activations.kept_scores.formula");
-    formula.count("per_token", act.per_layer_token_bytes).term("loss", loss);
-    Message values = Message("explain.training.activations.values").count("seq_len", s.seq_len).count("micro_batch", s.micro_batch)
-                         .bytes("kept", act.kept_bytes).bytes("recompute", act.recompute_bytes).bytes("loss", act.loss_bytes).bytes("transient", act.transient_bytes);
-    if (step_peak > backward_peak) values.then(Message("explain.training.activations.step_is_peak").bytes("step", step_peak).bytes("backward", backward_peak));
-    if (act.host_bytes > 0) values.then(Message("explain.training.activations.host_offload").bytes("host", act.host_bytes));
-    e.explain.push_back({"activations", std::move(formula), std::move(values), e.parts.activations});
+  if (explain) {
+    const bool per_gpu = n > 1;
+    auto equals = [&](Message values, std::int64_t bytes) {
+      values.then(Message("explain.equals").bytes("total", bytes));
+      if (per_gpu) values.then(Message("explain.per_gpu"));
+      return values;
+    };
+    if (stage == 3) weights_values.then(Message("explain.divided_over_gpus").integer("gpus", n));
+    weights_values.then(Message("explain.equals").bytes("total", e.parts.weights));
+    e.explain.push_back({"weights", Message(adapters_method ? "explain.training.weights.frozen.formula" : "explain.training.weights.formula"),
+                         std::move(weights_values), e.parts.weights});
+    if (adapters_method) {
+      Message values = s.adapter_fp32 ? Message("explain.training.adapters.fp32.values") : Message("explain.training.adapters.base.values").bytes_each("adapter", wb);
+      values.count("params", tp.adapters).integer("rank", s.lora_rank).integer("kinds", static_cast<std::int64_t>(matrices.size()));
+      values.then(Message("explain.equals").bytes("total", e.parts.adapters));
+      e.explain.push_back({"adapters", Message(s.dora ? "explain.training.adapters_dora.formula" : "explain.training.adapters.formula"), std::move(values), e.parts.adapters});
+    }
+    {
+      Message values = states_values;
+      if (gradients_text) values.then(std::move(*gradients_text));
+      e.explain.push_back({"gradients", Message("explain.training.gradients.formula"), equals(std::move(values), e.parts.gradients), e.parts.gradients});
+    }
+    Message opt_formula = Message("explain.training.optimizer.formula")
+                              .bytes_each("state", optimizer_state_bytes(s.optimizer, adapters_method && s.adapter_fp32 ? 4 : sb))
+                              .text("optimizer", optimizer_id(s.optimizer));
+    if (is_paged(s.optimizer)) opt_formula.then(Message("explain.training.optimizer.paged"));
+    e.explain.push_back({"optimizer", std::move(opt_formula), equals(states_values, e.parts.optimizer), e.parts.optimizer});
+    if (step_text) {
+      // Shown whether or not it makes the peak: the step adds it on top of the states.
+      Message values = step_peak > backward_peak ? Message("explain.training.step_temporary.peak")
+                       : step_is_peak              ? Message("explain.training.step_temporary.reserved_blocks")
+                                                   : Message("explain.training.step_temporary.below_peak");
+      values.bytes("step", step_peak).bytes("backward", backward_peak);
+      values.then(Message("explain.equals").bytes("total", e.parts.step_temporary));
+      e.explain.push_back({"step_temporary", std::move(*step_text), std::move(values), e.parts.step_temporary});
+    }
+    {
+      Message values = Message("explain.training.master.values").bytes("master", e.parts.master_weights);
+      if (per_gpu) values.then(Message("explain.per_gpu"));
+      e.explain.push_back({"master_weights", Message("explain.training.master.formula"), std::move(values), e.parts.master_weights});
+    }
+    {
+      const bool cut_ce = !s.chunked_loss && s.framework == TrainingFramework::unsloth && s.seq_len * s.micro_batch > kUnslothLogitsTokens;
+      const char* loss = s.chunked_loss ? "loss.chunked" : cut_ce ? "loss.cut_cross_entropy"
+                         : (s.loss_fp32 || s.precision == TrainingPrecision::fp32) ? "loss.fp32" : "loss.16_bit";
+      Message formula = s.checkpointing == Checkpointing::full ? Message("explain.training.activations.checkpointed.formula")
+                        : s.flash_attention                    ? Message("explain.training.activations.kept.formula")
+                                                               : Message("explain.training.activations.kept_scores.formula");
+      formula.count("per_token", act.per_layer_token_bytes).term("loss", loss);
+      Message values = Message("explain.training.activations.values").count("seq_len", s.seq_len).count("micro_batch", s.micro_batch)
+                           .bytes("kept", act.kept_bytes).bytes("recompute", act.recompute_bytes).bytes("loss", act.loss_bytes).bytes("transient", act.transient_bytes);
+      if (step_peak > backward_peak) values.then(Message("explain.training.activations.step_is_peak").bytes("step", step_peak).bytes("backward", backward_peak));
+      if (act.host_bytes > 0) values.then(Message("explain.training.activations.host_offload").bytes("host", act.host_bytes));
+      e.explain.push_back({"activations", std::move(formula), std::move(values), e.parts.activations});
+    }
   }
 
   if (out.load_peak_bytes > std::max(backward_peak, step_peak)) {
@@ -505,35 +514,37 @@ TrainingEstimate estimate_training(const ModelSpec& m, const TrainingSettings& s
     e.device_bytes = e.parts.sum();
     e.tensor_peak_bytes = e.device_bytes - kCudaContextBytes - cached - communicator;
     e.host_bytes = static_cast<std::int64_t>(std::llround(host));
-    Message formula("explain.training.overhead.formula");
-    if (zero_text) formula.then(std::move(*zero_text));
-    if (out.load_peak_bytes > std::max(backward_peak, step_peak)) formula.then(Message("explain.training.overhead.load_peak").bytes("load", out.load_peak_bytes));
-    if (cached > 0) formula.then(Message("explain.training.overhead.allocator_cached").bytes("cached", cached));
-    if (communicator > 0) formula.then(Message("explain.training.overhead.nccl").integer("gpus", s.gpus).bytes("nccl", communicator));
-    e.explain.push_back({"overhead", std::move(formula), Message("explain.training.overhead.values").bytes("overhead", e.parts.overhead), e.parts.overhead});
+    if (explain) {
+      Message formula("explain.training.overhead.formula");
+      if (zero_text) formula.then(std::move(*zero_text));
+      if (out.load_peak_bytes > std::max(backward_peak, step_peak)) formula.then(Message("explain.training.overhead.load_peak").bytes("load", out.load_peak_bytes));
+      if (cached > 0) formula.then(Message("explain.training.overhead.allocator_cached").bytes("cached", cached));
+      if (communicator > 0) formula.then(Message("explain.training.overhead.nccl").integer("gpus", s.gpus).bytes("nccl", communicator));
+      e.explain.push_back({"overhead", std::move(formula), Message("explain.training.overhead.values").bytes("overhead", e.parts.overhead), e.parts.overhead});
+    }
   }
   if (training_detail::unsloth_cut_cross_entropy(s)) e.warnings.push_back(Message("warning.training.unsloth_cut_cross_entropy").grouped("tokens", kUnslothLogitsTokens));
   if (is_paged(s.optimizer)) e.warnings.push_back(Message("warning.training.paged_optimizer"));
   if (!s.packing) e.warnings.push_back(Message("warning.training.no_packing"));
 
-  out.time = training_time(m, s);
+  if (explain) out.time = training_time(m, s);  // a search compares bytes alone
   return out;
 }
 
 TrainingFit training_fit(const ModelSpec& m, const TrainingSettings& s, std::int64_t capacity_bytes, std::int64_t max_seq_len_limit,
                          std::int64_t max_micro_batch_limit) {
   TrainingFit fit;
-  fit.device_bytes = estimate_training(m, s).memory.device_bytes;
+  fit.device_bytes = estimate_training(m, s, EstimateDetail::bytes_only).memory.device_bytes;
   fit.fits = fit.device_bytes <= capacity_bytes;
   fit.max_seq_len = largest_fitting(max_seq_len_limit, capacity_bytes, [&](std::int64_t seq) {
     TrainingSettings t = s;
     t.seq_len = seq;
-    return estimate_training(m, t).memory.device_bytes;
+    return estimate_training(m, t, EstimateDetail::bytes_only).memory.device_bytes;
   });
   fit.max_micro_batch = largest_fitting(max_micro_batch_limit, capacity_bytes, [&](std::int64_t batch) {
     TrainingSettings t = s;
     t.micro_batch = batch;
-    return estimate_training(m, t).memory.device_bytes;
+    return estimate_training(m, t, EstimateDetail::bytes_only).memory.device_bytes;
   });
   // Searched up to the request's own length, as the fix searches: the same search, the same length.
   if (!fit.fits) fit.comfortable_seq_len = comfortable_seq_len(m, s, capacity_bytes, std::min(max_seq_len_limit, s.seq_len));
@@ -546,7 +557,7 @@ std::int64_t comfortable_seq_len(const ModelSpec& m, const TrainingSettings& s, 
   std::int64_t seq = largest_fitting(max_seq_len_limit, room, [&](std::int64_t n) {
     TrainingSettings t = s;
     t.seq_len = n;
-    return estimate_training(m, t).memory.device_bytes;
+    return estimate_training(m, t, EstimateDetail::bytes_only).memory.device_bytes;
   });
   // A round length to set: whole 256-token steps from 512.
   if (seq >= 512) seq -= seq % 256;

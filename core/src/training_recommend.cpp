@@ -30,7 +30,7 @@ class MemoryByLayout {
     const auto key = std::make_pair(gpus, zero_stage);
     auto it = cache_.find(key);
     if (it != cache_.end()) return it->second;
-    const std::int64_t bytes = estimate_training(model_, with(gpus, zero_stage)).memory.device_bytes;
+    const std::int64_t bytes = estimate_training(model_, with(gpus, zero_stage), EstimateDetail::bytes_only).memory.device_bytes;
     cache_.emplace(key, bytes);
     return bytes;
   }

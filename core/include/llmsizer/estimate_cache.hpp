@@ -6,6 +6,7 @@
 /// caller's (InferenceSettings::cache, owned by MemoryByDevices or a search), never global: the core
 /// stays a pure function of its request, and a cache only spares work, it never changes a figure.
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,7 @@
 namespace llmsizer {
 
 struct ModelSpec;
+struct TensorList;
 struct WeightsLayout;
 
 /** One micro-batch graph of llama.cpp's (the compute buffer's graph, llama_cpp_graph.hpp) by what
@@ -84,10 +86,11 @@ struct EstimateCache {
   const WeightsLayout* layout;
   /// The model's llama.cpp graphs built so far (the buffers depend on no weights format).
   std::vector<std::pair<LlamaCppGraphKey, LlamaCppGraphBytes>> graphs;
-  /// The weights as GGUF tensors in the layout's types; empty until an estimate needs them.
-  std::vector<GgufTensor> tensors;
-  /// The buffers of `tensors` (or of the model's own file's tensors) placed so far: only those two
-  /// lists are the cache's to name, so an estimate of any other list, or with -ot patterns, places it anew.
+  /// The model's tensor list, which the layout was made from (read in the layout's types, never
+  /// copied); null until an estimate needs it.
+  std::shared_ptr<const TensorList> planned;
+  /// The buffers of `planned` in the layout (or of the model's own file's tensors) placed so far: only
+  /// those two lists are the cache's to name, so an estimate of any other list, or with -ot patterns, places it anew.
   std::vector<std::pair<LlamaCppWeightsKey, LlamaCppWeights>> weights;
 };
 

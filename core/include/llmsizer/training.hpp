@@ -168,7 +168,9 @@ struct TrainingEstimate {
   std::int64_t communicator_bytes = 0;   ///< NCCL's buffers on each GPU of a multi-GPU run (device_bytes only)
   std::int64_t allocator_cached_bytes = 0; ///< freed activation blocks still reserved when the step peaks (device_bytes only)
 };
-TrainingEstimate estimate_training(const ModelSpec& model, const TrainingSettings& settings);
+/** `detail` bytes_only: the memory's bytes alone (what a search or a fix compares), without the
+ *  explanation's lines and without the time (`time` left empty); every byte the same as full's. */
+TrainingEstimate estimate_training(const ModelSpec& model, const TrainingSettings& settings, EstimateDetail detail = EstimateDetail::full);
 
 /** Whether training fits a device of `capacity_bytes` (what it can hold, as nvidia-smi counts:
  *  memory.device_bytes is compared), and the longest sequence and the largest micro-batch that
