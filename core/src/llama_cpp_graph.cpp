@@ -1019,8 +1019,15 @@ std::int64_t input_bytes_all_layers(const GraphParams& params) { return graph_in
 
 namespace {
 
-/// The graph compute_buffer_bytes and input_bytes build in place of the whole one.
-GraphParams shortened(const GraphParams& params) {
+/// Where shortened() cuts the layers: the first `head` and the last `tail` kept, the ones between
+/// whole repeats of `cycle` layers.
+struct LayerCut {
+  int head = 0;
+  int tail = 0;
+  int cycle = 1;
+};
+
+LayerCut layer_cut(const GraphParams& params) {
   // The layers repeat: every layer of a kind builds the same nodes, and only the residual stream
   // and the graph inputs live from one layer into the next, so after a few layers the allocator
   // starts each layer in the state it started an earlier one in (the residual alternating between
@@ -1042,12 +1049,25 @@ GraphParams shortened(const GraphParams& params) {
   const int tail = cycle + 1;
   int head = params.n_layer_dense_lead + 2 * cycle;
   head += ((n - tail - head) % cycle + cycle) % cycle;  // the tail continues the head's phase
-  if (head + tail >= n) return params;
+  return {head, tail, cycle};
+}
+
+/// `params` with the layers of `cut` and `extra_cycles` more repeats between them.
+GraphParams with_layers(const GraphParams& params, const LayerCut& cut, int extra_cycles) {
   GraphParams reduced = params;
+  const int head = cut.head + extra_cycles * cut.cycle;
+  const int tail = cut.tail;
   reduced.n_layer = head + tail;
   reduced.is_swa.assign(params.is_swa.begin(), params.is_swa.begin() + head);
   reduced.is_swa.insert(reduced.is_swa.end(), params.is_swa.end() - tail, params.is_swa.end());
   return reduced;
+}
+
+/// The graph compute_buffer_bytes and input_bytes build in place of the whole one.
+GraphParams shortened(const GraphParams& params) {
+  const LayerCut cut = layer_cut(params);
+  if (cut.head + cut.tail >= params.n_layer) return params;
+  return with_layers(params, cut, 0);
 }
 
 }  // namespace
@@ -1082,6 +1102,30 @@ GraphBytes graph_bytes(const GraphParams& params) {
   out.inputs = graph_input_bytes(g.gf, reduced);
   out.compute = allocate(g.gf);
   return out;
+}
+
+namespace {
+
+std::int64_t dispatched_nodes_of(const Graph& gf) {
+  std::int64_t n = 0;
+  for (const Tensor* t : gf.nodes) {
+    const bool layout_only = t->op == Op::view || t->op == Op::reshape || t->op == Op::permute || t->op == Op::transpose || t->op == Op::none;
+    if (!layout_only && nelements(t) > 0) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+std::int64_t dispatched_nodes(const GraphParams& params) {
+  const LayerCut cut = layer_cut(params);
+  if (cut.head + cut.tail >= params.n_layer) return dispatched_nodes_of(BuiltGraph(params).gf);
+  // The layers shortened() leaves out are whole repeats of `cycle` layers, each building the same
+  // nodes: the graph with one repeat more tells how many.
+  const std::int64_t kept = dispatched_nodes_of(BuiltGraph(with_layers(params, cut, 0)).gf);
+  const std::int64_t one_more = dispatched_nodes_of(BuiltGraph(with_layers(params, cut, 1)).gf);
+  const int repeats = (params.n_layer - cut.head - cut.tail) / cut.cycle;
+  return kept + repeats * (one_more - kept);
 }
 
 }  // namespace llmsizer::llama_cpp_graph
