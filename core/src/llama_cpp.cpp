@@ -590,7 +590,8 @@ std::int64_t llama_cpp_decode_dispatches(const ModelSpec& m, bool flash_attn, Es
   g.flash_attn = flash_attn;
   // Less the token embedding's get_rows: token_embd stays in host memory and its lookup runs on
   // the CPU (ggml-backend.cpp ggml_backend_sched_backend_id_from_cur; llama_cpp_graph.hpp input_bytes).
-  const std::int64_t n = std::max<std::int64_t>(0, llama_cpp_graph::dispatched_nodes(g) - 1);
+  const llama_cpp_graph::DispatchedNodes nodes = llama_cpp_graph::dispatched_nodes(g);
+  const std::int64_t n = std::max<std::int64_t>(0, nodes.all - nodes.streaming - 1);
   if (known != nullptr) *known = n;
   return n;
 }

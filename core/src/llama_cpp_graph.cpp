@@ -1106,26 +1106,28 @@ GraphBytes graph_bytes(const GraphParams& params) {
 
 namespace {
 
-std::int64_t dispatched_nodes_of(const Graph& gf) {
-  std::int64_t n = 0;
+DispatchedNodes dispatched_nodes_of(const Graph& gf) {
+  DispatchedNodes n;
   for (const Tensor* t : gf.nodes) {
     const bool layout_only = t->op == Op::view || t->op == Op::reshape || t->op == Op::permute || t->op == Op::transpose || t->op == Op::none;
-    if (!layout_only && nelements(t) > 0) ++n;
+    if (layout_only || nelements(t) == 0) continue;
+    ++n.all;
+    if (t->op == Op::mul_mat || t->op == Op::mul_mat_id || t->op == Op::flash_attn_ext) ++n.streaming;
   }
   return n;
 }
 
 }  // namespace
 
-std::int64_t dispatched_nodes(const GraphParams& params) {
+DispatchedNodes dispatched_nodes(const GraphParams& params) {
   const LayerCut cut = layer_cut(params);
   if (cut.head + cut.tail >= params.n_layer) return dispatched_nodes_of(BuiltGraph(params).gf);
   // The layers shortened() leaves out are whole repeats of `cycle` layers, each building the same
   // nodes: the graph with one repeat more tells how many.
-  const std::int64_t kept = dispatched_nodes_of(BuiltGraph(with_layers(params, cut, 0)).gf);
-  const std::int64_t one_more = dispatched_nodes_of(BuiltGraph(with_layers(params, cut, 1)).gf);
+  const DispatchedNodes kept = dispatched_nodes_of(BuiltGraph(with_layers(params, cut, 0)).gf);
+  const DispatchedNodes one_more = dispatched_nodes_of(BuiltGraph(with_layers(params, cut, 1)).gf);
   const int repeats = (params.n_layer - cut.head - cut.tail) / cut.cycle;
-  return kept + repeats * (one_more - kept);
+  return {kept.all + repeats * (one_more.all - kept.all), kept.streaming + repeats * (one_more.streaming - kept.streaming)};
 }
 
 }  // namespace llmsizer::llama_cpp_graph

@@ -88,7 +88,13 @@ GraphBytes graph_bytes(const GraphParams& params);
  *  node->op == GGML_OP_RESHAPE || ... || node->op == GGML_OP_NONE) continue;`) and ggml-metal
  *  encodes them as no-ops (ggml-metal-ops.cpp ggml_metal_op_encode_impl: NONE, RESHAPE, VIEW,
  *  TRANSPOSE, PERMUTE "noop"). Counted over every layer, from shortened graphs (two small builds). */
-std::int64_t dispatched_nodes(const GraphParams& params);
+struct DispatchedNodes {
+  std::int64_t all = 0;
+  /// Of them, the matrix products and flash attention (MUL_MAT, MUL_MAT_ID, FLASH_ATTN_EXT): the
+  /// kernels that stream the weights or the cache.
+  std::int64_t streaming = 0;
+};
+DispatchedNodes dispatched_nodes(const GraphParams& params);
 
 /** compute_buffer_bytes where it may exceed `floor`; where the graph's tensors together take at
  *  most `floor` bytes, their sum instead (at most `floor`, at least the buffer): the graph is then

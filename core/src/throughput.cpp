@@ -63,16 +63,18 @@ double llama_cpp_graph_build_s(const ModelSpec& m, const InferenceSettings& s) {
   return std::max(1, m.num_layers) * llama_cpp_graph_build_s_per_layer(s.engine_version);
 }
 
-/** The GPU time llama.cpp's decode kernels take beyond the bytes they read, for `share` of its
- *  layers on the GPU: each dispatched node of the graph adds a fixed time (Metal on Apple silicon:
- *  kMetalDispatchS; CUDA, its graph replayed: kKernelFloorS). Added to the kernels' work, not a
- *  minimum under it: the nodes form one dependent chain (each reads the one before), so a
- *  dispatch's start and drain are not hidden behind another's streaming, and the bandwidth the
- *  weights stream at (kGpuBandwidthEfficiency, kCpuBandwidthEfficiency) is a sustained STREAM-type
- *  rate without a gap per kernel. Nothing for other engines or a forward of several tokens. */
+/** The GPU time llama.cpp's small decode kernels take, for `share` of its layers on the GPU: each
+ *  kernel runs at least a fixed time whatever its work (Metal on Apple silicon: kMetalDispatchS;
+ *  CUDA, its graph replayed: kLlamaCppCudaKernelS), max(work, floor). Both figures are a tiny
+ *  kernel's whole time in the chain (an rms_norm of one token), so they bound a kernel from below
+ *  and say nothing of a gap added to a large one: the matrix products and flash attention, whose
+ *  work is the weights and the cache at the bandwidth (counted above), are taken to exceed it; the
+ *  others (norms, rope, cache writes, softmax, adds, activations on one token's activations, a few
+ *  KB) are far under it and take the floor each. Nothing for other engines or a forward of several
+ *  tokens. */
 double llama_cpp_dispatch_s(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, std::int64_t tokens, double share) {
   if ((s.engine != Engine::llama_cpp && s.engine != Engine::ollama) || tokens != 1 || share <= 0) return 0.0;
-  const double per_dispatch = is_apple(hw) ? kMetalDispatchS : kKernelFloorS;
+  const double per_dispatch = is_apple(hw) ? kMetalDispatchS : kLlamaCppCudaKernelS;
   return share * static_cast<double>(llama_cpp_decode_dispatches(m, s.flash_attention, s.cache)) * per_dispatch;
 }
 

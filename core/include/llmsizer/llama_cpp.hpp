@@ -193,9 +193,10 @@ std::string llama_cpp_command_line(const LlamaCppSettings& settings, const std::
  *  "Q4_0", ...; fp8 (a vLLM type llama.cpp does not have) maps to "Q8_0", the same bytes. */
 std::string llama_cpp_cache_type(const KvCacheFormat& format);
 
-/** The kernels llama.cpp's GPU backend dispatches for one decode step (one token per sequence):
- *  the dispatched nodes of its graph over every layer (llama_cpp_graph.hpp dispatched_nodes), with
- *  flash attention or without (the attention's product, softmax and product again). 0 for a model
+/** The small kernels llama.cpp's GPU backend dispatches for one decode step (one token per
+ *  sequence): the dispatched nodes of its graph over every layer (llama_cpp_graph.hpp
+ *  dispatched_nodes) but the matrix products and flash attention, which stream the weights or the
+ *  cache; with flash attention or without (the attention's softmax and copy). 0 for a model
  *  without its architecture. `cache`, where given and this model's: counted once. */
 std::int64_t llama_cpp_decode_dispatches(const ModelSpec& model, bool flash_attn, EstimateCache* cache = nullptr);
 
