@@ -119,7 +119,9 @@ TEST_CASE("Qwen2.5-32B Q4_K_M with a Qwen2.5-0.5B Q8_0 draft on a 24 GB card at 
   // speedup = 3.19882 × target / (verify + 8 × draft + the re-evaluation + the host's sampling).
   const double expected = 3.198821310 * target / (verify + 8.0 * draft + reeval + host);
   CHECK_THAT(d["speedup"].get<double>(), WithinRel(expected, 1e-3));
-  CHECK(d["speedup"].get<double>() > 2.0);
+  // It pays off, and never beats the tokens it keeps per target step.
+  CHECK(d["speedup"].get<double>() > 1.0);
+  CHECK(d["speedup"].get<double>() < 3.198821310);
   // The break-even α solves (1 − α⁹) / (1 − α) × (target − 0.076032) = verify + 8 × draft +
   // re-evaluation + the host's sampling but the kept tokens' (each token's sampling is in both sides).
   const double ratio = (verify + 8.0 * draft + reeval + host - 3.198821310 * 0.076032) / (target - 0.076032);
@@ -150,11 +152,15 @@ TEST_CASE("On Apple silicon a verify step costs a plain step per position up to 
                   {"input_tokens", 256}, {"output_tokens", 256}, {"hardware", "apple-m4-pro"}, {"memory_option_bytes", 68719476736},
                   {"draft", {{"model", "qwen2.5-0.5b-instruct"}, {"weights", "q8_0"}, {"draft_max", 4}}}};
   // k = 4: 5 columns run ggml-metal's matrix-vector kernels, one pass over the weights per column:
-  // 5 plain steps at a one-token context plus what the 384-token context adds, under 5 plain steps.
-  json d = test_support::estimate(request)["draft"];
+  // 5 plain steps at a one-token context plus what the 384-token context adds, under 5 plain steps;
+  // the graph is dispatched once, so its kernels' fixed time (step_ms.dispatch) counts once, not 5 times.
+  const json answer = test_support::estimate(request);
+  json d = answer["draft"];
   double target = d["step_ms"]["target"].get<double>();
-  CHECK(d["step_ms"]["verify"].get<double>() <= 5.0 * target);
-  CHECK(d["step_ms"]["verify"].get<double>() >= 4.9 * target);
+  const double dispatch = answer["throughput"]["step_ms"]["dispatch"].get<double>();
+  CHECK(dispatch > 0.0);
+  CHECK(d["step_ms"]["verify"].get<double>() <= 5.0 * target - 4.0 * dispatch);
+  CHECK(d["step_ms"]["verify"].get<double>() >= 4.9 * target - 4.0 * dispatch);
 
   // k = 16: 17 columns run mul_mm, whose tiles are 32 columns wide. FLOPs: 2 × 31,985,308,672
   // (64 layers × 487,605,248 + the 778,567,680 output layer + the 5,120 final norm) × 32 = 2.04706e12,

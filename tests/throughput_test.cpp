@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmsizer/hardware.hpp"
+#include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/embedded_catalog.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/throughput.hpp"
@@ -411,6 +412,49 @@ TEST_CASE("A llama.cpp build before graph reuse builds each forward's graph on t
   const double ollama_now = decode_step(m, ollama, hw("nvidia-rtx-4090"), gpu, 1536).total_s;
   ollama.engine_version = 12;
   CHECK(decode_step(m, ollama, hw("nvidia-rtx-4090"), gpu, 1536).total_s == ollama_now);
+}
+
+TEST_CASE("llama.cpp's small decode kernels each take a fixed GPU time: Llama-2-7B's 420, 5.16 µs each on Metal, 3.17 µs under CUDA", "[throughput][llama_cpp]") {
+  // Llama-2-7B's graph at one token, counted by hand from src/models/llama.cpp: each layer
+  // rms_norm, mul (attn_norm); the Q, K, V mul_mats; rope on Q and K; set_rows of K and V into the
+  // cache; without flash attention the KQ mul_mat, soft_max, KQV mul_mat and cont (with it one
+  // flash_attn_ext); the output mul_mat; add; rms_norm, mul (ffn_norm); gate and up mul_mats;
+  // swiglu; down mul_mat; add: 22 kernels (19 with flash attention), the reshapes, views and
+  // permutes not dispatched. Of them the 7 weight mul_mats and the 2 over the cache (1 flash
+  // attention) stream bytes counted at the bandwidth: 13 small kernels a layer (11). Around the
+  // layers: get_rows of the last layer's rows and residual, the output rms_norm and mul (4; the
+  // lm_head streams its weights, the token embedding's get_rows runs on the CPU).
+  // 32 × 13 + 4 = 420; 32 × 11 + 4 = 356.
+  // The constants against their sources: 4.30 ms over 832 dispatches; (1/115.84 − 1/118.67) s over 65 kernels.
+  CHECK_THAT(kMetalDispatchS, WithinRel(4.30e-3 / 832, 0.002));
+  CHECK_THAT(kLlamaCppCudaKernelS, WithinRel((1 / 115.84 - 1 / 118.67) / 65, 0.002));
+  const ModelSpec m = test_support::preset("llama-2-7b-hf");
+  CHECK(llama_cpp_decode_dispatches(m, false) == 420);
+  CHECK(llama_cpp_decode_dispatches(m, true) == 356);
+
+  InferenceSettings s = engine_settings("q4_0", Engine::llama_cpp, 0, 512, 128);
+  s.flash_attention = false;
+  const SpeedPlacement gpu{1, -1};
+  // M2 Pro (Metal): 420 × 5.16 µs = 2.1672 ms, inside memory_s, the parts summing to the total.
+  const StepTime apple = decode_step(m, s, hw("apple-m2-pro"), gpu, 576);
+  CHECK_THAT(apple.dispatch_s, WithinRel(2.1672e-3, 1e-9));
+  CHECK(apple.memory_s > apple.dispatch_s + apple.attention_s);
+  CHECK_THAT(additive_sum(apple), WithinRel(apple.total_s, 1e-9));
+  // RTX 4090 (CUDA graph replayed): 420 × 3.17 µs = 1.3314 ms; with flash attention 356 × 3.17 µs
+  // = 1.12852 ms.
+  CHECK_THAT(decode_step(m, s, hw("nvidia-rtx-4090"), gpu, 576).dispatch_s, WithinRel(1.3314e-3, 1e-9));
+  InferenceSettings fa = s;
+  fa.flash_attention = true;
+  CHECK_THAT(decode_step(m, fa, hw("nvidia-rtx-4090"), gpu, 576).dispatch_s, WithinRel(1.12852e-3, 1e-9));
+  // Half the layers offloaded: half the dispatches on the GPU.
+  const StepTime half = decode_step(m, s, hw("nvidia-rtx-4090"), SpeedPlacement{1, 16}, 576);
+  CHECK_THAT(half.dispatch_s, WithinRel(1.3314e-3 / 2, 1e-9));
+  // Ollama runs llama.cpp's graph; the CPU's kernels are function calls; vLLM is not ggml.
+  InferenceSettings ollama = engine_settings("q4_0", Engine::ollama, 0, 512, 128);
+  ollama.flash_attention = false;
+  CHECK_THAT(decode_step(m, ollama, hw("apple-m2-pro"), gpu, 576).dispatch_s, WithinRel(2.1672e-3, 1e-9));
+  CHECK(decode_step(m, s, hw("amd-ryzen-9-7950x"), SpeedPlacement{0, -1}, 576).dispatch_s == 0.0);
+  CHECK(decode_step(m, engine_settings("bf16", Engine::vllm, 0, 512, 128), hw("nvidia-rtx-4090"), gpu, 576).dispatch_s == 0.0);
 }
 
 }  // namespace throughput_test

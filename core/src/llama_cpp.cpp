@@ -590,4 +590,24 @@ LlamaCppMemory llama_cpp_memory(const ModelSpec& m, const LlamaCppWeightList& te
   return r;
 }
 
+std::int64_t llama_cpp_decode_dispatches(const ModelSpec& m, bool flash_attn, EstimateCache* cache) {
+  if (!m.has_architecture() || m.num_attention_heads <= 0 || m.head_dim <= 0 || m.vocab_size <= 0) return 0;
+  std::int64_t* known = cache != nullptr && cache->model == &m ? &cache->llama_cpp_decode_dispatches[flash_attn ? 1 : 0] : nullptr;
+  if (known != nullptr && *known >= 0) return *known;
+  llama_cpp_graph::GraphParams g = graph_params(m);
+  // One token of one sequence; the nodes depend on no cache size (llama_cpp_graph.hpp
+  // compute_buffer_bytes_above), so a small cache builds the same ones.
+  g.n_tokens = 1;
+  g.n_outputs = 1;
+  g.kv_size = 256;
+  g.kv_size_swa = 256;
+  g.flash_attn = flash_attn;
+  // Less the token embedding's get_rows: token_embd stays in host memory and its lookup runs on
+  // the CPU (ggml-backend.cpp ggml_backend_sched_backend_id_from_cur; llama_cpp_graph.hpp input_bytes).
+  const llama_cpp_graph::DispatchedNodes nodes = llama_cpp_graph::dispatched_nodes(g);
+  const std::int64_t n = std::max<std::int64_t>(0, nodes.all - nodes.streaming - 1);
+  if (known != nullptr) *known = n;
+  return n;
+}
+
 }  // namespace llmsizer

@@ -1034,8 +1034,15 @@ std::int64_t input_bytes_all_layers(const GraphParams& params) { return graph_in
 
 namespace {
 
-/// The graph compute_buffer_bytes and input_bytes build in place of the whole one.
-GraphParams shortened(const GraphParams& params) {
+/// Where shortened() cuts the layers: the first `head` and the last `tail` kept, the ones between
+/// whole repeats of `cycle` layers.
+struct LayerCut {
+  int head = 0;
+  int tail = 0;
+  int cycle = 1;
+};
+
+LayerCut layer_cut(const GraphParams& params) {
   // The layers repeat: every layer of a kind builds the same nodes, and only the residual stream
   // and the graph inputs live from one layer into the next, so after a few layers the allocator
   // starts each layer in the state it started an earlier one in (the residual alternating between
@@ -1057,12 +1064,25 @@ GraphParams shortened(const GraphParams& params) {
   const int tail = cycle + 1;
   int head = params.n_layer_dense_lead + 2 * cycle;
   head += ((n - tail - head) % cycle + cycle) % cycle;  // the tail continues the head's phase
-  if (head + tail >= n) return params;
+  return {head, tail, cycle};
+}
+
+/// `params` with the layers of `cut` and `extra_cycles` more repeats between them.
+GraphParams with_layers(const GraphParams& params, const LayerCut& cut, int extra_cycles) {
   GraphParams reduced = params;
+  const int head = cut.head + extra_cycles * cut.cycle;
+  const int tail = cut.tail;
   reduced.n_layer = head + tail;
   reduced.is_swa.assign(params.is_swa.begin(), params.is_swa.begin() + head);
   reduced.is_swa.insert(reduced.is_swa.end(), params.is_swa.end() - tail, params.is_swa.end());
   return reduced;
+}
+
+/// The graph compute_buffer_bytes and input_bytes build in place of the whole one.
+GraphParams shortened(const GraphParams& params) {
+  const LayerCut cut = layer_cut(params);
+  if (cut.head + cut.tail >= params.n_layer) return params;
+  return with_layers(params, cut, 0);
 }
 
 }  // namespace
@@ -1097,6 +1117,32 @@ GraphBytes graph_bytes(const GraphParams& params) {
   out.inputs = graph_input_bytes(g.gf, reduced);
   out.compute = allocate(g.gf);
   return out;
+}
+
+namespace {
+
+DispatchedNodes dispatched_nodes_of(const Graph& gf) {
+  DispatchedNodes n;
+  for (const Tensor* t : gf.nodes) {
+    const bool layout_only = t->op == Op::view || t->op == Op::reshape || t->op == Op::permute || t->op == Op::transpose || t->op == Op::none;
+    if (layout_only || nelements(t) == 0) continue;
+    ++n.all;
+    if (t->op == Op::mul_mat || t->op == Op::mul_mat_id || t->op == Op::flash_attn_ext) ++n.streaming;
+  }
+  return n;
+}
+
+}  // namespace
+
+DispatchedNodes dispatched_nodes(const GraphParams& params) {
+  const LayerCut cut = layer_cut(params);
+  if (cut.head + cut.tail >= params.n_layer) return dispatched_nodes_of(BuiltGraph(params).gf);
+  // The layers shortened() leaves out are whole repeats of `cycle` layers, each building the same
+  // nodes: the graph with one repeat more tells how many.
+  const DispatchedNodes kept = dispatched_nodes_of(BuiltGraph(with_layers(params, cut, 0)).gf);
+  const DispatchedNodes one_more = dispatched_nodes_of(BuiltGraph(with_layers(params, cut, 1)).gf);
+  const int repeats = (params.n_layer - cut.head - cut.tail) / cut.cycle;
+  return {kept.all + repeats * (one_more.all - kept.all), kept.streaming + repeats * (one_more.streaming - kept.streaming)};
 }
 
 }  // namespace llmsizer::llama_cpp_graph

@@ -82,6 +82,20 @@ struct GraphBytes {
 };
 GraphBytes graph_bytes(const GraphParams& params);
 
+/** The nodes of the graph a backend dispatches, one kernel each: every node but the layout-only
+ *  ones (VIEW, RESHAPE, PERMUTE, TRANSPOSE) and the leaves, as ggml-cuda's graph compute skips them
+ *  (ggml/src/ggml-cuda/ggml-cuda.cu evaluate_and_capture_cuda_graph: `if (ggml_is_empty(node) ||
+ *  node->op == GGML_OP_RESHAPE || ... || node->op == GGML_OP_NONE) continue;`) and ggml-metal
+ *  encodes them as no-ops (ggml-metal-ops.cpp ggml_metal_op_encode_impl: NONE, RESHAPE, VIEW,
+ *  TRANSPOSE, PERMUTE "noop"). Counted over every layer, from shortened graphs (two small builds). */
+struct DispatchedNodes {
+  std::int64_t all = 0;
+  /// Of them, the matrix products and flash attention (MUL_MAT, MUL_MAT_ID, FLASH_ATTN_EXT): the
+  /// kernels that stream the weights or the cache.
+  std::int64_t streaming = 0;
+};
+DispatchedNodes dispatched_nodes(const GraphParams& params);
+
 /** compute_buffer_bytes where it may exceed `floor`; where the graph's tensors together take at
  *  most `floor` bytes, their sum instead (at most `floor`, at least the buffer): the graph is then
  *  not laid out. For a max() with a buffer already known, as llama.cpp's token-generation graph

@@ -77,7 +77,8 @@ double multi_token_step(const ModelSpec& model, const InferenceSettings& s, cons
   } else if (matmul == VerifyMatmul::per_column) {
     // Each position one matrix-vector pass: `columns` plain steps at a one-token context, in the one
     // forward whose graph is built once (fixed_s: llama.cpp's graph build before graph reuse).
-    weights_part = columns * (short_plain.total_s - short_plain.fixed_s) + short_plain.fixed_s;
+    // The graph is dispatched once for every column: its kernels' fixed time (dispatch_s) once.
+    weights_part = columns * (short_plain.total_s - short_plain.fixed_s - short_plain.dispatch_s) + short_plain.fixed_s + short_plain.dispatch_s;
   } else if (matmul == VerifyMatmul::padded_tiles) {
     const std::int64_t tiles = (wide.batch + kMetalMulMmTileColumns - 1) / kMetalMulMmTileColumns;
     const double padded = static_cast<double>(tiles * kMetalMulMmTileColumns) / static_cast<double>(wide.batch);

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <optional>
 
+#include "llmsizer/hardware.hpp"
+#include "llmsizer/llama_cpp.hpp"
 #include "llmsizer/machine.hpp"
 #include "llmsizer/precision.hpp"
 #include "llmsizer/quantization.hpp"
@@ -59,6 +61,21 @@ bool version_before(int version, int threshold) { return version > 0 && version 
 double llama_cpp_graph_build_s(const ModelSpec& m, const InferenceSettings& s) {
   if (s.engine != Engine::llama_cpp) return 0.0;
   return std::max(1, m.num_layers) * llama_cpp_graph_build_s_per_layer(s.engine_version);
+}
+
+/** The GPU time llama.cpp's small decode kernels take, for `share` of its layers on the GPU: each
+ *  kernel runs at least a fixed time whatever its work (Metal on Apple silicon: kMetalDispatchS;
+ *  CUDA, its graph replayed: kLlamaCppCudaKernelS), max(work, floor). Both figures are a tiny
+ *  kernel's whole time in the chain (an rms_norm of one token), so they bound a kernel from below
+ *  and say nothing of a gap added to a large one: the matrix products and flash attention, whose
+ *  work is the weights and the cache at the bandwidth (counted above), are taken to exceed it; the
+ *  others (norms, rope, cache writes, softmax, adds, activations on one token's activations, a few
+ *  KB) are far under it and take the floor each. Nothing for other engines or a forward of several
+ *  tokens. */
+double llama_cpp_dispatch_s(const ModelSpec& m, const InferenceSettings& s, const HardwareSpec& hw, std::int64_t tokens, double share) {
+  if ((s.engine != Engine::llama_cpp && s.engine != Engine::ollama) || tokens != 1 || share <= 0) return 0.0;
+  const double per_dispatch = is_apple(hw) ? kMetalDispatchS : kLlamaCppCudaKernelS;
+  return share * static_cast<double>(llama_cpp_decode_dispatches(m, s.flash_attention, s.cache)) * per_dispatch;
 }
 
 /// PyTorch operators one litgpt Block.forward launches at decode (throughput.hpp: counted from
@@ -428,7 +445,8 @@ StepTime gpu_forward(const ModelSpec& m, const ModelCounts& counts, const Infere
   const double prompt_scores_s =
       eager_prompt_scores ? layers * batch * m.num_attention_heads / tp * static_cast<double>(in.tokens) * static_cast<double>(in.context) * kAutoAwqPromptScoreBytes / bw : 0.0;
   t.attention_s = attention_s + prompt_scores_s;
-  t.memory_s = weights_s + attention_s + floor_s;
+  t.dispatch_s = llama_cpp_dispatch_s(m, s, hw, in.tokens, 1.0);
+  t.memory_s = weights_s + attention_s + floor_s + t.dispatch_s;
 
   // Host: Python and the dispatcher per layer, and per linear call of the format's wrapper.
   const double linears = linear_calls_per_step(m, counts, s.engine);
@@ -528,7 +546,8 @@ StepTime device_step(const ModelSpec& m, const ModelCounts& counts, const Infere
     const double kv = kv_bytes_per_device(m, counts, s, context, 1);
     const double gpu_share = static_cast<double>(where.gpu_layers) / layers;
     const double layer_part = std::max(0.0, weights - output) + kv;
-    t.memory_s = (output + gpu_share * layer_part) / bw;
+    t.dispatch_s = llama_cpp_dispatch_s(m, s, hw, 1, gpu_share);
+    t.memory_s = (output + gpu_share * layer_part) / bw + t.dispatch_s;
     t.compute_s = tf > 0 ? flops * gpu_share / tf : 0;
     const double host_bw = effective_bandwidth_gb_per_s(hw, true) * 1e9;
     const double host_tf = effective_tflops(hw, true) * 1e12;

@@ -92,6 +92,9 @@ struct EstimateCache {
   /// The buffers of `planned` in the layout (or of the model's own file's tensors) placed so far: only
   /// those two lists are the cache's to name, so an estimate of any other list, or with -ot patterns, places it anew.
   std::vector<std::pair<LlamaCppWeightsKey, LlamaCppWeights>> weights;
+  /// The kernels llama.cpp dispatches for one decode (llama_cpp_decode_dispatches), without and with
+  /// flash attention; -1 until counted.
+  std::int64_t llama_cpp_decode_dispatches[2] = {-1, -1};
 };
 
 }  // namespace llmsizer

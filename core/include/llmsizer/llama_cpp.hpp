@@ -193,6 +193,13 @@ std::string llama_cpp_command_line(const LlamaCppSettings& settings, const std::
  *  "Q4_0", ...; fp8 (a vLLM type llama.cpp does not have) maps to "Q8_0", the same bytes. */
 std::string llama_cpp_cache_type(const KvCacheFormat& format);
 
+/** The small kernels llama.cpp's GPU backend dispatches for one decode step (one token per
+ *  sequence): the dispatched nodes of its graph over every layer (llama_cpp_graph.hpp
+ *  dispatched_nodes) but the matrix products and flash attention, which stream the weights or the
+ *  cache; with flash attention or without (the attention's softmax and copy). 0 for a model
+ *  without its architecture. `cache`, where given and this model's: counted once. */
+std::int64_t llama_cpp_decode_dispatches(const ModelSpec& model, bool flash_attn, EstimateCache* cache = nullptr);
+
 /** llama.cpp's memory for `model` stored as `tensors` (llama_cpp_tensors(), or a GGUF file's tensor
  *  list) under `settings`. Throws InputError (field named as the request's) for settings llama.cpp
  *  rejects: a quantized V cache without flash attention, an unknown cache type, a bad pattern.

@@ -68,6 +68,19 @@ constexpr double kPcieLinkEfficiency = 0.75;
 /// Shortest time a small eager kernel (a norm, a rotary op, an add on one token) keeps the GPU
 /// busy, launch gap included: 2 µs.
 constexpr double kKernelFloorS = 2e-6;
+/** GPU time one Metal compute dispatch adds to a decode on Apple silicon whatever its work: ferrox
+ *  injected 32 inert rms_norm dispatches per layer into Gemma-2-2B's decode on an M2 Pro (832 per
+ *  token) and the command buffers' GPU time (GPUEndTime - GPUStartTime) rose by 4.30 ms per token,
+ *  5.16 µs a dispatch (https://github.com/antonellof/ferrox/issues/149, antonellof's comment
+ *  "Measured: the host cost is NOT per-dispatch"). ggml-metal encodes the graph the same way: one
+ *  dispatch per node, each waiting on the nodes it reads (a memory barrier between them). */
+constexpr double kMetalDispatchS = 5.16e-6;
+/** GPU time one kernel of llama.cpp's replayed CUDA graph adds to a decode whatever its work: fusing
+ *  each rms_norm with the mul by its weight (one kernel fewer for each of LLaMA-7B's 65 norms, the
+ *  fused kernel doing the same work) took tg128 of LLaMA 7B Q5_K_M on an RTX 3090 from 115.84 to
+ *  118.67 tokens/s (https://github.com/ggml-org/llama.cpp/pull/14800, its description's table):
+ *  (1/115.84 − 1/118.67) s / 65 = 3.17 µs a kernel. */
+constexpr double kLlamaCppCudaKernelS = 3.17e-6;
 
 // --- transformers (eager PyTorch generate) ---------------------------------------------------
 /// transformers version from which SpeedCalibration::transformers_layer_host_s applies (major × 100 + minor); the
@@ -186,6 +199,7 @@ struct StepTime {
   double communication_s = 0;  ///< tensor-parallel all-reduces, pipeline hand-offs
   double fixed_s = 0;          ///< engine work per step outside the model (scheduler), not overlapped
   double attention_s = 0;      ///< part of memory_s: attention over the cache (and cache copies)
+  double dispatch_s = 0;       ///< part of memory_s: llama.cpp's small kernels (norms, rope, adds) at their floor each
   double serial_s = 0;         ///< host-synchronous work: a per-expert Python loop, synchronizing kernels
   double overlapped_s = 0;     ///< the device and the host's launches together: max of the two, or their sum when host_waits
   bool host_waits = false;     ///< a synchronizing kernel makes host and device take turns (overlapped_s is their sum)

@@ -315,10 +315,11 @@ void throughput_json(JsonWriter& w, const Throughput& t, bool compute_unknown, c
   // Every part the total sums (StepTime): the device and host together (`overlapped`: max of
   // `device` and `host_launch`, or their sum where `overlap` is "sum"), the per-expert loop, the CPU
   // layers, communication and the engine's fixed time; memory, compute and host_launch are inside
-  // `overlapped`, attention inside memory.
+  // `overlapped`, attention and dispatch inside memory.
   w.field("device", rounded(std::max(t.step.memory_s, t.step.compute_s) * 1e3, 4));
   w.field("overlapped", rounded(t.step.overlapped_s * 1e3, 4)).field("overlap", t.step.host_waits ? "sum" : "max");
   w.field("expert_loop", rounded(t.step.serial_s * 1e3, 4)).field("attention", rounded(t.step.attention_s * 1e3, 4));
+  w.field("dispatch", rounded(t.step.dispatch_s * 1e3, 4));
   w.key("sum_of").begin_array().value("overlapped").value("expert_loop").value("offload").value("communication").value("engine_fixed").end_array();
   w.end_object();
   if (compute_unknown) w.key("unknown").begin_array().value("matrix_tflops").end_array();
