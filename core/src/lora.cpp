@@ -164,11 +164,11 @@ std::vector<LoraTargetMatrices> matrices_of(const ModelSpec& m, const std::vecto
         else add(t, h, kv, layers.attention);
         break;
       case Module::q_a_proj:
-      case Module::q_b_proj: {
-        const Module id = module_of(t);
-        if (need_mla(t)) add_mla_q(t, id == Module::q_a_proj, id == Module::q_b_proj);
+        if (need_mla(t)) add_mla_q(t, true, false);
         break;
-      }
+      case Module::q_b_proj:
+        if (need_mla(t)) add_mla_q(t, false, true);
+        break;
       case Module::kv_a_proj_with_mqa:
         if (need_mla(t)) add_mla_kv_a(t);
         break;
